@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+
+// The suite starts its own `wrangler dev` on a port of its own, so a developer's `npm start` on 8787 can keep running.
+const port = Number(process.env.E2E_PORT ?? 8799);
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: '../reports/e2e-artifacts',
+  timeout: 60_000,
+  workers: 1,
+  retries: 0,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+  webServer: {
+    command: `wrangler dev --port ${port} --ip 127.0.0.1 --persist-to ../reports/e2e-state`,
+    cwd: '..',
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,76 @@
+// Builds everything `wrangler dev` and the tests need: the Rust crate to Wasm, the Worker's Env types and the SPA.
+// Each step is skipped when its inputs have not changed, so a second `npm start` is quick.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { mustExec } from './lib/exec.mjs';
+import { step } from './lib/log.mjs';
+import { repoRoot, toolEnv } from './lib/tools.mjs';
+
+const env = toolEnv();
+
+/**
+ * Hash of every file under the given paths (directories recursively, skipping build output).
+ * @param {string[]} inputs paths relative to the repository root
+ */
+function digestOf(inputs) {
+  const hash = createHash('sha256');
+  const visit = (/** @type {string} */ full) => {
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) {
+        if (['node_modules', 'target', 'pkg', 'dist', '.wrangler'].includes(name)) continue;
+        visit(join(full, name));
+      }
+      return;
+    }
+    hash.update(relative(repoRoot, full));
+    hash.update(readFileSync(full));
+  };
+  for (const input of inputs) visit(join(repoRoot, input));
+  return hash.digest('hex');
+}
+
+/**
+ * Runs `build` unless the digest of `inputs` equals the one recorded after the last successful run
+ * and `output` exists.
+ * @param {string} name
+ * @param {string[]} inputs
+ * @param {string} output path that must exist for the cache to count
+ * @param {() => Promise<unknown>} build
+ */
+async function cachedStep(name, inputs, output, build) {
+  await step(name, async () => {
+    const stamp = join(repoRoot, output, '.speedkit-build');
+    const digest = digestOf(inputs);
+    if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return 'unchanged';
+    await build();
+    writeFileSync(stamp, digest);
+    return 'built';
+  });
+}
+
+/** Every build step in dependency order. Capabilities add theirs here. */
+export async function build() {
+  await cachedStep(
+    'Wasm: wasm/binast (wasm-pack --target web)',
+    ['wasm/binast/src', 'wasm/binast/Cargo.toml', 'Cargo.lock'],
+    'wasm/binast/pkg',
+    () =>
+      mustExec(
+        'wasm-pack',
+        ['build', 'wasm/binast', '--release', '--target', 'web', '--out-dir', 'pkg', '--out-name', 'binast'],
+        { cwd: repoRoot, env, quiet: true },
+      ),
+  );
+  await step('Worker Env types (wrangler types)', async () => {
+    await mustExec('wrangler', ['types', 'workers/worker-configuration.d.ts'], { cwd: repoRoot, env, quiet: true });
+    return 'generated';
+  });
+  await cachedStep(
+    'SPA: apps/speedtest (vite build)',
+    ['apps/speedtest', 'packages/speedtest/src'],
+    'apps/speedtest/dist',
+    () => mustExec('npm', ['run', 'build', '-w', 'apps/speedtest'], { cwd: repoRoot, env, quiet: true }),
+  );
+}

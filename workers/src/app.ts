@@ -1,0 +1,8 @@
+import { varnumRoute } from './binast/varnum-route';
+import type { Middleware } from './shared/middleware';
+
+/**
+ * The all-in-one chain, outermost first. Endpoint routes answer their own paths; content middlewares wrap what the
+ * static assets (the SPA and the demo site) return.
+ */
+export const middlewares: readonly Middleware[] = [varnumRoute];

@@ -1,0 +1,10 @@
+import { middlewares } from './app';
+import { compose } from './shared/middleware';
+
+/** All-in-one Worker for `npm start`: every capability in front of the static assets. */
+export default {
+  fetch(request, env, ctx) {
+    const serveAsset = (assetRequest: Request) => env.ASSETS.fetch(assetRequest);
+    return compose(middlewares, env, ctx, serveAsset)(request);
+  },
+} satisfies ExportedHandler<Env>;
