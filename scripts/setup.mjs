@@ -76,15 +76,16 @@ async function ensureNpmDeps() {
   const stamp = join(repoRoot, 'node_modules', '.speedkit-deps');
   const digest = lockDigest();
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return 'up to date';
-  const hasLock = existsSync(join(repoRoot, 'package-lock.json'));
-  await mustExec('npm', [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund'], {
+  // `npm install`, not `npm ci`: npm 11 records only this platform's optional packages (biome, workerd) in the lock
+  // and `npm ci` then rejects the lock as out of sync. `npm install` still takes every version from the lock.
+  await mustExec('npm', ['install', '--no-audit', '--no-fund'], {
     cwd: repoRoot,
     env,
     quiet: true,
     hint: 'delete node_modules and retry; check that the npm registry is reachable',
   });
   writeFileSync(stamp, lockDigest());
-  return hasLock ? 'npm ci' : 'npm install';
+  return 'npm install';
 }
 
 async function checkWasmOpt() {
