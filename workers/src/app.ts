@@ -1,8 +1,9 @@
 import { varnumRoute } from './binast/varnum-route';
 import type { Middleware } from './shared/middleware';
+import { speedtestRoutes } from './speedtest/route';
 
 /**
  * The all-in-one chain, outermost first. Endpoint routes answer their own paths; content middlewares wrap what the
  * static assets (the SPA and the demo site) return.
  */
-export const middlewares: readonly Middleware[] = [varnumRoute];
+export const middlewares: readonly Middleware[] = [speedtestRoutes, varnumRoute];

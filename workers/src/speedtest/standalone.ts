@@ -1,0 +1,12 @@
+import { compose } from '../shared/middleware';
+import { speedtestRoutes } from './route';
+
+/**
+ * `wrangler deploy --env speedtest`: only the measurement endpoints, on a route of the owner's zone. Every other
+ * path passes through to the origin untouched.
+ */
+export default {
+  fetch(request, env, ctx) {
+    return compose([speedtestRoutes], env, ctx, (originRequest) => fetch(originRequest))(request);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,69 @@
+import { jsonError } from '../shared/json';
+import { maxUploadBytes, measurementHeaders } from './limits';
+import { parseBytesParam } from './params';
+
+/** What the server saw of one upload; returned as JSON so clients can compare client and server byte counts. */
+export interface UploadReceipt {
+  receivedBytes: number;
+  /** The `bytes` query parameter when the client declared one, else null. */
+  declaredBytes: number | null;
+  /** From the handler's start until the last body byte was read (ms); coarse inside Workers (clock moves on I/O). */
+  receiveDurationMs: number;
+}
+
+/** Reads and discards a body, counting it; stops with `tooLarge` as soon as it passes `maxBytes`. */
+export async function countBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<{ bytes: number; tooLarge: boolean }> {
+  if (!body) return { bytes: 0, tooLarge: false };
+  const reader = body.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { bytes, tooLarge: false };
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel('upload over the cap');
+      return { bytes, tooLarge: true };
+    }
+  }
+}
+
+/** `POST /__up[?bytes=N]`: counts and discards the body; answers how much arrived. */
+export async function handleUp(request: Request): Promise<Response> {
+  const startedMs = performance.now();
+  const rawBytes = new URL(request.url).searchParams.get('bytes');
+  let declaredBytes: number | null = null;
+  if (rawBytes !== null) {
+    const parsed = parseBytesParam(rawBytes, maxUploadBytes, 413);
+    if (!parsed.ok) return jsonError(parsed.status, parsed.error, parsed.detail, { headers: measurementHeaders(0) });
+    declaredBytes = parsed.bytes;
+  }
+  const contentLength = Number(request.headers.get('content-length') ?? '0');
+  if (contentLength > maxUploadBytes) {
+    return jsonError(
+      413,
+      `upload must be at most ${maxUploadBytes} bytes`,
+      { contentLength, maxUploadBytes },
+      {
+        headers: measurementHeaders(0),
+      },
+    );
+  }
+  const counted = await countBody(request.body, maxUploadBytes);
+  const receiveDurationMs = performance.now() - startedMs;
+  const headers = measurementHeaders(receiveDurationMs);
+  if (counted.tooLarge) {
+    return jsonError(
+      413,
+      `upload must be at most ${maxUploadBytes} bytes`,
+      { receivedBytes: counted.bytes },
+      { headers },
+    );
+  }
+  headers.set('x-received-bytes', String(counted.bytes));
+  const receipt: UploadReceipt = { receivedBytes: counted.bytes, declaredBytes, receiveDurationMs };
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(receipt), { headers });
+}

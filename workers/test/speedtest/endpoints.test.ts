@@ -1,0 +1,169 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { maxDownloadBytes, maxUploadBytes } from '../../src/speedtest/limits';
+import { connectionMeta } from '../../src/speedtest/meta';
+
+const base = 'http://speedkit.test';
+const call = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`${base}${path}`, init));
+
+function expectMeasurementHeaders(response: Response): void {
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('timing-allow-origin')).toBe('*');
+  expect(response.headers.get('access-control-expose-headers')).toContain('Server-Timing');
+  expect(response.headers.get('server-timing')).toMatch(/^cfRequestDuration;dur=\d+(\.\d+)?$/);
+}
+
+describe('GET /__down', () => {
+  it('returns exactly the requested number of bytes with the contract headers', async () => {
+    const response = await call('/__down?bytes=100000');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expectMeasurementHeaders(response);
+    expect((await response.arrayBuffer()).byteLength).toBe(100000);
+  });
+
+  it('streams a body larger than one generated chunk without losing bytes', async () => {
+    const response = await call('/__down?bytes=1000003');
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(body.byteLength).toBe(1000003);
+    expect(body.every((byte) => byte === 0)).toBe(true);
+  });
+
+  it('answers bytes=0 with an empty body, the latency probe', async () => {
+    const response = await call('/__down?bytes=0&measId=abc&during=download');
+    expect(response.status).toBe(200);
+    expectMeasurementHeaders(response);
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('answers 400 naming the parameter when bytes is missing', async () => {
+    const response = await call('/__down');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'query parameter bytes is required',
+      detail: { example: '?bytes=100000' },
+    });
+  });
+
+  it.each(['-5', '2.5', 'lots'])('answers 400 for bytes=%s', async (raw) => {
+    const response = await call(`/__down?bytes=${raw}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'bytes must be a non-negative integer', detail: { bytes: raw } });
+  });
+
+  it('answers 400 with the cap when bytes is above it', async () => {
+    const response = await call(`/__down?bytes=${maxDownloadBytes + 1}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ detail: { maxBytes: maxDownloadBytes } });
+  });
+
+  it('serves the largest default step of @cloudflare/speedtest (250 MB) instead of refusing it', async () => {
+    const response = await call('/__down?bytes=250000000');
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+  });
+
+  it('answers 405 with Allow for POST', async () => {
+    const response = await call('/__down?bytes=10', { method: 'POST', body: 'x' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(await response.json()).toEqual({ error: 'use GET', detail: { method: 'POST' } });
+  });
+});
+
+describe('POST /__up', () => {
+  it('counts the body and reports the server-side byte count in JSON and a header', async () => {
+    const response = await call('/__up?bytes=300000', { method: 'POST', body: new Uint8Array(300000) });
+    expect(response.status).toBe(200);
+    expectMeasurementHeaders(response);
+    expect(response.headers.get('x-received-bytes')).toBe('300000');
+    expect(await response.json()).toMatchObject({ receivedBytes: 300000, declaredBytes: 300000 });
+  });
+
+  it('accepts a text body without a bytes parameter, as @cloudflare/speedtest sends it', async () => {
+    const response = await call('/__up', { method: 'POST', body: '0'.repeat(1000) });
+    expect(await response.json()).toMatchObject({ receivedBytes: 1000, declaredBytes: null });
+  });
+
+  it('answers 413 when the declared size is over the cap', async () => {
+    const response = await call(`/__up?bytes=${maxUploadBytes + 1}`, { method: 'POST', body: 'x' });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ detail: { maxBytes: maxUploadBytes } });
+  });
+
+  it('answers 413 when Content-Length is over the cap, before reading the body', async () => {
+    const body = new ReadableStream({ start: (controller) => controller.close() });
+    const request = new Request(`${base}/__up`, {
+      method: 'POST',
+      body,
+      headers: { 'content-length': String(maxUploadBytes + 1) },
+    });
+    const response = await exports.default.fetch(request);
+    expect(response.status).toBe(413);
+  });
+
+  it('answers 400 for a malformed bytes parameter', async () => {
+    const response = await call('/__up?bytes=-1', { method: 'POST', body: 'x' });
+    expect(response.status).toBe(400);
+  });
+
+  it('answers 405 for GET', async () => {
+    const response = await call('/__up');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('OPTIONS preflight', () => {
+  it.each([
+    ['/__down', 'GET, OPTIONS'],
+    ['/__up', 'POST, OPTIONS'],
+    ['/meta', 'GET, OPTIONS'],
+  ])('answers %s with the allowed methods and any origin', async (path, methods) => {
+    const response = await call(path, { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-methods')).toBe(methods);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('GET /meta', () => {
+  it('answers JSON with every field, null where the local runtime knows nothing', async () => {
+    const response = await call('/meta');
+    expect(response.status).toBe(200);
+    const meta = await response.json<Record<string, unknown>>();
+    expect(Object.keys(meta).sort()).toEqual(
+      ['asOrganization', 'asn', 'city', 'clientIp', 'colo', 'country', 'httpProtocol', 'region', 'tlsVersion'].sort(),
+    );
+  });
+
+  it('reads the client IP from the header and location from request.cf', () => {
+    const meta = connectionMeta(new Headers({ 'cf-connecting-ip': '203.0.113.7' }), {
+      colo: 'AMS',
+      country: 'NL',
+      city: 'Amsterdam',
+      asn: 64496,
+      httpProtocol: 'HTTP/2',
+    });
+    expect(meta).toMatchObject({
+      clientIp: '203.0.113.7',
+      colo: 'AMS',
+      country: 'NL',
+      asn: 64496,
+      httpProtocol: 'HTTP/2',
+    });
+    expect(meta.region).toBeNull();
+  });
+
+  it('ignores values of the wrong type instead of echoing them', () => {
+    expect(connectionMeta(new Headers(), { asn: '64496', colo: 42 })).toMatchObject({ asn: null, colo: null });
+  });
+});
+
+describe('other paths', () => {
+  it('still reach the static assets', async () => {
+    const response = await call('/');
+    expect(response.status).toBe(200);
+  });
+});
