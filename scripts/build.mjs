@@ -67,6 +67,13 @@ export async function build() {
     await mustExec('wrangler', ['types', 'workers/worker-configuration.d.ts'], { cwd: repoRoot, env, quiet: true });
     return 'generated';
   });
+  // Before the SPA: vite copies apps/speedtest/public (with the generated demo images) into dist.
+  await cachedStep(
+    'Images: demo + test fixtures (sharp, from ../shared/fixtures/images)',
+    ['scripts/images-fixtures.mjs', '../shared/fixtures/images'],
+    'apps/speedtest/public/demo/images',
+    async () => (await import('./images-fixtures.mjs')).generate(),
+  );
   await cachedStep(
     'SPA: apps/speedtest (vite build)',
     ['apps/speedtest', 'packages/speedtest/src'],

@@ -1,0 +1,119 @@
+// Generates the image demo site and the image Worker's test fixtures from the real photos in ../shared/fixtures/images:
+// JPEG (baseline and progressive), PNG and WebP variants, small copies for slow-codec tests, and deliberately broken
+// files (truncated, garbage, a decompression-bomb header, an animated GIF). Output is gitignored; scripts/build.mjs
+// runs this as a cached step before the SPA build, which copies apps/speedtest/public into dist.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, parse } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { repoRoot } from './lib/tools.mjs';
+
+const sourceDir = join(repoRoot, '..', 'shared', 'fixtures', 'images');
+export const outputDir = join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'images');
+
+/** CRC-32 as PNG chunks need it. @param {Uint8Array} bytes */
+function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** @param {string} type @param {Buffer} data */
+function pngChunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/**
+ * A valid-looking PNG whose header claims 30000 x 30000 pixels (900 MP, 3.6 GB as RGBA) but whose data is a few
+ * bytes: what a decompression bomb looks like to a decoder that trusts the header.
+ */
+function bombPng() {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(30000, 0);
+  header.writeUInt32BE(30000, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export async function generate() {
+  rmSync(outputDir, { recursive: true, force: true });
+  mkdirSync(join(outputDir, 'small'), { recursive: true });
+  mkdirSync(join(outputDir, 'broken'), { recursive: true });
+  const names = readdirSync(sourceDir)
+    .filter((file) => /\.(png|jpe?g)$/i.test(file))
+    .sort();
+  for (const file of names) {
+    const { name } = parse(file);
+    const input = sharp(join(sourceDir, file));
+    await input
+      .clone()
+      .png({ compressionLevel: 9 })
+      .toFile(join(outputDir, `${name}.png`));
+    await input
+      .clone()
+      .jpeg({ quality: 90, mozjpeg: false })
+      .toFile(join(outputDir, `${name}.jpg`));
+    await input
+      .clone()
+      .jpeg({ quality: 90, progressive: true })
+      .toFile(join(outputDir, `${name}-progressive.jpg`));
+    await input
+      .clone()
+      .webp({ quality: 90 })
+      .toFile(join(outputDir, `${name}.webp`));
+    // Small copies keep tests that go through the (slow) Wasm AVIF encoder about behaviour, not CPU time.
+    const small = input.clone().resize({ width: 96 });
+    await small
+      .clone()
+      .jpeg({ quality: 90 })
+      .toFile(join(outputDir, 'small', `${name}.jpg`));
+    await small
+      .clone()
+      .png()
+      .toFile(join(outputDir, 'small', `${name}.png`));
+    await small
+      .clone()
+      .webp({ quality: 90 })
+      .toFile(join(outputDir, 'small', `${name}.webp`));
+  }
+  // One JPEG with EXIF metadata kept, for the metadata option.
+  await sharp(join(sourceDir, 'chelsea.png'))
+    .withMetadata({ exif: { IFD0: { Copyright: 'CC0 Stefan van der Walt', Artist: 'speedkit fixtures' } } })
+    .jpeg({ quality: 90 })
+    .toFile(join(outputDir, 'small', 'chelsea-exif.jpg'));
+
+  const jpeg = await sharp(join(sourceDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
+  writeFileSync(join(outputDir, 'broken', 'truncated.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 3)));
+  // Bytes that pass a magic-number check but nothing else.
+  const garbage = Buffer.alloc(4096);
+  for (let index = 0; index < garbage.length; index += 1) garbage[index] = (index * 7919 + 13) % 251;
+  garbage.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  writeFileSync(join(outputDir, 'broken', 'garbage.jpg'), garbage);
+  writeFileSync(join(outputDir, 'broken', 'not-an-image.png'), '<!doctype html><title>not an image</title>\n');
+  writeFileSync(join(outputDir, 'broken', 'bomb.png'), bombPng());
+  const frame = (/** @type {number} */ red) =>
+    sharp({ create: { width: 32, height: 32, channels: 3, background: { r: red, g: 80, b: 160 } } })
+      .png()
+      .toBuffer();
+  await sharp([await frame(0), await frame(255)], { join: { animated: true } })
+    .gif({ delay: 200, loop: 0 })
+    .toFile(join(outputDir, 'broken', 'animated.gif'));
+  return `${names.length} photos`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(`${await generate()} -> ${outputDir}\n`);
+}
