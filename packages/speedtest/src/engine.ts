@@ -1,0 +1,235 @@
+import { resolveOptions } from './options';
+import { runBandwidthPhase } from './phases/bandwidth';
+import { runLatencyPhase } from './phases/latency';
+import { buildResult, latencyResult } from './result';
+import { median } from './stats/summary';
+import type {
+  BandwidthResult,
+  EngineState,
+  GoodputInterval,
+  Phase,
+  RequestSample,
+  SpeedTestEvents,
+  SpeedTestOptions,
+  SpeedTestResult,
+} from './types';
+
+type Listener<K extends keyof SpeedTestEvents> = (detail: SpeedTestEvents[K]) => void;
+
+/** Share of the progress bar per phase: latency is quick, transfers take the rest. */
+const phaseWeights: Record<Phase, number> = { latency: 0.1, download: 0.45, upload: 0.45 };
+
+/**
+ * The speed test. `start()` runs idle latency, then each direction; `pause()` cancels the running phase's requests
+ * and `resume()` runs that phase again from its start (completed phases are kept); `abort()` cancels everything.
+ * No request outlives pause, abort or (with `pauseWhenHidden`) a hidden tab.
+ */
+export class SpeedTest {
+  readonly options: SpeedTestOptions;
+  #state: EngineState = 'ready';
+  #listeners = new Map<keyof SpeedTestEvents, Set<Listener<never>>>();
+  #phaseController: AbortController | null = null;
+  #wake: (() => void) | null = null;
+  #pausedByVisibility = false;
+  #bytes = { download: 0, upload: 0 };
+
+  constructor(options: Partial<SpeedTestOptions> = {}) {
+    this.options = resolveOptions(options);
+  }
+
+  get state(): EngineState {
+    return this.#state;
+  }
+
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<K extends keyof SpeedTestEvents>(event: K, listener: Listener<K>): () => void {
+    const set = this.#listeners.get(event) ?? new Set();
+    set.add(listener as Listener<never>);
+    this.#listeners.set(event, set);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  /** Runs the whole test; resolves with the result, rejects with an AbortError after `abort()`. */
+  async start(): Promise<SpeedTestResult> {
+    if (this.#state !== 'ready') throw new Error(`start() needs a fresh engine; this one is ${this.#state}`);
+    this.#setState('running');
+    const onVisibility = () => this.#visibilityChanged();
+    const watchVisibility = this.options.pauseWhenHidden && typeof document !== 'undefined';
+    if (watchVisibility) document.addEventListener('visibilitychange', onVisibility);
+    try {
+      const result = await this.#run();
+      this.#setState('finished');
+      this.#emit('finish', result);
+      return result;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if ((this.#state as EngineState) !== 'aborted') {
+        this.#setState('failed');
+        this.#emit('error', failure);
+      }
+      throw failure;
+    } finally {
+      if (watchVisibility) document.removeEventListener('visibilitychange', onVisibility);
+    }
+  }
+
+  pause(): void {
+    if (this.#state !== 'running') return;
+    this.#setState('paused');
+    this.#phaseController?.abort('paused');
+  }
+
+  resume(): void {
+    if (this.#state !== 'paused') return;
+    this.#pausedByVisibility = false;
+    this.#setState('running');
+    this.#wake?.();
+  }
+
+  abort(): void {
+    if (this.#state !== 'running' && this.#state !== 'paused') return;
+    this.#setState('aborted');
+    this.#phaseController?.abort('aborted');
+    this.#wake?.();
+  }
+
+  async #run(): Promise<SpeedTestResult> {
+    const options = this.options;
+    const testOriginMs = performance.now();
+    const startedAt = new Date().toISOString();
+    // Entries are how requests are timed; the default buffer of 250 would fill within one test.
+    performance.setResourceTimingBufferSize?.(100_000);
+    const payload = new Uint8Array(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
+    // Random bytes (in 64 KiB calls, the getRandomValues limit) so no compressing proxy flatters the upload.
+    for (let offset = 0; offset < payload.length; offset += 65_536) {
+      crypto.getRandomValues(payload.subarray(offset, Math.min(payload.length, offset + 65_536)));
+    }
+    const onSample = (sample: RequestSample) => this.#emit('sample', sample);
+    let completedWeight = 0;
+
+    const idlePings = await this.#phase((signal) =>
+      runLatencyPhase(options.serverUrl, options.idlePings, signal, testOriginMs, (sample) => {
+        onSample(sample);
+        this.#progress('latency', completedWeight, testOriginMs, { latencyMs: sample.pingMs });
+      }),
+    );
+    completedWeight += phaseWeights.latency;
+    this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []) });
+    const idleRttMs = median(idlePings.map((sample) => sample.pingMs));
+
+    const bandwidth: Partial<Record<'download' | 'upload', Awaited<ReturnType<typeof runBandwidthPhase>>>> = {};
+    for (const direction of ['download', 'upload'] as const) {
+      if (!options.directions.includes(direction)) continue;
+      const bytesBefore = this.#bytes[direction];
+      const output = await this.#phase((signal) => {
+        this.#bytes[direction] = bytesBefore;
+        return runBandwidthPhase({
+          direction,
+          options,
+          signal,
+          testOriginMs,
+          idleRttMs,
+          payload,
+          onSample,
+          onProgress: (update) => {
+            this.#bytes[direction] = bytesBefore + update.bytes;
+            const phaseFraction = Math.min(
+              1,
+              Math.max(
+                update.elapsedMs / options.maxDurationPerDirectionMs,
+                update.bytes / options.maxBytesPerDirection,
+              ),
+            );
+            this.#progress(direction, completedWeight + phaseWeights[direction] * phaseFraction, testOriginMs, {
+              bitsPerSecond: update.bitsPerSecond,
+              latencyMs: update.latencyMs,
+              streams: update.streams,
+            });
+          },
+        });
+      });
+      this.#bytes[direction] = bytesBefore + output.bytes;
+      bandwidth[direction] = output;
+      completedWeight += phaseWeights[direction];
+      this.#emit('phase', { phase: direction, result: output.result });
+    }
+
+    const download = bandwidth.download;
+    const upload = bandwidth.upload;
+    const intervals: GoodputInterval[] = [...(download?.intervals ?? []), ...(upload?.intervals ?? [])];
+    return buildResult({
+      startedAt,
+      durationMs: performance.now() - testOriginMs,
+      idlePings,
+      downloadLoadedPings: download?.loadedPings ?? [],
+      uploadLoadedPings: upload?.loadedPings ?? [],
+      download: download?.result ?? null,
+      upload: upload?.result ?? null,
+      samples: [
+        ...idlePings,
+        ...(download?.samples ?? []),
+        ...(download?.loadedPings ?? []),
+        ...(upload?.samples ?? []),
+        ...(upload?.loadedPings ?? []),
+      ].sort((a, b) => a.startMs - b.startMs),
+      intervals,
+      totalBytes: { ...this.#bytes },
+      options,
+    });
+  }
+
+  /** Runs one phase, re-running it after a pause; throws an AbortError once aborted. */
+  async #phase<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    for (;;) {
+      if (this.#state === 'paused') await new Promise<void>((resolve) => (this.#wake = resolve));
+      if (this.#state === 'aborted') throw new DOMException('speed test aborted', 'AbortError');
+      const controller = new AbortController();
+      this.#phaseController = controller;
+      try {
+        return await run(controller.signal);
+      } catch (error) {
+        if (!controller.signal.aborted) throw error;
+        // Paused or aborted mid-phase: loop to wait for resume, or throw the abort.
+      } finally {
+        this.#phaseController = null;
+      }
+    }
+  }
+
+  #progress(
+    phase: Phase,
+    fraction: number,
+    testOriginMs: number,
+    current: { bitsPerSecond?: number | null; latencyMs?: number | null; streams?: number },
+  ): void {
+    this.#emit('progress', {
+      phase,
+      fraction: Math.min(1, fraction),
+      currentBitsPerSecond: current.bitsPerSecond ?? null,
+      currentLatencyMs: current.latencyMs ?? null,
+      streams: current.streams ?? 0,
+      elapsedMs: performance.now() - testOriginMs,
+      bytes: { ...this.#bytes },
+    });
+  }
+
+  #visibilityChanged(): void {
+    if (document.visibilityState === 'hidden' && this.#state === 'running') {
+      this.#pausedByVisibility = true;
+      this.pause();
+    } else if (document.visibilityState === 'visible' && this.#pausedByVisibility) {
+      this.resume();
+    }
+  }
+
+  #setState(state: EngineState): void {
+    this.#state = state;
+    this.#emit('state', state);
+  }
+
+  #emit<K extends keyof SpeedTestEvents>(event: K, detail: SpeedTestEvents[K]): void {
+    for (const listener of this.#listeners.get(event) ?? []) (listener as Listener<K>)(detail);
+  }
+}
+
+export type { BandwidthResult };

@@ -1,0 +1,13 @@
+export { csvColumns, samplesToCsv } from './csv';
+export { SpeedTest } from './engine';
+export { defaultOptions, resolveOptions } from './options';
+export { buildResult, latencyResult, roundTripsPerMinute } from './result';
+export { type ConfidenceLevel, type Estimate, meanEstimate, medianEstimate } from './stats/confidence';
+export { GoodputMeter } from './stats/goodput';
+export { jitter } from './stats/jitter';
+export { classify, type Experience, type QualityClass, qualityThresholds, type Requirement } from './stats/quality';
+export { decideRamp, nextRequestBytes } from './stats/ramp';
+export { isStable, relativeSpread } from './stats/stability';
+export { mean, median, percentile, type Summary, summarize } from './stats/summary';
+export { parseServerTimingMs, requestTiming } from './timing';
+export type * from './types';

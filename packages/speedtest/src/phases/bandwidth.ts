@@ -1,0 +1,248 @@
+import { download, isAbort, type ProbeResult, ping, sleep, upload } from '../probe';
+import { meanEstimate } from '../stats/confidence';
+import { GoodputMeter } from '../stats/goodput';
+import { decideRamp, nextRequestBytes } from '../stats/ramp';
+import { mean } from '../stats/summary';
+import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
+import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
+import { pingSample } from './latency';
+
+export interface BandwidthPhaseInput {
+  direction: 'download' | 'upload';
+  options: SpeedTestOptions;
+  signal: AbortSignal;
+  testOriginMs: number;
+  /** Median idle round trip (ms): taken out of upload durations. */
+  idleRttMs: number;
+  onSample: (sample: RequestSample) => void;
+  onProgress: (update: {
+    bitsPerSecond: number | null;
+    latencyMs: number | null;
+    streams: number;
+    bytes: number;
+    elapsedMs: number;
+  }) => void;
+  /** Payload for uploads, at least `maxUploadRequestBytes` long. */
+  payload: Uint8Array<ArrayBuffer>;
+}
+
+export interface BandwidthPhaseOutput {
+  result: BandwidthResult;
+  samples: RequestSample[];
+  loadedPings: RequestSample[];
+  intervals: GoodputInterval[];
+  bytes: number;
+}
+
+/**
+ * One direction: streams loop over requests sized to `targetRequestMs`; a controller reads the goodput meter each
+ * interval and doubles the streams while that still raises goodput, then stops once goodput is stable, or at the
+ * byte or time budget. A pinger measures latency under this load meanwhile.
+ */
+export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
+  const { direction, options, testOriginMs } = input;
+  const phaseStartMs = performance.now();
+  const meter = new GoodputMeter(phaseStartMs, options.intervalMs);
+  const stop = new AbortController();
+  const forwardAbort = () => stop.abort(input.signal.reason);
+  input.signal.addEventListener('abort', forwardAbort);
+  const samples: RequestSample[] = [];
+  const loadedPings: RequestSample[] = [];
+  const inFlightStartsMs = new Set<number>();
+  const streamChanges: { intervalIndex: number; streams: number }[] = [{ intervalIndex: 0, streams: 1 }];
+  const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
+  let streams = 0;
+  let issuedBytes = 0;
+  let stopReason: StopReason | null = null;
+  let finalWindow: number[] | null = null;
+  let failure: unknown = null;
+  const workers: Promise<void>[] = [];
+
+  const record = (probe: ProbeResult, bytes: number, parallelStreams: number): RequestSample => {
+    const durationMs =
+      direction === 'download' ? downloadDurationMs(probe.timing) : uploadDurationMs(probe.timing, input.idleRttMs);
+    return {
+      kind: direction,
+      bytes,
+      receivedBytes: probe.receivedBytes,
+      startMs: probe.startMs - testOriginMs,
+      durationMs,
+      bitsPerSecond: bitsPerSecond(bytes, durationMs, 10),
+      ttfbMs: probe.timing.ttfbMs,
+      serverMs: probe.serverMs,
+      pingMs: probe.timing.pingMs,
+      parallelStreams,
+      load: direction,
+      timingSource: probe.timing.source,
+    };
+  };
+
+  const streamLoop = async () => {
+    const context = { serverUrl: options.serverUrl, signal: stop.signal };
+    let bytes = options.minRequestBytes;
+    while (!stop.signal.aborted) {
+      const remaining = options.maxBytesPerDirection - issuedBytes;
+      if (remaining <= 0) return;
+      const size = Math.min(bytes, remaining);
+      issuedBytes += size;
+      const startMs = performance.now();
+      inFlightStartsMs.add(startMs);
+      const parallel = streams;
+      try {
+        const probe =
+          direction === 'download'
+            ? await download(context, size, (fromMs, toMs, chunk) => meter.addSpan(fromMs, toMs, chunk))
+            : await upload(context, size, input.payload);
+        if (direction === 'upload') {
+          // Bytes left the client between the request start and one round trip before the response began.
+          meter.addSpan(
+            probe.requestStartMs,
+            Math.max(probe.requestStartMs, probe.responseStartMs - input.idleRttMs),
+            size,
+          );
+        }
+        const sample = record(probe, size, parallel);
+        samples.push(sample);
+        input.onSample(sample);
+        bytes = nextRequestBytes(
+          size,
+          sample.durationMs,
+          options.targetRequestMs,
+          options.minRequestBytes,
+          maxRequestBytes,
+        );
+      } catch (error) {
+        if (isAbort(error, stop.signal)) return;
+        // A failed request ends the phase: the figures would silently lack a stream otherwise.
+        failure ??= error;
+        stop.abort('a request failed');
+      } finally {
+        inFlightStartsMs.delete(startMs);
+      }
+    }
+  };
+
+  const addStreams = (target: number) => {
+    while (streams < target) {
+      streams++;
+      workers.push(streamLoop());
+    }
+  };
+
+  const pinger = async () => {
+    const context = { serverUrl: options.serverUrl, signal: stop.signal };
+    while (!stop.signal.aborted) {
+      const startedMs = performance.now();
+      try {
+        const sample = pingSample(await ping(context, direction), testOriginMs, direction, streams);
+        loadedPings.push(sample);
+        input.onSample(sample);
+      } catch (error) {
+        if (isAbort(error, stop.signal)) return;
+      }
+      await sleep(Math.max(0, options.loadedPingIntervalMs - (performance.now() - startedMs)), stop.signal);
+    }
+  };
+
+  const settledMs = () =>
+    direction === 'download' ? performance.now() : Math.min(performance.now(), ...inFlightStartsMs);
+  let workersDone = false;
+  addStreams(1);
+  const allWorkers = (async () => {
+    // Streams added later join `workers`; wait until every one of them has returned.
+    let seen = 0;
+    while (seen < workers.length) {
+      const batch = workers.slice(seen);
+      seen = workers.length;
+      await Promise.all(batch);
+    }
+    workersDone = true;
+  })();
+  const pingerDone = pinger();
+  let stepStartIndex = 0;
+  let previousStepBitsPerSecond: number | null = null;
+
+  try {
+    while (!stop.signal.aborted) {
+      await sleep(options.intervalMs / 2, stop.signal);
+      if (input.signal.aborted) break;
+      const intervals = meter.closedIntervals(settledMs());
+      input.onProgress({
+        bitsPerSecond: intervals.at(-1) ?? null,
+        latencyMs: loadedPings.at(-1)?.pingMs ?? null,
+        streams,
+        bytes: meter.totalBytes,
+        elapsedMs: performance.now() - phaseStartMs,
+      });
+      if (workersDone) {
+        stopReason = 'bytes';
+        break;
+      }
+      if (performance.now() - phaseStartMs >= options.maxDurationPerDirectionMs) {
+        stopReason = 'time';
+        break;
+      }
+      const decision = decideRamp({
+        intervalsBitsPerSecond: intervals,
+        stepStartIndex,
+        previousStepBitsPerSecond,
+        streams,
+        maxStreams: options.maxStreams,
+        windowIntervals: options.stableIntervals,
+        tolerance: options.stableTolerance,
+        maxStepIntervals: options.stableIntervals * 3,
+      });
+      if (decision.action === 'add-streams') {
+        previousStepBitsPerSecond = mean(intervals.slice(-options.stableIntervals));
+        stepStartIndex = meter.intervalAt(performance.now());
+        const target = Math.min(options.maxStreams, streams * 2);
+        streamChanges.push({ intervalIndex: stepStartIndex, streams: target });
+        addStreams(target);
+      } else if (decision.action === 'finish') {
+        stopReason = decision.stable ? 'stable' : 'step-limit';
+        finalWindow = decision.window;
+        break;
+      }
+    }
+  } finally {
+    stop.abort('phase finished');
+    input.signal.removeEventListener('abort', forwardAbort);
+    await Promise.allSettled([allWorkers, pingerDone]);
+  }
+  if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+  if (failure) throw failure;
+
+  const endMs = performance.now();
+  const closed = meter.closedIntervals(endMs);
+  const streamsAt = (index: number) =>
+    streamChanges.filter((change) => change.intervalIndex <= index).at(-1)?.streams ?? 1;
+  const intervals: GoodputInterval[] = closed.map((rate, index) => ({
+    direction,
+    startMs: phaseStartMs + index * options.intervalMs - testOriginMs,
+    bitsPerSecond: rate,
+    streams: streamsAt(index),
+  }));
+  // Budget stops judge the last intervals of the current step; with none closed, the whole phase's average.
+  const stepIntervals = closed.slice(stepStartIndex + 1);
+  const window = finalWindow ?? stepIntervals.slice(-options.stableIntervals);
+  const estimate =
+    window.length > 0
+      ? meanEstimate(window)
+      : { ...meanEstimate([(meter.totalBytes * 8 * 1000) / Math.max(1, endMs - phaseStartMs)]), level: 'low' as const };
+  const serverBytes =
+    direction === 'upload' ? samples.reduce((sum, sample) => sum + (sample.receivedBytes ?? 0), 0) : null;
+  return {
+    result: {
+      bitsPerSecond: estimate,
+      streams,
+      stopReason: stopReason ?? 'time',
+      clientBytes: direction === 'download' ? meter.totalBytes : samples.reduce((sum, sample) => sum + sample.bytes, 0),
+      serverBytes,
+      durationMs: endMs - phaseStartMs,
+    },
+    samples,
+    loadedPings,
+    intervals,
+    bytes: direction === 'download' ? meter.totalBytes : issuedBytes,
+  };
+}

@@ -1,0 +1,135 @@
+import { type ClockTimes, parseServerTimingMs, type RequestTiming, requestTiming } from './timing';
+
+/** What every request needs: where the endpoints are, and the signal that cancels it. */
+export interface ProbeContext {
+  serverUrl: string;
+  signal: AbortSignal;
+}
+
+export interface ProbeResult {
+  timing: RequestTiming;
+  serverMs: number | null;
+  /** Bytes the client read (download) or the server reported (upload); null when unknown. */
+  receivedBytes: number | null;
+  startMs: number;
+  /** Resource-timing readings when usable, else the engine's own: for spreading upload bytes over time. */
+  requestStartMs: number;
+  responseStartMs: number;
+}
+
+let sequence = 0;
+
+/** An absolute, never-repeated URL: resource-timing entries are looked up by name, and parallel requests must not share one. */
+function endpointUrl(context: ProbeContext, path: string, params: Record<string, string | number>): string {
+  const base = context.serverUrl || globalThis.location?.origin || '';
+  const url = new URL(`${base}${path}`, globalThis.location?.href);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, String(value));
+  url.searchParams.set('r', `${Date.now().toString(36)}${(sequence++).toString(36)}`);
+  return url.href;
+}
+
+function entryFor(url: string): PerformanceResourceTiming | undefined {
+  const entries = performance.getEntriesByName(url, 'resource');
+  return entries[entries.length - 1] as PerformanceResourceTiming | undefined;
+}
+
+async function finish(
+  url: string,
+  response: Response,
+  clock: ClockTimes,
+  receivedBytes: number | null,
+): Promise<ProbeResult> {
+  const serverMs = parseServerTimingMs(response.headers.get('server-timing'));
+  const entry = entryFor(url);
+  const timing = requestTiming(entry, clock, serverMs);
+  const fromEntry = timing.source === 'resource-timing' && entry;
+  return {
+    timing,
+    serverMs,
+    receivedBytes,
+    startMs: clock.startMs,
+    requestStartMs: fromEntry ? entry.requestStart : clock.startMs,
+    responseStartMs: fromEntry ? entry.responseStart : clock.headersMs,
+  };
+}
+
+function ensureOk(response: Response, url: string): void {
+  if (!response.ok) throw new Error(`${response.status} from ${url}`);
+}
+
+/** One latency probe: `GET /__down?bytes=0`. */
+export async function ping(context: ProbeContext, during: string): Promise<ProbeResult> {
+  const url = endpointUrl(context, '/__down', { bytes: 0, during });
+  const startMs = performance.now();
+  const response = await fetch(url, { signal: context.signal, cache: 'no-store' });
+  const headersMs = performance.now();
+  ensureOk(response, url);
+  await response.arrayBuffer();
+  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, 0);
+}
+
+/**
+ * One download of `bytes`, reporting every body chunk as it arrives (`onChunk(fromMs, toMs, bytes)`) so the
+ * goodput meter sees bytes in real time, also those of a request that is later aborted.
+ */
+export async function download(
+  context: ProbeContext,
+  bytes: number,
+  onChunk: (fromMs: number, toMs: number, chunkBytes: number) => void,
+): Promise<ProbeResult> {
+  const url = endpointUrl(context, '/__down', { bytes });
+  const startMs = performance.now();
+  const response = await fetch(url, { signal: context.signal, cache: 'no-store' });
+  const headersMs = performance.now();
+  ensureOk(response, url);
+  let received = 0;
+  let lastMs = headersMs;
+  const reader = response.body?.getReader();
+  for (;;) {
+    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (chunk.done) break;
+    const nowMs = performance.now();
+    received += chunk.value.byteLength;
+    onChunk(lastMs, nowMs, chunk.value.byteLength);
+    lastMs = nowMs;
+  }
+  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, received);
+}
+
+/** One upload of the first `bytes` of `payload`; the server's receipt says how many arrived. */
+export async function upload(
+  context: ProbeContext,
+  bytes: number,
+  payload: Uint8Array<ArrayBuffer>,
+): Promise<ProbeResult> {
+  const url = endpointUrl(context, '/__up', { bytes });
+  const startMs = performance.now();
+  const response = await fetch(url, {
+    method: 'POST',
+    body: payload.subarray(0, bytes),
+    signal: context.signal,
+    cache: 'no-store',
+  });
+  const headersMs = performance.now();
+  ensureOk(response, url);
+  const receipt = (await response.json().catch(() => null)) as { receivedBytes?: unknown } | null;
+  const receivedBytes = typeof receipt?.receivedBytes === 'number' ? receipt.receivedBytes : null;
+  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, receivedBytes);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (callers check the signal). */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
+  signal.aborted || (error instanceof DOMException && error.name === 'AbortError');

@@ -1,0 +1,64 @@
+import { mean, median, standardDeviation } from './summary';
+
+/** How far a figure can be trusted: high = repeatable within a few percent, low = take it as a rough guide. */
+export type ConfidenceLevel = 'high' | 'medium' | 'low';
+
+/** A figure with its 95% confidence interval and how many samples it rests on. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+  level: ConfidenceLevel;
+  sampleCount: number;
+}
+
+/** Two-sided 95% Student t quantiles for 1..30 degrees of freedom; 1.96 beyond. */
+const t95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+export const tQuantile95 = (degreesOfFreedom: number): number => t95[degreesOfFreedom - 1] ?? 1.96;
+
+/**
+ * Level from the interval's half-width relative to the value: ≤ 5% high, ≤ 15% medium, else low. Latencies under
+ * a few ms are limited by timer resolution, so an absolute half-width ≤ `absoluteSlack` also counts as high.
+ */
+export function levelOf(value: number, halfWidth: number, absoluteSlack = 0): ConfidenceLevel {
+  if (!Number.isFinite(halfWidth) || !(value > 0)) return 'low';
+  if (halfWidth <= absoluteSlack || halfWidth / value <= 0.05) return 'high';
+  return halfWidth / value <= 0.15 ? 'medium' : 'low';
+}
+
+/** Mean with a t-based 95% interval: for goodput intervals, which are roughly normal around a stable rate. */
+export function meanEstimate(values: readonly number[]): Estimate {
+  const value = mean(values);
+  const halfWidth =
+    values.length < 2
+      ? Number.POSITIVE_INFINITY
+      : (tQuantile95(values.length - 1) * standardDeviation(values)) / Math.sqrt(values.length);
+  return {
+    value,
+    low: value - halfWidth,
+    high: value + halfWidth,
+    level: levelOf(value, halfWidth),
+    sampleCount: values.length,
+  };
+}
+
+/**
+ * Median with a distribution-free 95% interval from order statistics: ranks n/2 ± 0.98·√n (the normal
+ * approximation to the binomial). Latency samples are skewed, so a mean ± sd interval would mislead.
+ */
+export function medianEstimate(values: readonly number[], absoluteSlackMs = 1): Estimate {
+  const count = values.length;
+  const value = median(values);
+  if (count === 0) return { value, low: Number.NaN, high: Number.NaN, level: 'low', sampleCount: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const lowRank = Math.max(0, Math.floor(count / 2 - 0.98 * Math.sqrt(count)));
+  const highRank = Math.min(count - 1, Math.ceil(count / 2 + 0.98 * Math.sqrt(count)) - 1);
+  const low = sorted[lowRank] as number;
+  const high = sorted[highRank] as number;
+  const halfWidth = count < 5 ? Number.POSITIVE_INFINITY : Math.max(value - low, high - value);
+  return { value, low, high, level: levelOf(value, halfWidth, absoluteSlackMs), sampleCount: count };
+}

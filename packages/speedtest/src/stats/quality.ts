@@ -1,0 +1,101 @@
+/** Quality classes from best to worst, as the UI names them. */
+export type QualityClass = 'great' | 'good' | 'average' | 'poor' | 'bad';
+export type Experience = 'streaming' | 'gaming' | 'videoCalls';
+
+/** The measured figures a class depends on; null when a phase did not run. */
+export interface QualityInput {
+  downloadBitsPerSecond: number | null;
+  uploadBitsPerSecond: number | null;
+  idleLatencyMs: number | null;
+  jitterMs: number | null;
+  /** The worse of download- and upload-loaded latency. */
+  loadedLatencyMs: number | null;
+}
+
+/** Minimum rates and maximum delays a class requires; absent = not considered. */
+export interface Requirement {
+  minDownloadBitsPerSecond?: number;
+  minUploadBitsPerSecond?: number;
+  maxIdleLatencyMs?: number;
+  maxJitterMs?: number;
+  maxLoadedLatencyMs?: number;
+}
+
+const mbps = 1e6;
+
+/**
+ * Thresholds per experience, best class first (a class needs every one of its requirements). Streaming follows
+ * common video-service guidance (25 Mbps 4K, 15 Mbps HD, 5 Mbps SD); gaming and calls follow the ITU-T G.114
+ * 150 ms one-way budget and typical conferencing needs (≈ 4 Mbps each way for HD group video). Packet loss is not
+ * measured, so unlike @cloudflare/speedtest's AIM scores it plays no part.
+ */
+export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 'bad'>, Requirement>> = {
+  streaming: {
+    great: { minDownloadBitsPerSecond: 25 * mbps, maxLoadedLatencyMs: 100 },
+    good: { minDownloadBitsPerSecond: 15 * mbps, maxLoadedLatencyMs: 200 },
+    average: { minDownloadBitsPerSecond: 5 * mbps, maxLoadedLatencyMs: 400 },
+    poor: { minDownloadBitsPerSecond: 1.5 * mbps },
+  },
+  gaming: {
+    great: { maxIdleLatencyMs: 20, maxJitterMs: 5, maxLoadedLatencyMs: 50 },
+    good: { maxIdleLatencyMs: 40, maxJitterMs: 10, maxLoadedLatencyMs: 100 },
+    average: { maxIdleLatencyMs: 60, maxJitterMs: 20, maxLoadedLatencyMs: 200 },
+    poor: { maxIdleLatencyMs: 100, maxJitterMs: 40, maxLoadedLatencyMs: 400 },
+  },
+  videoCalls: {
+    great: {
+      minDownloadBitsPerSecond: 4 * mbps,
+      minUploadBitsPerSecond: 4 * mbps,
+      maxIdleLatencyMs: 50,
+      maxJitterMs: 10,
+      maxLoadedLatencyMs: 100,
+    },
+    good: {
+      minDownloadBitsPerSecond: 2 * mbps,
+      minUploadBitsPerSecond: 2 * mbps,
+      maxIdleLatencyMs: 100,
+      maxJitterMs: 20,
+      maxLoadedLatencyMs: 200,
+    },
+    average: {
+      minDownloadBitsPerSecond: 1 * mbps,
+      minUploadBitsPerSecond: 1 * mbps,
+      maxIdleLatencyMs: 150,
+      maxJitterMs: 30,
+      maxLoadedLatencyMs: 300,
+    },
+    poor: {
+      minDownloadBitsPerSecond: 0.5 * mbps,
+      minUploadBitsPerSecond: 0.5 * mbps,
+      maxIdleLatencyMs: 300,
+      maxJitterMs: 50,
+      maxLoadedLatencyMs: 500,
+    },
+  },
+};
+
+const atLeast = (value: number | null, min: number | undefined) =>
+  min === undefined || (value !== null && value >= min);
+const atMost = (value: number | null, max: number | undefined) => max === undefined || (value !== null && value <= max);
+
+export function meets(input: QualityInput, requirement: Requirement): boolean {
+  return (
+    atLeast(input.downloadBitsPerSecond, requirement.minDownloadBitsPerSecond) &&
+    atLeast(input.uploadBitsPerSecond, requirement.minUploadBitsPerSecond) &&
+    atMost(input.idleLatencyMs, requirement.maxIdleLatencyMs) &&
+    atMost(input.jitterMs, requirement.maxJitterMs) &&
+    atMost(input.loadedLatencyMs, requirement.maxLoadedLatencyMs)
+  );
+}
+
+/** The best class whose every requirement is met; a figure that was not measured fails the requirements on it. */
+export function classify(input: QualityInput): Record<Experience, QualityClass> {
+  const classOf = (experience: Experience): QualityClass => {
+    const levels = qualityThresholds[experience];
+    for (const level of ['great', 'good', 'average', 'poor'] as const) {
+      if (meets(input, levels[level])) return level;
+    }
+    return 'bad';
+  };
+  return { streaming: classOf('streaming'), gaming: classOf('gaming'), videoCalls: classOf('videoCalls') };
+}

@@ -1,0 +1,59 @@
+import { relativeSpread } from './stability';
+import { mean } from './summary';
+
+/** What the bandwidth phase does next. */
+export type RampDecision =
+  | { action: 'wait' }
+  | { action: 'add-streams' }
+  | { action: 'finish'; window: number[]; stable: boolean };
+
+export interface RampState {
+  /** Goodput (bit/s) of every closed interval of the phase, oldest first. */
+  intervalsBitsPerSecond: readonly number[];
+  /** Index of the first interval that began after the stream count last changed. */
+  stepStartIndex: number;
+  /** Mean goodput of the window that ended the previous step, or null in the first step. */
+  previousStepBitsPerSecond: number | null;
+  streams: number;
+  maxStreams: number;
+  /** Intervals that must agree (e.g. 4). */
+  windowIntervals: number;
+  /** Allowed relative spread of the window, and the gain that justifies more streams (e.g. 0.05). */
+  tolerance: number;
+  /** A step that never stabilises is judged on its last window after this many intervals. */
+  maxStepIntervals: number;
+}
+
+/**
+ * One ramp step: wait until the current stream count has `windowIntervals` intervals that agree within
+ * `tolerance` (or the step ran `maxStepIntervals`). Then add streams if this step beat the previous one by more
+ * than `tolerance` (one more connection still helps), otherwise finish with this window.
+ */
+export function decideRamp(state: RampState): RampDecision {
+  // The first interval after a change mixes two stream counts (and slow start); it is never judged.
+  const step = state.intervalsBitsPerSecond.slice(state.stepStartIndex + 1);
+  if (step.length < state.windowIntervals) return { action: 'wait' };
+  const window = step.slice(-state.windowIntervals);
+  const stable = relativeSpread(window) <= state.tolerance;
+  if (!stable && step.length < state.maxStepIntervals) return { action: 'wait' };
+  const gained =
+    state.previousStepBitsPerSecond === null || mean(window) > state.previousStepBitsPerSecond * (1 + state.tolerance);
+  if (gained && state.streams < state.maxStreams) return { action: 'add-streams' };
+  return { action: 'finish', window, stable };
+}
+
+/**
+ * Size of a stream's next request so it lasts about `targetMs` at the rate its last request achieved, growing at
+ * most 8× per request (one fast request must not trigger a runaway size) and clamped to [minBytes, maxBytes].
+ */
+export function nextRequestBytes(
+  lastBytes: number,
+  lastDurationMs: number,
+  targetMs: number,
+  minBytes: number,
+  maxBytes: number,
+): number {
+  const ideal = lastDurationMs > 0 ? (lastBytes * targetMs) / lastDurationMs : lastBytes * 8;
+  const bounded = Math.min(ideal, lastBytes * 8);
+  return Math.round(Math.min(maxBytes, Math.max(minBytes, bounded)));
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { GoodputMeter } from '../src/stats/goodput';
+import { decideRamp, nextRequestBytes, type RampState } from '../src/stats/ramp';
+
+describe('GoodputMeter', () => {
+  it('turns bytes per 100 ms interval into bits per second', () => {
+    const meter = new GoodputMeter(1000, 100);
+    meter.addSpan(1000, 1100, 12_500);
+    expect(meter.closedIntervals(1100)).toEqual([1_000_000]);
+  });
+
+  it('spreads a span evenly over the intervals it covers', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(50, 250, 2000);
+    // 500 bytes in [50,100), 1000 in [100,200), 500 in [200,250).
+    expect(meter.closedIntervals(300)).toEqual([40_000, 80_000, 40_000]);
+  });
+
+  it('adds the bytes of parallel streams together', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 100, 1000);
+    meter.addSpan(0, 100, 1000);
+    expect(meter.closedIntervals(100)).toEqual([160_000]);
+    expect(meter.totalBytes).toBe(2000);
+  });
+
+  it('reports only intervals that ended before the settled instant', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 250, 1000);
+    expect(meter.closedIntervals(199)).toHaveLength(1);
+  });
+
+  it('puts a zero-length span in the interval of its end and counts empty intervals as 0', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(150, 150, 100);
+    expect(meter.closedIntervals(200)).toEqual([0, 8000]);
+  });
+
+  it('ignores non-positive byte counts', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 50, 0);
+    expect(meter.totalBytes).toBe(0);
+  });
+});
+
+const base: RampState = {
+  intervalsBitsPerSecond: [],
+  stepStartIndex: 0,
+  previousStepBitsPerSecond: null,
+  streams: 1,
+  maxStreams: 4,
+  windowIntervals: 4,
+  tolerance: 0.05,
+  maxStepIntervals: 12,
+};
+
+describe('decideRamp', () => {
+  it('waits until the step has a full window after its first (transition) interval', () => {
+    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 100] }).action).toBe('wait');
+  });
+
+  it('adds streams once the first step is stable', () => {
+    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 101, 100, 100] })).toEqual({
+      action: 'add-streams',
+    });
+  });
+
+  it('adds streams again while the last doubling raised goodput by more than the tolerance', () => {
+    const state = { ...base, streams: 2, stepStartIndex: 5, previousStepBitsPerSecond: 100 };
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 0, 0, 0, 0, 150, 180, 180, 181, 180] }).action).toBe(
+      'add-streams',
+    );
+  });
+
+  it('finishes when more streams did not help, with the stable window', () => {
+    const state = { ...base, streams: 2, stepStartIndex: 0, previousStepBitsPerSecond: 100 };
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: [90, 102, 103, 102, 102] })).toEqual({
+      action: 'finish',
+      window: [102, 103, 102, 102],
+      stable: true,
+    });
+  });
+
+  it('finishes at the stream limit even if more streams would have helped', () => {
+    const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 50 };
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');
+  });
+
+  it('keeps waiting while goodput swings, then judges the step at its interval limit as unstable', () => {
+    const swinging = [0, 100, 140, 90, 130, 95, 135];
+    expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');
+    const decision = decideRamp({ ...base, maxStreams: 1, maxStepIntervals: 6, intervalsBitsPerSecond: swinging });
+    expect(decision).toEqual({ action: 'finish', window: [90, 130, 95, 135], stable: false });
+  });
+});
+
+describe('nextRequestBytes', () => {
+  it('sizes the next request to last the target time at the last rate', () => {
+    expect(nextRequestBytes(1_000_000, 100, 500, 100_000, 100_000_000)).toBe(5_000_000);
+  });
+
+  it('grows at most 8× per request', () => {
+    expect(nextRequestBytes(100_000, 1, 500, 100_000, 100_000_000)).toBe(800_000);
+  });
+
+  it('shrinks a request that took too long, but not below the minimum', () => {
+    expect(nextRequestBytes(1_000_000, 2000, 500, 100_000, 100_000_000)).toBe(250_000);
+    expect(nextRequestBytes(100_000, 5000, 500, 100_000, 100_000_000)).toBe(100_000);
+  });
+
+  it('never exceeds the maximum', () => {
+    expect(nextRequestBytes(50_000_000, 100, 500, 100_000, 60_000_000)).toBe(60_000_000);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { jitter } from '../src/stats/jitter';
+import { isStable, relativeSpread } from '../src/stats/stability';
+
+describe('jitter', () => {
+  it('is the mean absolute difference of consecutive pings: 10,12,9,9 gives (2+3+0)/3', () => {
+    expect(jitter([10, 12, 9, 9])).toBeCloseTo(5 / 3, 10);
+  });
+
+  it('depends on order, unlike a standard deviation', () => {
+    expect(jitter([1, 2, 1, 2])).toBe(1);
+    expect(jitter([1, 1, 2, 2])).toBeCloseTo(1 / 3, 10);
+  });
+
+  it('is null with fewer than two pings', () => {
+    expect(jitter([5])).toBeNull();
+  });
+});
+
+describe('stability', () => {
+  it('measures spread as (max − min) / mean', () => {
+    expect(relativeSpread([95, 100, 105])).toBeCloseTo(0.1, 10);
+  });
+
+  it('calls 4 intervals within 5% stable', () => {
+    expect(isStable([50, 98, 100, 101, 102], 4, 0.05)).toBe(true);
+  });
+
+  it('does not call a window stable when one interval is 6% off', () => {
+    expect(isStable([100, 100, 100, 106], 4, 0.05)).toBe(false);
+  });
+
+  it('needs at least a full window', () => {
+    expect(isStable([100, 100, 100], 4, 0.05)).toBe(false);
+  });
+
+  it('never calls an idle link (all zeros) stable', () => {
+    expect(isStable([0, 0, 0, 0], 4, 0.05)).toBe(false);
+  });
+});
