@@ -1,0 +1,94 @@
+import type { ModernFormat } from './formats';
+
+/** Deployment settings for the image Worker, from wrangler vars. None of them can be changed by URL options. */
+export interface ImagesConfig {
+  /** Base URL of the site owner's origin for relative sources; `null` = the request's own origin (or the assets). */
+  readonly origin: string | null;
+  /** Origins (`https://host[:port]`) that absolute `/cdn-cgi/image/` sources and their redirects may point at. */
+  readonly allowedOrigins: readonly string[];
+  /** Path prefixes whose image responses are negotiated by `Accept`. */
+  readonly routes: readonly string[];
+  /** Formats to convert to, best first. */
+  readonly formats: readonly ModernFormat[];
+  /** Larger sources are passed through untouched (read from Content-Length, then enforced while reading). */
+  readonly maxInputBytes: number;
+  /** Larger sources (from the header, before decoding) are passed through: RGBA costs 4 bytes per pixel of 128 MB. */
+  readonly maxInputMegapixels: number;
+  /** Largest output side in pixels; URL options above it are rejected, dpr results are clamped. */
+  readonly maxOutputDimension: number;
+  /** `background`: serve the best ready variant and encode AVIF in `ctx.waitUntil`; `sync`: encode before answering. */
+  readonly avifMode: 'background' | 'sync';
+  /** `wasm`: our codecs in the Worker; `cloudflare`: `fetch(url, { cf: { image } })` on a zone with Image Resizing. */
+  readonly engine: 'wasm' | 'cloudflare';
+  /** Redirect hops followed for a source, each re-checked against the allow-list. */
+  readonly maxRedirects: number;
+}
+
+export const defaultConfig: ImagesConfig = {
+  origin: null,
+  allowedOrigins: [],
+  routes: ['/'],
+  formats: ['avif', 'webp'],
+  maxInputBytes: 10 * 1024 * 1024,
+  maxInputMegapixels: 5,
+  maxOutputDimension: 4096,
+  avifMode: 'background',
+  engine: 'wasm',
+  maxRedirects: 3,
+};
+
+type Vars = Readonly<Record<string, unknown>>;
+
+const list = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
+
+/**
+ * Reads `IMAGES_*` vars. A missing var takes its default; an invalid one also takes its default and is logged,
+ * because a typo in a deployment must not take the site's images down.
+ */
+export function readConfig(env: Vars): ImagesConfig {
+  const number = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (Number.isFinite(value) && value > 0) return value;
+    console.warn(`images: ${name}=${String(raw)} is not a positive number, using ${fallback}`);
+    return fallback;
+  };
+  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (allowed.includes(raw as T)) return raw as T;
+    console.warn(`images: ${name}=${String(raw)} is not one of ${allowed.join(', ')}, using ${fallback}`);
+    return fallback;
+  };
+  const origins = (list(env.IMAGES_ALLOWED_ORIGINS) ?? []).flatMap((item) => {
+    try {
+      return [new URL(item).origin];
+    } catch {
+      console.warn(`images: IMAGES_ALLOWED_ORIGINS entry ${item} is not a URL, ignored`);
+      return [];
+    }
+  });
+  const origin = typeof env.IMAGES_ORIGIN === 'string' && env.IMAGES_ORIGIN !== '' ? env.IMAGES_ORIGIN : null;
+  const formats = (list(env.IMAGES_FORMATS) ?? defaultConfig.formats).filter(
+    (format): format is ModernFormat => format === 'avif' || format === 'webp',
+  );
+  return {
+    origin,
+    allowedOrigins: origins,
+    routes: list(env.IMAGES_ROUTES) ?? defaultConfig.routes,
+    formats,
+    maxInputBytes: number('IMAGES_MAX_INPUT_BYTES', defaultConfig.maxInputBytes),
+    maxInputMegapixels: number('IMAGES_MAX_INPUT_MEGAPIXELS', defaultConfig.maxInputMegapixels),
+    maxOutputDimension: number('IMAGES_MAX_OUTPUT_DIMENSION', defaultConfig.maxOutputDimension),
+    avifMode: choice('IMAGES_AVIF_MODE', ['background', 'sync'], defaultConfig.avifMode),
+    engine: choice('IMAGES_ENGINE', ['wasm', 'cloudflare'], defaultConfig.engine),
+    maxRedirects: defaultConfig.maxRedirects,
+  };
+}

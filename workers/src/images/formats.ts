@@ -1,0 +1,20 @@
+/** Image formats the Worker can recognise from their bytes. Only the first four can be decoded and encoded. */
+export type ImageFormat = 'avif' | 'webp' | 'jpeg' | 'png' | 'gif';
+
+/** Formats the Wasm codecs read and write. */
+export type CodecFormat = Exclude<ImageFormat, 'gif'>;
+
+/** Formats worth converting to when the client accepts them, best compression first. */
+export type ModernFormat = 'avif' | 'webp';
+
+export const mimeTypes: Readonly<Record<ImageFormat, string>> = {
+  avif: 'image/avif',
+  webp: 'image/webp',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+};
+
+export function isCodecFormat(format: ImageFormat): format is CodecFormat {
+  return format !== 'gif';
+}

@@ -1,0 +1,151 @@
+/** How the image fills the requested box (Cloudflare Image Resizing semantics). */
+export type Fit = 'scale-down' | 'contain' | 'cover' | 'crop' | 'pad';
+export type OutputFormat = 'auto' | 'avif' | 'webp' | 'jpeg' | 'baseline-jpeg' | 'png' | 'json';
+/** Where to keep the image when cropping: a side, the centre, or a point as fractions of width and height. */
+export type Gravity = { readonly x: number; readonly y: number };
+
+/** Options of `/cdn-cgi/image/<options>/<source>` after validation. */
+export interface UrlOptions {
+  /** Requested width in CSS pixels (multiplied by `dpr`). */
+  readonly width?: number;
+  readonly height?: number;
+  readonly fit: Fit;
+  /** 1–100, default 85 like Cloudflare. */
+  readonly quality: number;
+  /** Output format; unset keeps the source's format. */
+  readonly format?: OutputFormat;
+  /** Device pixel ratio, (0, 2]. */
+  readonly dpr: number;
+  readonly gravity: Gravity;
+  /** On a source error, redirect to the source instead of answering an error. */
+  readonly onErrorRedirect: boolean;
+  /** Re-encoding always drops metadata (EXIF, ICC, XMP); `keep` and `copyright` keep the original untouched. */
+  readonly metadata: 'keep' | 'copyright' | 'none';
+  /** `false` asks for a still image; animated sources are passed through either way (see README). */
+  readonly anim: boolean;
+  /** Accepted for URL compatibility, not applied (documented). */
+  readonly sharpen: number;
+}
+
+/** A rejected option, for a 400 answer that names it. */
+export interface OptionError {
+  readonly option: string;
+  readonly value: string;
+  readonly reason: string;
+}
+
+export type ParseResult =
+  | { readonly ok: true; readonly options: UrlOptions }
+  | { readonly ok: false; readonly error: OptionError };
+
+export const defaultQuality = 85;
+export const maxDpr = 2;
+
+const aliases: Readonly<Record<string, string>> = { w: 'width', h: 'height', q: 'quality', f: 'format', g: 'gravity' };
+const fits: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'pad'];
+const formats: readonly OutputFormat[] = ['auto', 'avif', 'webp', 'jpeg', 'baseline-jpeg', 'png', 'json'];
+const sides: Readonly<Record<string, Gravity>> = {
+  auto: { x: 0.5, y: 0.5 },
+  center: { x: 0.5, y: 0.5 },
+  left: { x: 0, y: 0.5 },
+  right: { x: 1, y: 0.5 },
+  top: { x: 0.5, y: 0 },
+  bottom: { x: 0.5, y: 1 },
+};
+
+/**
+ * Parses the comma-separated options segment (`width=320,fit=cover,f=auto`). Never throws; the first problem is
+ * returned so the caller can answer 400 naming the option. Limits that protect the Worker (output size) are not
+ * options: `maxDimension` comes from configuration and a larger width or height is rejected, not clamped.
+ */
+export function parseOptions(segment: string, maxDimension: number): ParseResult {
+  const seen = new Set<string>();
+  const options: { -readonly [K in keyof UrlOptions]: UrlOptions[K] } = {
+    fit: 'scale-down',
+    quality: defaultQuality,
+    dpr: 1,
+    gravity: { x: 0.5, y: 0.5 },
+    onErrorRedirect: false,
+    metadata: 'copyright',
+    anim: true,
+    sharpen: 0,
+  };
+  for (const pair of segment.split(',')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const rawName = (equals < 0 ? pair : pair.slice(0, equals)).trim().toLowerCase();
+    const value = equals < 0 ? '' : pair.slice(equals + 1).trim();
+    const option = aliases[rawName] ?? rawName;
+    const fail = (reason: string): ParseResult => ({ ok: false, error: { option: rawName, value, reason } });
+    if (seen.has(option)) return fail('given more than once');
+    seen.add(option);
+    switch (option) {
+      case 'width':
+      case 'height': {
+        if (!/^\d+$/.test(value) || Number(value) < 1) return fail('must be a positive integer');
+        if (Number(value) > maxDimension) return fail(`must be at most ${maxDimension}`);
+        options[option] = Number(value);
+        break;
+      }
+      case 'quality':
+        if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100)
+          return fail('must be an integer from 1 to 100');
+        options.quality = Number(value);
+        break;
+      case 'dpr': {
+        const dpr = Number(value);
+        if (!/^\d+(\.\d+)?$/.test(value) || !(dpr > 0) || dpr > maxDpr)
+          return fail(`must be a number above 0 and at most ${maxDpr}`);
+        options.dpr = dpr;
+        break;
+      }
+      case 'fit':
+        if (!fits.includes(value as Fit)) return fail(`must be one of ${fits.join(', ')}`);
+        options.fit = value as Fit;
+        break;
+      case 'format':
+        if (!formats.includes(value as OutputFormat)) return fail(`must be one of ${formats.join(', ')}`);
+        options.format = value as OutputFormat;
+        break;
+      case 'gravity': {
+        const gravity = sides[value] ?? parsePoint(value);
+        if (!gravity) return fail('must be auto, center, left, right, top, bottom or XxY with fractions from 0 to 1');
+        options.gravity = gravity;
+        break;
+      }
+      case 'onerror':
+        if (value !== 'redirect') return fail('must be redirect');
+        options.onErrorRedirect = true;
+        break;
+      case 'metadata':
+        if (value !== 'keep' && value !== 'copyright' && value !== 'none')
+          return fail('must be keep, copyright or none');
+        options.metadata = value;
+        break;
+      case 'anim':
+        if (value !== 'true' && value !== 'false') return fail('must be true or false');
+        options.anim = value === 'true';
+        break;
+      case 'sharpen': {
+        const sharpen = Number(value);
+        if (!/^\d+(\.\d+)?$/.test(value) || sharpen > 10) return fail('must be a number from 0 to 10');
+        options.sharpen = sharpen;
+        break;
+      }
+      default:
+        return fail('unknown option');
+    }
+  }
+  return { ok: true, options };
+}
+
+function parsePoint(value: string): Gravity | null {
+  const match = /^(0(?:\.\d+)?|1(?:\.0+)?)x(0(?:\.\d+)?|1(?:\.0+)?)$/.exec(value);
+  return match ? { x: Number(match[1]), y: Number(match[2]) } : null;
+}
+
+/** A stable text form of the options that change the output bytes, for cache keys. */
+export function canonicalOptions(options: UrlOptions): string {
+  const { width, height, fit, quality, dpr, gravity } = options;
+  return `w=${width ?? ''},h=${height ?? ''},fit=${fit},q=${quality},dpr=${dpr},g=${gravity.x}x${gravity.y}`;
+}

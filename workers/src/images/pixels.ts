@@ -1,0 +1,59 @@
+/** Decoded pixels: 8-bit RGBA, row-major, like the DOM's ImageData (which workerd does not have). */
+export interface Pixels {
+  readonly data: Uint8ClampedArray;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Copies a rectangle out of `source`; returns `source` itself when the rectangle is the whole image. */
+export function cropPixels(source: Pixels, x: number, y: number, width: number, height: number): Pixels {
+  if (x === 0 && y === 0 && width === source.width && height === source.height) return source;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let row = 0; row < height; row += 1) {
+    const start = ((y + row) * source.width + x) * 4;
+    data.set(source.data.subarray(start, start + width * 4), row * width * 4);
+  }
+  return { data, width, height };
+}
+
+/**
+ * Places `source` at (x, y) on a canvas filled with `background` (RGBA). Used by `fit=pad`; transparent for formats
+ * with alpha, white for JPEG (which has none, so transparent would turn black).
+ */
+export function padPixels(
+  source: Pixels,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  background: readonly [number, number, number, number],
+): Pixels {
+  if (width === source.width && height === source.height) return source;
+  const data = new Uint8ClampedArray(width * height * 4);
+  const fill = new Uint8ClampedArray(background);
+  for (let offset = 0; offset < data.length; offset += 4) data.set(fill, offset);
+  for (let row = 0; row < source.height; row += 1) {
+    const start = row * source.width * 4;
+    data.set(source.data.subarray(start, start + source.width * 4), ((y + row) * width + x) * 4);
+  }
+  return { data, width, height };
+}
+
+/** True when any pixel is not fully opaque (decides whether a JPEG output needs flattening). */
+export function hasAlpha(pixels: Pixels): boolean {
+  for (let offset = 3; offset < pixels.data.length; offset += 4) if (pixels.data[offset] !== 255) return true;
+  return false;
+}
+
+/** Composites onto white: JPEG has no alpha channel, and dropping it would show hidden colour (often black). */
+export function flattenOnWhite(pixels: Pixels): Pixels {
+  const data = new Uint8ClampedArray(pixels.data.length);
+  for (let offset = 0; offset < data.length; offset += 4) {
+    const alpha = (pixels.data[offset + 3] ?? 255) / 255;
+    for (let channel = 0; channel < 3; channel += 1) {
+      data[offset + channel] = (pixels.data[offset + channel] ?? 0) * alpha + 255 * (1 - alpha);
+    }
+    data[offset + 3] = 255;
+  }
+  return { data, width: pixels.width, height: pixels.height };
+}

@@ -1,0 +1,44 @@
+import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
+import type { CodecFormat } from './formats';
+import type { ImageHeader } from './header';
+import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from './pixels';
+import type { ResizePlan } from './plan';
+
+/** Output of the pipeline: a codec format, or baseline JPEG for `format=baseline-jpeg`. */
+export type TargetFormat = CodecFormat | 'baseline-jpeg';
+
+/** Source bytes whose header has been read and checked against the limits. */
+export interface CheckedSource {
+  readonly bytes: Uint8Array;
+  readonly header: ImageHeader & { readonly format: CodecFormat };
+}
+
+/** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
+export async function transformImage(
+  source: CheckedSource | Pixels,
+  plan: ResizePlan,
+  target: TargetFormat,
+  quality: number,
+): Promise<Uint8Array> {
+  let pixels = 'bytes' in source ? await decodeChecked(source) : source;
+  pixels = cropPixels(pixels, plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height);
+  pixels = await resizePixels(pixels, plan.resized.width, plan.resized.height);
+  const jpeg = target === 'jpeg' || target === 'baseline-jpeg';
+  const background = jpeg ? ([255, 255, 255, 255] as const) : ([0, 0, 0, 0] as const);
+  pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, background);
+  if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
+  if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
+  return encode(pixels, target, quality);
+}
+
+/** Decodes and checks the decoder agrees with the header (a mismatch means a lying or corrupt file). */
+export async function decodeChecked(source: CheckedSource): Promise<Pixels> {
+  const pixels = await decode(source.bytes, source.header.format);
+  if (pixels.width !== source.header.width || pixels.height !== source.header.height) {
+    throw new Error(
+      `decoded ${pixels.width}x${pixels.height}, header said ${source.header.width}x${source.header.height}`,
+    );
+  }
+  if (pixels.data.length !== pixels.width * pixels.height * 4) throw new Error('decoder returned a short buffer');
+  return pixels;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalOptions, parseOptions } from '../../src/images/options';
+
+const parse = (segment: string) => parseOptions(segment, 4096);
+const options = (segment: string) => {
+  const result = parse(segment);
+  if (!result.ok) throw new Error(`unexpected error ${JSON.stringify(result.error)}`);
+  return result.options;
+};
+const rejected = (segment: string) => {
+  const result = parse(segment);
+  if (result.ok) throw new Error(`${segment} was accepted`);
+  return result.error;
+};
+
+describe('parseOptions', () => {
+  it('uses Cloudflare defaults when no option is given', () => {
+    const defaults = options('');
+    expect(defaults).toMatchObject({ fit: 'scale-down', quality: 85, dpr: 1, anim: true });
+    expect(defaults.format).toBeUndefined();
+  });
+
+  it('reads every option by its long name', () => {
+    expect(
+      options(
+        'width=320,height=200,fit=cover,quality=70,format=webp,dpr=2,gravity=left,onerror=redirect,metadata=none,anim=false,sharpen=1.5',
+      ),
+    ).toEqual({
+      width: 320,
+      height: 200,
+      fit: 'cover',
+      quality: 70,
+      format: 'webp',
+      dpr: 2,
+      gravity: { x: 0, y: 0.5 },
+      onErrorRedirect: true,
+      metadata: 'none',
+      anim: false,
+      sharpen: 1.5,
+    });
+  });
+
+  it('reads the short aliases w, h, q, f and g', () => {
+    expect(options('w=10,h=20,q=50,f=auto,g=0.25x0.75')).toMatchObject({
+      width: 10,
+      height: 20,
+      quality: 50,
+      format: 'auto',
+      gravity: { x: 0.25, y: 0.75 },
+    });
+  });
+
+  it.each(['scale-down', 'contain', 'cover', 'crop', 'pad'])('accepts fit=%s', (fit) => {
+    expect(options(`fit=${fit}`).fit).toBe(fit);
+  });
+
+  it.each(['auto', 'avif', 'webp', 'jpeg', 'baseline-jpeg', 'png', 'json'])('accepts format=%s', (format) => {
+    expect(options(`format=${format}`).format).toBe(format);
+  });
+
+  it.each([
+    ['width=0', 'width'],
+    ['width=abc', 'width'],
+    ['w=-5', 'w'],
+    ['height=1.5', 'height'],
+    ['quality=0', 'quality'],
+    ['q=101', 'q'],
+    ['fit=stretch', 'fit'],
+    ['format=gif', 'format'],
+    ['dpr=0', 'dpr'],
+    ['dpr=3', 'dpr'],
+    ['gravity=middle', 'gravity'],
+    ['onerror=ignore', 'onerror'],
+    ['metadata=all', 'metadata'],
+    ['anim=yes', 'anim'],
+    ['sharpen=11', 'sharpen'],
+    ['blur=5', 'blur'],
+  ])('rejects %s naming %s', (segment, option) => {
+    expect(rejected(segment).option).toBe(option);
+  });
+
+  it('rejects a width above the deployment limit instead of clamping it', () => {
+    expect(rejected('width=5000')).toEqual({ option: 'width', value: '5000', reason: 'must be at most 4096' });
+  });
+
+  it('rejects an option given twice, including through an alias', () => {
+    expect(rejected('width=10,w=20')).toMatchObject({ option: 'w', reason: 'given more than once' });
+  });
+});
+
+describe('canonicalOptions', () => {
+  it('gives aliases and long names the same cache key', () => {
+    expect(canonicalOptions(options('w=100,q=80'))).toBe(canonicalOptions(options('quality=80,width=100')));
+  });
+
+  it('keys different sizes differently', () => {
+    expect(canonicalOptions(options('w=100'))).not.toBe(canonicalOptions(options('w=101')));
+  });
+});
