@@ -63,6 +63,13 @@ export async function build() {
         { cwd: repoRoot, env, quiet: true },
       ),
   );
+  // The embeddable loader and its decoder copy (from wasm/binast/pkg), before the SPA, which copies it from public/.
+  await cachedStep(
+    'Loader: packages/binast-loader (esbuild IIFE + ESM, gzip budget)',
+    ['packages/binast-loader/src', 'packages/binast-loader/build.mjs', 'wasm/binast/pkg'],
+    'apps/speedtest/public/demo/loader',
+    () => mustExec('node', ['packages/binast-loader/build.mjs'], { cwd: repoRoot, env }),
+  );
   await step('Worker Env types (wrangler types)', async () => {
     await mustExec('wrangler', ['types', 'workers/worker-configuration.d.ts'], { cwd: repoRoot, env, quiet: true });
     return 'generated';

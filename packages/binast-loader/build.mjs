@@ -1,0 +1,64 @@
+// Builds the loader: a minified classic-script IIFE (what sites embed) and an ESM build (for bundlers), copies the
+// decoder (wasm-pack output of wasm/binast) beside them, prints the gzip size against the 2 KB budget and copies the
+// result to where the demo pages load it. Run by scripts/build.mjs as a cached step, or `npm run build -w …`.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+const decoderPkg = join(here, '../../wasm/binast/pkg');
+const demoOut = join(here, '../../apps/speedtest/public/demo/loader');
+/** Gzip budget of the classic build: it is on every page's critical path, the decoder is not. */
+export const budgetGzipBytes = 2048;
+
+rmSync(dist, { recursive: true, force: true });
+// Sloppy-mode output drops esbuild's "use strict" prologue: nothing in the loader depends on strict semantics.
+const common = {
+  bundle: true,
+  target: 'es2022',
+  logLevel: 'warning',
+  legalComments: 'none',
+  tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
+};
+await build({
+  ...common,
+  entryPoints: [join(here, 'src/auto.ts')],
+  format: 'iife',
+  minify: true,
+  outfile: join(dist, 'binast-loader.min.js'),
+});
+await build({
+  ...common,
+  entryPoints: [join(here, 'src/index.ts')],
+  format: 'esm',
+  outfile: join(dist, 'binast-loader.mjs'),
+});
+
+// The decoder keeps wasm-pack's file names: its glue finds `binast_bg.wasm` beside itself.
+const decoderFiles = ['binast.js', 'binast_bg.wasm'];
+for (const name of decoderFiles) {
+  if (existsSync(join(decoderPkg, name))) copyFileSync(join(decoderPkg, name), join(dist, name));
+}
+
+const minified = readFileSync(join(dist, 'binast-loader.min.js'));
+const sizes = {
+  rawBytes: minified.length,
+  gzipBytes: gzipSync(minified, { level: 9 }).length,
+  brotliBytes: brotliCompressSync(minified).length,
+  budgetGzipBytes,
+  decoderWasmBytes: existsSync(join(dist, 'binast_bg.wasm')) ? readFileSync(join(dist, 'binast_bg.wasm')).length : 0,
+};
+writeFileSync(join(dist, 'sizes.json'), `${JSON.stringify(sizes, null, 2)}\n`);
+const verdict = sizes.gzipBytes <= budgetGzipBytes ? 'within' : 'OVER';
+process.stdout.write(
+  `binast-loader.min.js: ${sizes.rawBytes} B raw, ${sizes.gzipBytes} B gzip, ${sizes.brotliBytes} B brotli (${verdict} the ${budgetGzipBytes} B gzip budget); decoder wasm ${sizes.decoderWasmBytes} B\n`,
+);
+
+rmSync(demoOut, { recursive: true, force: true });
+mkdirSync(demoOut, { recursive: true });
+for (const name of ['binast-loader.min.js', 'binast-loader.mjs', ...decoderFiles]) {
+  if (existsSync(join(dist, name))) copyFileSync(join(dist, name), join(demoOut, name));
+}

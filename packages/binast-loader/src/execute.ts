@@ -1,0 +1,118 @@
+// DOM side of execution: how a script finally runs (decoded source inline, or the plain `<script src>` fallback),
+// and the shims that keep `document.currentScript` and late DOMContentLoaded/load listeners working.
+
+/** Attributes of the opt-in element that must not be copied to the script that runs (the rest, e.g. data-*, is). */
+const ownAttributes = ['type', 'src', 'async', 'defer', 'onload', 'onerror', 'id'];
+
+let lateShims = 0;
+let documentParsed = false;
+
+/** The loader calls this on DOMContentLoaded: from then on, a new DOMContentLoaded listener would never fire. */
+export function markDocumentParsed(): void {
+  documentParsed = true;
+}
+
+/**
+ * While a script the loader runs late executes, listeners for events that already fired (DOMContentLoaded, window
+ * `load`) are called on the next task instead of never: as a plain blocking script the code would have registered
+ * them in time. Counted, so overlapping async scripts install and remove the patch once.
+ */
+function patchLateListeners(): () => void {
+  const targets = [document, window];
+  if (!lateShims++) {
+    for (const target of targets) {
+      target.addEventListener = (
+        type: string,
+        listener: EventListenerOrEventListenerObject | null,
+        options?: unknown,
+      ) =>
+        listener &&
+        (type === 'DOMContentLoaded'
+          ? documentParsed
+          : type === 'load' && target === window && document.readyState === 'complete')
+          ? setTimeout(() =>
+              'handleEvent' in listener
+                ? listener.handleEvent(new Event(type))
+                : listener.call(target, new Event(type)),
+            )
+          : EventTarget.prototype.addEventListener.call(target, type, listener, options as AddEventListenerOptions);
+    }
+  }
+  return () => {
+    if (!--lateShims) for (const target of targets) delete (target as { addEventListener?: unknown }).addEventListener;
+  };
+}
+
+/**
+ * Runs the script the opt-in element stands for, next to it: `source` inline when given, else the plain `src`.
+ * Resolves false when nothing ran: the plain script fired `error`, or the source did not parse (a SyntaxError is
+ * reported on window before anything executes, so falling back to the plain script cannot run code twice).
+ * Classic inline scripts run synchronously on insertion, and for that time `document.currentScript` is the opt-in
+ * element (its `src`, `dataset` and `id` are what the code expects); module scripts have no currentScript, as in
+ * browsers, and are done at their `load` event.
+ */
+export function runScript(
+  original: HTMLScriptElement,
+  url: string,
+  module: boolean,
+  nonce: string,
+  source?: string,
+): Promise<boolean> {
+  const script = document.createElement('script');
+  for (const { name, value } of original.attributes)
+    if (!ownAttributes.includes(name)) script.setAttribute(name, value);
+  script.nonce = nonce;
+  if (module) script.type = 'module';
+  let ok = true;
+  const onError = (event: ErrorEvent) => {
+    if (event.error instanceof SyntaxError) ok = false;
+  };
+  const unpatch = patchLateListeners();
+  return new Promise<boolean>((resolve) => {
+    const done = (event?: Event | string) => {
+      removeEventListener('error', onError);
+      unpatch();
+      if (source === undefined) ok = (event as Event).type === 'load';
+      // Inline text can be megabytes; the element has done its job once it ran.
+      else script.remove();
+      resolve(ok);
+    };
+    const insert = () => (original.isConnected ? original.after(script) : document.head.append(script));
+    if (source === undefined) {
+      // Inserted scripts are async by default; the scheduler orders them, so they may load in any order.
+      script.src = url;
+    } else {
+      // Stack traces and DevTools then name the original URL instead of the page.
+      script.text = `${source}\n//# sourceURL=${url}`;
+      addEventListener('error', onError);
+      if (!module) {
+        Object.defineProperty(document, 'currentScript', { configurable: true, get: () => original });
+        try {
+          insert();
+        } finally {
+          delete (document as { currentScript?: unknown }).currentScript;
+          done();
+        }
+        return;
+      }
+    }
+    script.onload = script.onerror = done;
+    insert();
+  });
+}
+
+/**
+ * Whether the page's CSP lets the loader run inline scripts: a probe that marks itself when it runs. Checked once,
+ * before any fetch, so a page that forbids inline scripts downloads nothing twice.
+ */
+export function inlineScriptsAllowed(nonce: string): boolean {
+  const probe = document.createElement('script');
+  probe.nonce = nonce;
+  try {
+    // Throws under Trusted Types, which blocks inline source just like CSP does.
+    probe.text = 'document.currentScript.id=1';
+    document.head.append(probe);
+  } catch {}
+  probe.remove();
+  return !!probe.id;
+}

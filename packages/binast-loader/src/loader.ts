@@ -1,0 +1,136 @@
+import { loadDecoder, wasmUsable } from './decoder';
+import { inlineScriptsAllowed, markDocumentParsed, runScript } from './execute';
+import { binastAccept, isBinastContentType } from './media-type';
+import { planScript } from './plan';
+import { type FallbackReason, measure, readSizes, type ScriptRecord } from './record';
+import { createScheduler } from './scheduler';
+
+export interface LoaderOptions {
+  /** URL of the decoder's ES module (the wasm-pack `--target web` glue exporting `decodeToJavaScript`). */
+  decoderUrl: string;
+  /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
+  beaconUrl?: string;
+  /** CSP nonce given to every script the loader inserts; default: the opt-in element's own nonce. */
+  nonce?: string;
+}
+
+export interface BinastLoader {
+  /** One record per opted-in script, in discovery order, filled in as scripts load. */
+  readonly records: ScriptRecord[];
+  /** Resolves with the records once every script found before DOMContentLoaded has executed or failed. */
+  readonly ready: Promise<ScriptRecord[]>;
+  /** Picks up `<script type="binast">` elements added after DOMContentLoaded (they run as async scripts). */
+  scan(): void;
+}
+
+/** Executes a prepared script; resolves with the `load` (true) or `error` (false) it fires on the opt-in element. */
+type Runner = () => Promise<boolean>;
+
+/** Starts loading every opted-in script of the document; call once, as early as possible (in `<head>`). */
+export function startLoader(options: LoaderOptions): BinastLoader {
+  const records: ScriptRecord[] = [];
+  const seen = new WeakSet<Element>();
+  const scheduler = createScheduler();
+  let parsed = false;
+  // Environment facts, checked once before the first fetch so a page that cannot use the result downloads once.
+  let environmentReason: FallbackReason | '' | undefined;
+
+  const register = (script: HTMLScriptElement) => {
+    const plan = !seen.has(script) && planScript(script, parsed);
+    if (!plan) return;
+    seen.add(script);
+    const url = script.src;
+    const record: ScriptRecord = { url, ...plan, outcome: 'pending' };
+    records.push(record);
+    const nonce = options.nonce || script.nonce || '';
+    const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
+      record.executeMs = measure('binast:execute', startMs, url);
+      readSizes(record);
+      record.outcome = ok ? outcome : 'error';
+      script.dispatchEvent(new Event(ok ? 'load' : 'error'));
+      return ok;
+    };
+    const fallback =
+      (reason: FallbackReason): Runner =>
+      async () => {
+        record.reason = reason;
+        const startMs = performance.now();
+        return finish('fallback', await runScript(script, url, record.module, nonce), startMs);
+      };
+    const prepare = async (): Promise<Runner> => {
+      environmentReason ??= !inlineScriptsAllowed(nonce) ? 'csp-inline' : !wasmUsable() ? 'no-wasm' : '';
+      const reason = script.integrity ? 'integrity' : environmentReason;
+      if (reason) return fallback(reason);
+      const startMs = performance.now();
+      let response: Response;
+      let body: ArrayBuffer | string;
+      let decoder: Promise<(bytes: Uint8Array) => string> | undefined;
+      try {
+        // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
+        // crossorigin="anonymous"; see the README for cross-origin scripts.
+        response = await fetch(url, { headers: { accept: binastAccept } });
+        if (isBinastContentType(response.headers.get('content-type'))) {
+          // The decoder loads while the body downloads; a failure is handled below, where it is awaited.
+          decoder = loadDecoder(options.decoderUrl);
+          decoder.catch(() => {});
+        }
+        body = await (decoder ? response.arrayBuffer() : response.text());
+      } catch {
+        return fallback('fetch');
+      }
+      if (!response.ok) return fallback(`http-${response.status}`);
+      record.fetchMs = measure('binast:fetch', startMs, url);
+      let source = body as string;
+      if (decoder) {
+        let decode: (bytes: Uint8Array) => string;
+        try {
+          decode = await decoder;
+        } catch {
+          return fallback('decoder');
+        }
+        const decodeStartMs = performance.now();
+        try {
+          source = decode(new Uint8Array(body as ArrayBuffer));
+        } catch {
+          return fallback('decode');
+        }
+        record.decodeMs = measure('binast:decode', decodeStartMs, url);
+      }
+      return async () => {
+        const startMs = performance.now();
+        if (await runScript(script, url, record.module, nonce, source)) {
+          return finish(decoder ? 'binast' : 'js', true, startMs);
+        }
+        return fallback('syntax')();
+      };
+    };
+    const prepared = prepare();
+    void scheduler.add(plan.mode, () => prepared.then((run) => run()));
+  };
+
+  // `document.scripts` is a live list of script elements only, cheap enough to rescan on every parser batch.
+  const scan = () => {
+    for (const script of document.scripts) register(script);
+  };
+  const observer = new MutationObserver(scan);
+  const onParsed = () => {
+    scan();
+    observer.disconnect();
+    parsed = true;
+    markDocumentParsed();
+    scheduler.parsingDone();
+  };
+  scan();
+  if (document.readyState === 'loading') {
+    observer.observe(document, { childList: true, subtree: true });
+    document.addEventListener('DOMContentLoaded', onParsed);
+  } else {
+    onParsed();
+  }
+
+  const { beaconUrl } = options;
+  // pagehide is the last reliable moment; a page restored from the back/forward cache reports again, with updates.
+  if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
+
+  return { records, ready: scheduler.settled.then(() => records), scan };
+}

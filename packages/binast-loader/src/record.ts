@@ -1,0 +1,68 @@
+import type { ExecutionMode } from './plan';
+
+/**
+ * Why a script fell back to a plain `<script src>`: `integrity` (SRI pins the JavaScript bytes), `csp-inline` (the
+ * page's CSP blocks the inline scripts the loader executes), `no-wasm` (WebAssembly missing or blocked by CSP),
+ * `fetch` (network or CORS error), `http-<status>`, `decoder` (decoder module or Wasm failed to load), `decode`
+ * (the BinaryAST bytes did not decode), `syntax` (the decoded JavaScript did not parse).
+ */
+export type FallbackReason =
+  | 'integrity'
+  | 'csp-inline'
+  | 'no-wasm'
+  | 'fetch'
+  | `http-${number}`
+  | 'decoder'
+  | 'decode'
+  | 'syntax';
+
+/** What happened to one script; the loader keeps one per script, in discovery order. */
+export interface ScriptRecord {
+  /** Absolute script URL. */
+  url: string;
+  mode: ExecutionMode;
+  module: boolean;
+  /**
+   * `binast`: decoded and executed; `js`: the server answered JavaScript, executed as is; `fallback`: ran through a
+   * plain `<script src>` (see `reason`); `error`: even the plain script failed (the element got an `error` event);
+   * `pending`: not executed yet.
+   */
+  outcome: 'pending' | 'binast' | 'js' | 'fallback' | 'error';
+  reason?: FallbackReason;
+  /** Response body bytes after HTTP content decoding (Resource Timing `decodedBodySize`). */
+  bodyBytes?: number;
+  /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
+  transferBytes?: number;
+  /** Compressed body bytes (Resource Timing `encodedBodySize`). */
+  encodedBytes?: number;
+  /** Request start to full body, in ms. */
+  fetchMs?: number;
+  /** BinaryAST to JavaScript in the Wasm decoder, in ms (decoder loading excluded: see the `binast:decoder` measure). */
+  decodeMs?: number;
+  /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
+  executeMs?: number;
+}
+
+/**
+ * Adds a User Timing measure from `startMs` to now and returns its duration in ms. Never throws: timing is a side
+ * channel and must not break loading (old browsers reject the options form).
+ */
+export function measure(name: string, startMs: number, detail: unknown): number {
+  const endMs = performance.now();
+  try {
+    performance.measure(name, { start: startMs, end: endMs, detail });
+  } catch {
+    // Timing is best effort.
+  }
+  return endMs - startMs;
+}
+
+/** Copies wire sizes from the newest Resource Timing entry for the URL, when the browser exposes one. */
+export function readSizes(record: ScriptRecord): void {
+  const entries = performance.getEntriesByName(record.url, 'resource') as PerformanceResourceTiming[];
+  const entry = entries[entries.length - 1];
+  if (!entry) return;
+  record.bodyBytes = entry.decodedBodySize;
+  record.transferBytes = entry.transferSize;
+  record.encodedBytes = entry.encodedBodySize;
+}
