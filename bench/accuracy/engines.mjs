@@ -1,0 +1,141 @@
+// Runs one speed-test engine in Chromium (inside the client namespace) against the Worker and normalizes its result.
+// Both engines run in the same browser, one fresh context each, so neither inherits the other's connections.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
+
+/**
+ * @typedef {object} EngineResult what every engine reports, in the units the tables use
+ * @property {number} downloadBps
+ * @property {number} uploadBps
+ * @property {number} latencyMs idle latency
+ * @property {number} jitterMs
+ * @property {number} downLoadedLatencyMs
+ * @property {number} upLoadedLatencyMs
+ */
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** @param {string} executablePath the shaped link's chromiumPath wrapper */
+export function launchBrowser(executablePath) {
+  return chromium.launch({ executablePath, args: chromiumArgs });
+}
+
+const baselineScript = readFileSync(join(repoRoot, 'node_modules', '@cloudflare', 'speedtest', 'dist', 'speedtest.js'));
+
+/**
+ * @typedef {object} Engine
+ * @property {string} name
+ * @property {(page: import('@playwright/test').Page, origin: string, timeoutMs: number) => Promise<EngineResult>} run
+ */
+
+/** @param {unknown} value */
+const num = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN);
+
+/**
+ * @cloudflare/speedtest 1.14.1, the real npm file, with its default measurement sequence minus the packet-loss step
+ * (it needs a TURN server) and without result logging. The harness serves the script itself (a Playwright route
+ * on the Worker's origin, page = /meta), so the reference is independent of our SPA; every measurement request goes over
+ * the link to the Worker.
+ * @type {Engine}
+ */
+export const cloudflareEngine = {
+  name: '@cloudflare/speedtest',
+  run: async (page, origin, timeoutMs) => {
+    await page.route(`${origin}/__accuracy/speedtest.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: baselineScript }),
+    );
+    // A real document from the Worker (not a routed one): Chromium's Private Network Access checks treat a
+    // Playwright-fulfilled document as public and would block its requests to the private 10.99.0.1.
+    await page.goto(`${origin}/meta`);
+    const summary = await page.evaluate(
+      ({ origin, timeoutMs }) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no result within ${timeoutMs} ms`)), timeoutMs);
+          import(`${origin}/__accuracy/speedtest.js`).then(({ default: SpeedTest }) => {
+            const defaults = new SpeedTest({ autoStart: false }).config.measurements;
+            const engine = new SpeedTest({
+              autoStart: true,
+              downloadApiUrl: `${origin}/__down`,
+              uploadApiUrl: `${origin}/__up`,
+              logMeasurementApiUrl: null,
+              logAimApiUrl: null,
+              measurements: defaults.filter((/** @type {{ type: string }} */ m) => m.type !== 'packetLoss'),
+            });
+            engine.onFinish = (/** @type {any} */ results) => {
+              clearTimeout(timer);
+              resolve(results.getSummary());
+            };
+            engine.onError = (/** @type {unknown} */ error) => {
+              clearTimeout(timer);
+              reject(new Error(String(error)));
+            };
+          }, reject);
+        }),
+      { origin, timeoutMs },
+    );
+    const s = /** @type {Record<string, unknown>} */ (summary);
+    return {
+      downloadBps: num(s.download),
+      uploadBps: num(s.upload),
+      latencyMs: num(s.latency),
+      jitterMs: num(s.jitter),
+      downLoadedLatencyMs: num(s.downLoadedLatency),
+      upLoadedLatencyMs: num(s.upLoadedLatency),
+    };
+  },
+};
+
+/**
+ * Our engine (packages/speedtest) through the SPA: `/?autostart=1` runs a test on open and publishes the final
+ * result on `window.__speedkitResult`.
+ * @type {Engine}
+ */
+export const speedkitEngine = {
+  name: 'speedkit',
+  run: async (page, origin, timeoutMs) => {
+    await page.goto(`${origin}/?autostart=1`);
+    const handle = await page.waitForFunction(() => /** @type {any} */ (window).__speedkitResult, null, {
+      timeout: timeoutMs,
+      polling: 250,
+    });
+    return normalizeSpeedkit(await handle.jsonValue());
+  },
+};
+
+/**
+ * Maps the SPA's published result onto EngineResult. Kept tolerant: a field the engine did not report becomes NaN
+ * (shown as "n/a"), never a crash of the whole bench.
+ * @param {any} result
+ * @returns {EngineResult}
+ */
+export function normalizeSpeedkit(result) {
+  const pick = (/** @type {string[]} */ ...paths) => {
+    for (const path of paths) {
+      const value = path.split('.').reduce((object, key) => object?.[key], result);
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+    }
+    return Number.NaN;
+  };
+  return {
+    downloadBps: pick('download.bitsPerSecond', 'downloadBps', 'download'),
+    uploadBps: pick('upload.bitsPerSecond', 'uploadBps', 'upload'),
+    latencyMs: pick('latency.ms', 'latency.medianMs', 'idleLatency.medianMs', 'latencyMs', 'latency'),
+    jitterMs: pick('jitter.ms', 'jitterMs', 'jitter'),
+    downLoadedLatencyMs: pick('downLoadedLatency.ms', 'loadedLatency.download.medianMs', 'downLoadedLatencyMs'),
+    upLoadedLatencyMs: pick('upLoadedLatency.ms', 'loadedLatency.upload.medianMs', 'upLoadedLatencyMs'),
+  };
+}
+
+export const engines = [speedkitEngine, cloudflareEngine];

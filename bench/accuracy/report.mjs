@@ -1,0 +1,98 @@
+// Pure formatting of the accuracy results: markdown table, CSV, and the pass/fail checks of issue 4.
+
+/** @typedef {ReturnType<typeof import('./stats.mjs').summarize>[number]} Summary */
+
+/** Metrics in table order, with how to print them. */
+export const metrics = [
+  { id: 'download', label: 'download Mbit/s', digits: 1, scale: 1e-6 },
+  { id: 'upload', label: 'upload Mbit/s', digits: 1, scale: 1e-6 },
+  { id: 'latency', label: 'latency ms', digits: 1, scale: 1 },
+  { id: 'jitter', label: 'jitter ms', digits: 1, scale: 1 },
+  { id: 'downLoadedLatency', label: 'loaded latency (down) ms', digits: 0, scale: 1 },
+  { id: 'upLoadedLatency', label: 'loaded latency (up) ms', digits: 0, scale: 1 },
+];
+
+/** @param {number} value @param {number} digits */
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+/** @param {number} value */
+const signed = (value) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : 'n/a');
+
+/**
+ * One markdown table: a row per profile, metric and engine, with truth, bias and spread.
+ * @param {Summary[]} summaries
+ */
+export function markdownTable(summaries) {
+  const lines = [
+    '| profile | metric | engine | reported (median) | truth | bias % | error | spread % | MB moved | wall s | reps |',
+    '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const s of ordered(summaries)) {
+    const metric = metrics.find((m) => m.id === s.metric);
+    const digits = metric?.digits ?? 1;
+    const scale = metric?.scale ?? 1;
+    lines.push(
+      `| ${s.profile} | ${metric?.label ?? s.metric} | ${s.engine} | ${fixed(s.reported * scale, digits)} | ` +
+        `${fixed(s.truth * scale, digits)} | ${signed(s.biasPercent)} | ${signed(s.errorAbs * scale)} | ` +
+        `${fixed(s.spreadPercent, 1)} | ${fixed(s.bytes / 1e6, 0)} | ${fixed(s.wallMs / 1000, 1)} | ${s.repetitions} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** @param {Summary[]} summaries */
+function ordered(summaries) {
+  const metricIndex = (/** @type {string} */ id) => metrics.findIndex((m) => m.id === id);
+  const profileOrder = [...new Set(summaries.map((s) => s.profile))];
+  return [...summaries].sort(
+    (a, b) =>
+      profileOrder.indexOf(a.profile) - profileOrder.indexOf(b.profile) ||
+      metricIndex(a.metric) - metricIndex(b.metric) ||
+      a.engine.localeCompare(b.engine),
+  );
+}
+
+/**
+ * CSV with one row per summary (raw SI units: bits/s, ms, bytes), quoted where needed.
+ * @param {Summary[]} summaries
+ */
+export function csv(summaries) {
+  const columns = /** @type {const} */ ([
+    'profile',
+    'engine',
+    'metric',
+    'repetitions',
+    'reported',
+    'truth',
+    'biasPercent',
+    'errorAbs',
+    'spreadPercent',
+    'bytes',
+    'wallMs',
+  ]);
+  const cell = (/** @type {unknown} */ value) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
+    return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return [columns.join(','), ...ordered(summaries).map((s) => columns.map((c) => cell(s[c])).join(','))].join('\n');
+}
+
+/**
+ * The done-when checks of issue 4 for one engine: throughput bias within ±maxBiasPercent up to maxRateMbit, latency
+ * within ±maxLatencyErrorMs of truth (configured delay + measured local overhead).
+ * @param {Summary[]} summaries
+ * @param {{ engine: string, rateMbitOf: (profile: string) => number, maxRateMbit: number, maxBiasPercent: number, maxLatencyErrorMs: number }} limits
+ */
+export function checks(summaries, limits) {
+  return summaries
+    .filter((s) => s.engine === limits.engine && limits.rateMbitOf(s.profile) <= limits.maxRateMbit)
+    .filter((s) => ['download', 'upload', 'latency'].includes(s.metric))
+    .map((s) => {
+      const ok =
+        s.metric === 'latency'
+          ? Math.abs(s.errorAbs) <= limits.maxLatencyErrorMs
+          : Math.abs(s.biasPercent) <= limits.maxBiasPercent;
+      const limit = s.metric === 'latency' ? `±${limits.maxLatencyErrorMs} ms` : `±${limits.maxBiasPercent}%`;
+      const value = s.metric === 'latency' ? `${signed(s.errorAbs)} ms` : `${signed(s.biasPercent)}%`;
+      return { profile: s.profile, metric: s.metric, ok, text: `${s.profile} ${s.metric}: ${value} (limit ${limit})` };
+    });
+}

@@ -1,0 +1,144 @@
+// `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]`
+// Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from '../../scripts/build.mjs';
+import { exec } from '../../scripts/lib/exec.mjs';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { setup } from '../../scripts/setup.mjs';
+import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
+import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
+import { engines as allEngines, launchBrowser } from './engines.mjs';
+import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
+import { checks, csv, markdownTable } from './report.mjs';
+import { summarize } from './stats.mjs';
+import { measureProfile } from './testbed.mjs';
+import { writeAccuracyDoc } from './write-doc.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    profiles: { type: 'string' },
+    engines: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+    'no-doc': { type: 'boolean', default: false },
+  },
+});
+
+const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
+const repetitions = args.smoke ? 1 : Math.min(10, Math.max(1, Number(args.reps ?? 3)));
+const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
+const profiles = args.smoke
+  ? [smokeProfile]
+  : allProfiles.filter((p) => !filters.length || filters.some((f) => p.id.startsWith(f)));
+const engineFilter = args.engines?.split(',') ?? [];
+const engines = allEngines.filter((e) => !engineFilter.length || engineFilter.some((f) => e.name.includes(f)));
+
+const capability = await canCreateNamespaces();
+if (!capability.ok) {
+  log(`SKIP accuracy testbed: network namespaces are not available here (${capability.reason}).`);
+  log('0 passed, 0 failed');
+  process.exit(0);
+}
+if (profiles.length === 0 || engines.length === 0) throw new Error('no profile or engine matches the filters');
+
+if (!args['no-build']) {
+  await setup();
+  await build();
+}
+if ((await exec('iperf3', ['--version'], { quiet: true }).catch(() => ({ code: 1 }))).code !== 0) {
+  log('installing iperf3 from Debian (once per machine)');
+  await exec('apt-get', ['install', '-y', '-qq', 'iperf3'], {
+    quiet: true,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+await ensureToxiproxy();
+
+const startedAt = new Date();
+const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, kernel: release(), loadBefore: loadavg() };
+const first = profiles[0];
+const link = await createShapedLink({
+  prefix: args.smoke ? 'skaccsmk' : 'skacc',
+  downMbit: first.downMbit,
+  upMbit: first.upMbit,
+});
+/** @type {import('./testbed.mjs').Row[]} */
+const rows = [];
+/** @type {Record<string, unknown>} */
+const probes = {};
+/** @type {{ profile: string, engine: string, repetition: number, error: string }[]} */
+const errors = [];
+try {
+  const { startServer } = await import('./server.mjs');
+  const server = await startServer(link);
+  const browser = await launchBrowser(link.chromiumPath);
+  try {
+    for (const profile of profiles) {
+      log(
+        `\n${profile.id}: ${profile.downMbit}/${profile.upMbit} Mbit/s, +${profile.rttMs} ms RTT ±${profile.jitterMs} ms`,
+      );
+      const timeoutMs = args.smoke ? 60_000 : 300_000;
+      const result = await measureProfile({ link, server, browser, engines }, profile, {
+        repetitions,
+        iperfSeconds: args.smoke ? 3 : 5,
+        engineTimeoutMs: timeoutMs,
+        log,
+      });
+      rows.push(...result.rows);
+      errors.push(...result.errors.map((e) => ({ profile: profile.id, ...e })));
+      probes[profile.id] = result.probe;
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop();
+  }
+} finally {
+  await link.destroy();
+}
+
+const summaries = summarize(rows);
+const table = markdownTable(summaries);
+const rateMbitOf = (/** @type {string} */ id) => {
+  const profile = allProfiles.find((p) => p.id === id) ?? smokeProfile;
+  return Math.max(profile.downMbit, profile.upMbit);
+};
+const ours = checks(summaries, {
+  engine: 'speedkit',
+  rateMbitOf,
+  maxRateMbit: 200,
+  maxBiasPercent: args.smoke ? 10 : 5,
+  maxLatencyErrorMs: args.smoke ? 3 : 2,
+});
+machine.loadAfter = loadavg();
+const meta = {
+  startedAt: startedAt.toISOString(),
+  durationS: (Date.now() - startedAt.getTime()) / 1000,
+  machine,
+  repetitions,
+  profiles,
+  probes,
+  errors,
+};
+
+log(`\n${table}\n`);
+for (const check of ours) log(`${check.ok ? '✔' : '✘'} speedkit ${check.text}`);
+for (const error of errors) log(`✘ ${error.profile} ${error.engine} #${error.repetition}: ${error.error}`);
+
+const outDir = args.smoke ? join(repoRoot, 'reports') : join(repoRoot, 'bench', 'results', 'accuracy');
+if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
+const base = args.smoke ? 'accuracy-smoke' : 'accuracy';
+writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
+writeFileSync(join(outDir, `${base}.csv`), `${csv(summaries)}\n`);
+writeFileSync(join(outDir, `${base}.md`), `${table}\n`);
+if (!args.smoke && !args['no-doc']) writeAccuracyDoc({ meta, table, checks: ours });
+log(`\nwrote ${join(outDir, base)}.{json,csv,md}${args.smoke || args['no-doc'] ? '' : ' and docs/accuracy.md'}`);
+
+// The smoke is a test: one check per expectation, and one for each engine run that failed to finish.
+const failed = ours.filter((c) => !c.ok).length + errors.length;
+const passed = ours.length - ours.filter((c) => !c.ok).length;
+log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,103 @@
+// Pure statistics of the accuracy testbed: no I/O, unit-tested in stats.test.ts.
+
+/** @param {number[]} values */
+export function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** @param {number[]} values */
+export function mean(values) {
+  const finite = values.filter(Number.isFinite);
+  return finite.length === 0 ? Number.NaN : finite.reduce((sum, v) => sum + v, 0) / finite.length;
+}
+
+/** Mean of |vᵢ - vᵢ₋₁| over consecutive values: the jitter definition both engines use. @param {number[]} values */
+export function meanAbsoluteDelta(values) {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length < 2) return Number.NaN;
+  let sum = 0;
+  for (let i = 1; i < finite.length; i++) sum += Math.abs(finite[i] - finite[i - 1]);
+  return sum / (finite.length - 1);
+}
+
+/** Signed error of a reported value against truth, in percent of truth (NaN when either is unknown or truth is 0). */
+export function biasPercent(/** @type {number} */ reported, /** @type {number} */ truth) {
+  if (!Number.isFinite(reported) || !Number.isFinite(truth) || truth === 0) return Number.NaN;
+  return ((reported - truth) / truth) * 100;
+}
+
+/**
+ * Spread across repetitions as (max - min) / median in percent: with 3-5 repetitions a range is more honest than a
+ * standard deviation.
+ * @param {number[]} values
+ */
+export function spreadPercent(values) {
+  const finite = values.filter(Number.isFinite);
+  const mid = median(finite);
+  if (finite.length < 2 || !mid) return Number.NaN;
+  return ((Math.max(...finite) - Math.min(...finite)) / Math.abs(mid)) * 100;
+}
+
+/**
+ * Goodput truth from an iperf3 `-J` report: the median of the per-second receiver intervals, skipping the omitted
+ * warm-up. iperf3's end summary can be off by several % with a standing queue; the interval median is not.
+ * For an upload (client sends), pass the server's report (`--get-server-output`): the receiver is the server.
+ * @param {{ intervals?: { sum?: { bits_per_second?: number, omitted?: boolean, seconds?: number } }[] }} report
+ * @returns {number} bits per second, NaN when the report has no usable interval
+ */
+export function iperfGoodputBps(report) {
+  const rates = (report.intervals ?? [])
+    .map((interval) => interval.sum)
+    .filter((sum) => sum && !sum.omitted && (sum.seconds ?? 1) > 0.5)
+    .map((sum) => Number(sum?.bits_per_second));
+  return median(rates);
+}
+
+/**
+ * Parses curl `-w '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n'` lines into HTTP RTTs in ms:
+ * request sent -> first response byte, minus the server's own processing time (as both engines subtract it).
+ * @param {string} output
+ */
+export function curlRttsMs(output) {
+  const rtts = [];
+  for (const line of output.split('\n')) {
+    const match = /^([\d.]+) ([\d.]+)\s*(.*)$/.exec(line.trim());
+    if (!match) continue;
+    const serverMs = Number(/dur=([\d.]+)/.exec(match[3])?.[1] ?? 0);
+    rtts.push((Number(match[2]) - Number(match[1])) * 1000 - serverMs);
+  }
+  return rtts;
+}
+
+/**
+ * Groups repetition rows by profile, engine and metric and summarizes each group against its truth.
+ * @param {{ profile: string, engine: string, metric: string, reported: number, truth: number, bytes: number, wallMs: number }[]} rows
+ */
+export function summarize(rows) {
+  /** @type {Map<string, typeof rows>} */
+  const groups = new Map();
+  for (const row of rows) {
+    const key = `${row.profile}\u0000${row.engine}\u0000${row.metric}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()].map((group) => {
+    const reported = median(group.map((row) => row.reported));
+    const truth = median(group.map((row) => row.truth));
+    return {
+      profile: group[0].profile,
+      engine: group[0].engine,
+      metric: group[0].metric,
+      repetitions: group.length,
+      reported,
+      truth,
+      biasPercent: biasPercent(reported, truth),
+      errorAbs: reported - truth,
+      spreadPercent: spreadPercent(group.map((row) => row.reported)),
+      bytes: median(group.map((row) => row.bytes)),
+      wallMs: median(group.map((row) => row.wallMs)),
+    };
+  });
+}

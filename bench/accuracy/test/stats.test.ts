@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { expectedJitterMs } from '../profiles.mjs';
+import {
+  biasPercent,
+  curlRttsMs,
+  iperfGoodputBps,
+  meanAbsoluteDelta,
+  median,
+  spreadPercent,
+  summarize,
+} from '../stats.mjs';
+
+describe('median', () => {
+  it('takes the middle of an odd count and the mean of the two middles of an even count', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('ignores non-finite values and is NaN when nothing is left', () => {
+    expect(median([Number.NaN, 7, Number.POSITIVE_INFINITY])).toBe(7);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('meanAbsoluteDelta', () => {
+  it('averages the absolute steps between consecutive values', () => {
+    // |12-10| + |9-12| + |9-9| = 5 over 3 steps
+    expect(meanAbsoluteDelta([10, 12, 9, 9])).toBeCloseTo(5 / 3, 12);
+  });
+
+  it('is NaN for fewer than two values', () => {
+    expect(meanAbsoluteDelta([3])).toBeNaN();
+  });
+});
+
+describe('biasPercent and spreadPercent', () => {
+  it('signs the bias: under-reporting is negative', () => {
+    expect(biasPercent(95, 100)).toBeCloseTo(-5, 12);
+    expect(biasPercent(110, 100)).toBeCloseTo(10, 12);
+  });
+
+  it('is NaN against an unknown or zero truth', () => {
+    expect(biasPercent(1, Number.NaN)).toBeNaN();
+    expect(biasPercent(1, 0)).toBeNaN();
+  });
+
+  it('measures the range across repetitions relative to their median', () => {
+    // (110 - 90) / 100
+    expect(spreadPercent([90, 100, 110])).toBeCloseTo(20, 12);
+    expect(spreadPercent([100])).toBeNaN();
+  });
+});
+
+describe('iperfGoodputBps', () => {
+  it('takes the median of receiver intervals, skipping the omitted warm-up and short tail intervals', () => {
+    const report = {
+      intervals: [
+        { sum: { bits_per_second: 1e9, omitted: true, seconds: 1 } },
+        { sum: { bits_per_second: 9.5e6, omitted: false, seconds: 1 } },
+        { sum: { bits_per_second: 9.7e6, omitted: false, seconds: 1 } },
+        { sum: { bits_per_second: 9.6e6, omitted: false, seconds: 1 } },
+        { sum: { bits_per_second: 1e3, omitted: false, seconds: 0.02 } },
+      ],
+    };
+    expect(iperfGoodputBps(report)).toBe(9.6e6);
+  });
+
+  it('is NaN for a report without intervals', () => {
+    expect(iperfGoodputBps({})).toBeNaN();
+  });
+});
+
+describe('curlRttsMs', () => {
+  it('subtracts the server time from request-sent-to-first-byte and skips unparsable lines', () => {
+    const output = '0.001000 0.026000 cfRequestDuration;dur=1.5\ngarbage\n0.002000 0.024000 \n';
+    const rtts = curlRttsMs(output);
+    expect(rtts).toHaveLength(2);
+    expect(rtts[0]).toBeCloseTo(23.5, 9);
+    expect(rtts[1]).toBeCloseTo(22, 9);
+  });
+});
+
+describe('expectedJitterMs', () => {
+  it('is (n²-1)/(3n) for toxiproxy integer draws in [-J, J), n = 2J', () => {
+    // J = 10: n = 20 -> 399 / 60
+    expect(expectedJitterMs(10)).toBeCloseTo(6.65, 12);
+    expect(expectedJitterMs(0)).toBe(0);
+  });
+});
+
+describe('summarize', () => {
+  it('groups repetitions per profile, engine and metric and compares medians with truth', () => {
+    const row = { profile: '50/10 0ms', engine: 'speedkit', metric: 'download', truth: 47.8e6, wallMs: 10_000 };
+    const [summary] = summarize([
+      { ...row, reported: 46e6, bytes: 100 },
+      { ...row, reported: 47e6, bytes: 300 },
+      { ...row, reported: 48e6, bytes: 200 },
+    ]);
+    expect(summary.repetitions).toBe(3);
+    expect(summary.reported).toBe(47e6);
+    expect(summary.biasPercent).toBeCloseTo(((47 - 47.8) / 47.8) * 100, 9);
+    expect(summary.bytes).toBe(200);
+  });
+});

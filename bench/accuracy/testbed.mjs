@@ -1,0 +1,103 @@
+// One profile of the testbed: shape the link, measure truth (iperf3, HTTP RTT probes), then run every engine
+// `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
+import { expectedJitterMs } from './profiles.mjs';
+import { meanAbsoluteDelta, median } from './stats.mjs';
+import { curlRtts, iperfBps, wireBytes } from './truth.mjs';
+
+/** @typedef {import('./profiles.mjs').Profile} Profile */
+/** @typedef {import('./engines.mjs').Engine} Engine */
+/** @typedef {{ profile: string, engine: string, repetition: number, metric: string, reported: number, truth: number, bytes: number, wallMs: number }} Row */
+
+/**
+ * @param {object} context
+ * @param {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} context.link
+ * @param {Awaited<ReturnType<typeof import('./server.mjs').startServer>>} context.server
+ * @param {import('@playwright/test').Browser} context.browser
+ * @param {Engine[]} context.engines
+ * @param {Profile} profile
+ * @param {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void }} options
+ */
+export async function measureProfile({ link, server, browser, engines }, profile, options) {
+  const { log } = options;
+  await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
+
+  // Idle jitter of the path itself (no added delay, after a warm-up that absorbs first-request costs), then the
+  // HTTP RTT with the profile's delay: configured RTT + local overhead (wrangler dev, proxy timer slack) as measured.
+  await server.setDelay({ rttMs: 0 });
+  await curlRtts(link, server.origin, 10);
+  const idleRtts = await curlRtts(link, server.origin, 20);
+  await server.setDelay({ rttMs: profile.rttMs, jitterMs: profile.jitterMs });
+  const delayedRtts = await curlRtts(link, server.origin, 30);
+  const overheadMs = median(delayedRtts) - profile.rttMs;
+  const downBps = await iperfBps(link, 'down', options.iperfSeconds);
+  const upBps = await iperfBps(link, 'up', options.iperfSeconds);
+  const truth = {
+    download: downBps,
+    upload: upBps,
+    latency: median(delayedRtts),
+    jitter: expectedJitterMs(profile.jitterMs) + meanAbsoluteDelta(idleRtts),
+    downLoadedLatency: Number.NaN,
+    upLoadedLatency: Number.NaN,
+  };
+  const probe = {
+    overheadMs,
+    idleLatencyMs: median(idleRtts),
+    curlLatencyMs: median(delayedRtts),
+    curlJitterMs: meanAbsoluteDelta(delayedRtts),
+    iperfDownMbit: downBps / 1e6,
+    iperfUpMbit: upBps / 1e6,
+  };
+  log(
+    `  truth: iperf3 ${fmt(probe.iperfDownMbit)}/${fmt(probe.iperfUpMbit)} Mbit/s, overhead ${fmt(overheadMs, 2)} ms, ` +
+      `curl RTT ${fmt(probe.curlLatencyMs, 2)} ms (idle ${fmt(probe.idleLatencyMs, 2)}), jitter ${fmt(probe.curlJitterMs, 2)} ms`,
+  );
+
+  /** @type {Row[]} */
+  const rows = [];
+  /** @type {{ engine: string, repetition: number, error: string }[]} */
+  const errors = [];
+  for (let repetition = 1; repetition <= options.repetitions; repetition++) {
+    // Alternate the order so neither engine always runs on a link the other just warmed up (or left queued).
+    const order = repetition % 2 ? engines : [...engines].reverse();
+    for (const engine of order) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const before = await wireBytes(link);
+      const startMs = performance.now();
+      try {
+        const result = await engine.run(page, server.origin, options.engineTimeoutMs);
+        const wallMs = performance.now() - startMs;
+        const after = await wireBytes(link);
+        const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
+        const reported = {
+          download: result.downloadBps,
+          upload: result.uploadBps,
+          latency: result.latencyMs,
+          jitter: result.jitterMs,
+          downLoadedLatency: result.downLoadedLatencyMs,
+          upLoadedLatency: result.upLoadedLatencyMs,
+        };
+        for (const [metric, value] of Object.entries(reported)) {
+          const row = { profile: profile.id, engine: engine.name, repetition, metric, reported: value, bytes, wallMs };
+          rows.push({ ...row, truth: truth[/** @type {keyof typeof truth} */ (metric)] });
+        }
+        log(
+          `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
+            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s`,
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        errors.push({ engine: engine.name, repetition, error: message });
+        log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  return { rows, errors, probe };
+}
+
+/** @param {number} value @param {number} [digits] */
+function fmt(value, digits = 1) {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
