@@ -81,6 +81,18 @@ export async function build() {
     'apps/speedtest/public/demo/images',
     async () => (await import('./images-fixtures.mjs')).generate(),
   );
+  // Priority: progressive JPEGs for the demo page (before the SPA, which copies them) and the parser's fixtures.
+  for (const [mode, output] of [
+    ['demo', 'apps/speedtest/public/demo/priority'],
+    ['fixtures', 'workers/test/priority/fixtures'],
+  ]) {
+    await cachedStep(
+      `Priority: ${mode} images (sharp + libjpeg-turbo, from ../shared/fixtures/images)`,
+      ['bench/priority/make-images.mjs', '../shared/fixtures/images'],
+      output,
+      () => mustExec('node', ['bench/priority/make-images.mjs', mode], { cwd: repoRoot, env, quiet: true }),
+    );
+  }
   await cachedStep(
     'SPA: apps/speedtest (vite build)',
     ['apps/speedtest', 'packages/speedtest/src'],

@@ -36,6 +36,20 @@ async function ensureChromium() {
   return 'installed from Debian';
 }
 
+/** cjpeg/jpegtran: the second JPEG encoder for the priority fixtures (libjpeg scan scripts, restarts, arithmetic). */
+async function ensureJpegTools() {
+  if (existsSync('/usr/bin/cjpeg') && existsSync('/usr/bin/jpegtran')) return 'present';
+  if (process.getuid?.() !== 0) {
+    throw new StepError('cjpeg/jpegtran are missing', 'run `sudo apt-get install -y libjpeg-turbo-progs`');
+  }
+  await mustExec('apt-get', ['update', '-qq'], { quiet: true });
+  await mustExec('apt-get', ['install', '-y', '-qq', 'libjpeg-turbo-progs'], {
+    quiet: true,
+    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  return 'installed from Debian';
+}
+
 async function ensureWasmTarget() {
   const installed = await mustExec('rustup', ['target', 'list', '--installed'], {
     quiet: true,
@@ -99,6 +113,7 @@ async function checkWasmOpt() {
 export async function setup(options = {}) {
   await step('Node 22 (npm registry)', ensureNode22);
   if (options.browser !== false) await step('Chromium (Debian)', ensureChromium);
+  await step('JPEG tools (Debian libjpeg-turbo-progs)', ensureJpegTools);
   await step('Rust target wasm32-unknown-unknown', ensureWasmTarget);
   await step('wasm-pack', () => ensureCargoTool('wasm-pack', versions.wasmPack, paths.wasmPackBin, true));
   await step('wasm-bindgen-cli', () =>

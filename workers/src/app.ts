@@ -1,5 +1,6 @@
 import { varnumRoute } from './binast/varnum-route';
 import { imagesMiddleware } from './images/middleware';
+import { priorityMiddleware } from './priority/middleware';
 import type { Middleware } from './shared/middleware';
 import { speedtestRoutes } from './speedtest/route';
 
@@ -7,4 +8,4 @@ import { speedtestRoutes } from './speedtest/route';
  * The all-in-one chain, outermost first. Endpoint routes answer their own paths; content middlewares wrap what the
  * static assets (the SPA and the demo site) return.
  */
-export const middlewares: readonly Middleware[] = [speedtestRoutes, imagesMiddleware, varnumRoute];
+export const middlewares: readonly Middleware[] = [speedtestRoutes, priorityMiddleware, imagesMiddleware, varnumRoute];

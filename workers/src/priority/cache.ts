@@ -1,0 +1,43 @@
+import type { ImageLayout } from './layout';
+
+/** What was learnt about one representation: its layout, or that it cannot be prioritised (so it is not re-read). */
+export type CachedLayout = ImageLayout | 'unusable';
+
+/**
+ * Offsets per URL + ETag, least recently used evicted first. It lives in the isolate, so repeat requests served by
+ * the same isolate skip the parse and the buffering; an ETag change (new bytes) is a different key.
+ */
+export class LayoutCache {
+  readonly #entries = new Map<string, CachedLayout>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  /** The key, or `undefined` when the response has no ETag (nothing proves the bytes are the same next time). */
+  static key(url: string, etag: string | null): string | undefined {
+    return etag ? `${url}\n${etag}` : undefined;
+  }
+
+  get(key: string): CachedLayout | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: CachedLayout): void {
+    if (this.maxEntries <= 0) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    while (this.#entries.size > this.maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

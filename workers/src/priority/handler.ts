@@ -1,0 +1,83 @@
+import { LayoutCache } from './cache';
+import type { PriorityConfig } from './config';
+import { priorityHeaders } from './emit';
+import type { ImageLayout } from './layout';
+import { readAhead, replay } from './prefix';
+import { AnyImageScanner } from './scanner';
+
+/** What the handler did, for logs, tests and the benchmark. */
+export type PriorityOutcome =
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'unusable'; reason: string; bufferedBytes: number }
+  | { kind: 'prioritised'; layout: ImageLayout; bufferedBytes: number; cached: boolean };
+
+/** Why a response is left alone without reading it, or `undefined` when it is worth a look. */
+function skipReason(request: Request, response: Response): string | undefined {
+  if (request.method !== 'GET') return `method ${request.method}`;
+  if (response.status !== 200) return `status ${response.status}`; // a 206 range would shift every offset
+  if (!response.body) return 'no body';
+  if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith('image/')) return 'not an image';
+  const encoding = response.headers.get('content-encoding');
+  if (encoding && encoding !== 'identity') return `content-encoding ${encoding}`; // offsets are of the decoded bytes
+  if (response.headers.has('cf-priority')) return 'origin already set cf-priority';
+  return undefined;
+}
+
+/** The response again with `body` (and priority headers when a layout is given). */
+function rebuild(response: Response, body: ReadableStream<Uint8Array>, layout?: ImageLayout, config?: PriorityConfig) {
+  const headers = new Headers(response.headers);
+  if (layout && config)
+    for (const [name, value] of Object.entries(priorityHeaders(layout, config))) headers.set(name, value);
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  // Keep a known length so the client sees Content-Length, not chunked, exactly as from the origin.
+  if (Number.isSafeInteger(length) && length >= 0) {
+    const fixed = new FixedLengthStream(length);
+    body.pipeTo(fixed.writable).catch(() => {}); // a short origin body errors the client stream, as it would anyway
+    body = fixed.readable;
+  }
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Adds `cf-priority`, `cf-priority-change` and `Priority` to an image response. Reads only the bytes needed for the
+ * offsets (bounded by `maxBufferBytes` and `maxWaitMs`), then sends them followed by the rest as it streams in.
+ * Anything it cannot read with confidence is passed through with its bytes unchanged and no priority headers.
+ */
+export async function prioritise(
+  request: Request,
+  response: Response,
+  config: PriorityConfig,
+  cache: LayoutCache,
+): Promise<{ response: Response; outcome: PriorityOutcome }> {
+  const skip = skipReason(request, response);
+  if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
+  const key = LayoutCache.key(request.url, response.headers.get('etag'));
+  const known = key ? cache.get(key) : undefined;
+  if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
+  if (known) {
+    return {
+      response: rebuild(response, response.body, known, config),
+      outcome: { kind: 'prioritised', layout: known, bufferedBytes: 0, cached: true },
+    };
+  }
+  const ahead = await readAhead(
+    response.body,
+    new AnyImageScanner(config.goodImage),
+    config.maxBufferBytes,
+    config.maxWaitMs,
+  );
+  if (ahead.result.kind !== 'done') {
+    const reason = ahead.result.kind === 'invalid' ? ahead.result.reason : 'undecided';
+    if (key && !ahead.timedOut) cache.set(key, 'unusable');
+    return {
+      response: rebuild(response, replay(ahead)),
+      outcome: { kind: 'unusable', reason, bufferedBytes: ahead.bufferedBytes },
+    };
+  }
+  const layout = ahead.result.layout;
+  if (key && !ahead.timedOut) cache.set(key, layout);
+  return {
+    response: rebuild(response, replay(ahead), layout, config),
+    outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },
+  };
+}

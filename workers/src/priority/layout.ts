@@ -1,0 +1,37 @@
+/** Image formats whose header the priority capability understands. */
+export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
+
+/**
+ * What the priority headers are computed from: where in the byte stream each stage of the image becomes available.
+ * Offsets count bytes from the start of the body; a stage ends *before* the byte at its offset.
+ */
+export interface ImageLayout {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** Progressive JPEG: the file is sent as several scans that refine the whole picture. */
+  progressive: boolean;
+  /** Bytes a decoder needs before it knows the dimensions and tables (JPEG: up to the first scan's entropy data). */
+  headerEndBytes: number;
+  /** Progressive JPEG: end of the scan that completes the first DC pass of every component (a 1/8-scale preview). */
+  previewEndBytes?: number;
+  /** Progressive JPEG: end of the scan after which luma's low-frequency AC is precise enough for a good image. */
+  goodEndBytes?: number;
+}
+
+/** Result of feeding bytes to a scanner: keep feeding, the answer, or why the input is not usable. */
+export type ScanResult = { kind: 'more' } | { kind: 'done'; layout: ImageLayout } | { kind: 'invalid'; reason: string };
+
+/** An incremental parser: it sees each byte once, keeps bounded state, and never throws on bad input. */
+export interface ImageScanner {
+  /** Feeds the next chunk of the body. Once the result is `done` or `invalid`, further chunks are ignored. */
+  push(chunk: Uint8Array): ScanResult;
+  /** Signals the end of the body (or of what the caller is willing to read) and returns the final answer. */
+  finish(): ScanResult;
+}
+
+export const more: ScanResult = { kind: 'more' };
+
+export function invalid(reason: string): ScanResult {
+  return { kind: 'invalid', reason };
+}

@@ -1,0 +1,86 @@
+import type { ImageScanner, ScanResult } from './layout';
+
+type Read = ReadableStreamReadResult<Uint8Array>;
+
+/** The bytes read ahead of the client, and the reader positioned after them (with a read possibly in flight). */
+export interface ReadAhead {
+  result: ScanResult;
+  chunks: Uint8Array[];
+  bufferedBytes: number;
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  pending: Promise<Read> | undefined;
+  ended: boolean;
+  /** The answer was cut short by `maxWaitMs`: a later request may get further, so it is not worth caching. */
+  timedOut: boolean;
+}
+
+const timedOut = Symbol('timed out');
+
+/**
+ * Feeds the body to the scanner until it answers, `maxBytes` are held or `maxWaitMs` has passed, whichever is first.
+ * Never reads the whole file unless the answer is at its end. A read still pending at the deadline is kept for the
+ * stream that forwards the rest, so no byte is lost.
+ */
+export async function readAhead(
+  body: ReadableStream<Uint8Array>,
+  scanner: ImageScanner,
+  maxBytes: number,
+  maxWaitMs: number,
+): Promise<ReadAhead> {
+  const reader = body.getReader();
+  const state: ReadAhead = {
+    result: { kind: 'more' },
+    chunks: [],
+    bufferedBytes: 0,
+    reader,
+    pending: undefined,
+    ended: false,
+    timedOut: false,
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof timedOut>((resolve) => {
+    timer = setTimeout(() => resolve(timedOut), maxWaitMs);
+  });
+  try {
+    while (state.result.kind === 'more' && state.bufferedBytes < maxBytes) {
+      state.pending ??= reader.read();
+      const read = await Promise.race([state.pending, deadline]);
+      if (read === timedOut) {
+        state.timedOut = true;
+        break;
+      }
+      state.pending = undefined;
+      if (read.done) {
+        state.ended = true;
+        state.result = scanner.finish();
+        break;
+      }
+      state.chunks.push(read.value);
+      state.bufferedBytes += read.value.byteLength;
+      state.result = scanner.push(read.value);
+    }
+    if (state.result.kind === 'more') state.result = scanner.finish();
+  } finally {
+    clearTimeout(timer);
+  }
+  return state;
+}
+
+/** The full body again: the buffered chunks, then whatever the reader still has. Cancelling cancels the origin. */
+export function replay(ahead: ReadAhead): ReadableStream<Uint8Array> {
+  const queued = [...ahead.chunks];
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = queued.shift();
+      if (next) return controller.enqueue(next);
+      if (ahead.ended) return controller.close();
+      const read = await (ahead.pending ?? ahead.reader.read());
+      ahead.pending = undefined;
+      if (read.done) controller.close();
+      else controller.enqueue(read.value);
+    },
+    cancel(reason) {
+      return ahead.reader.cancel(reason);
+    },
+  });
+}

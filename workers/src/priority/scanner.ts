@@ -1,0 +1,101 @@
+import { readAvifHeader } from './avif';
+import { readGifHeader, readPngHeader, readWebpHeader } from './headers-png-gif-webp';
+import { defaultGoodImageRule, type GoodImageRule, JpegScanner } from './jpeg';
+import { type ImageScanner, invalid, more, type ScanResult } from './layout';
+
+type HeaderReader = (prefix: Uint8Array) => ScanResult;
+
+// A header must fit in this many bytes; an AVIF `meta` box is the only large one (item locations for grids).
+const maxHeaderPrefixBytes = 64 * 1024;
+// Enough bytes to tell every supported format apart by its magic number.
+const sniffBytes = 12;
+
+/** Recognises the format from its magic number, not from Content-Type, which origins often get wrong. */
+function sniff(b: Uint8Array): 'jpeg' | HeaderReader | undefined {
+  const text = String.fromCharCode(...b.subarray(0, sniffBytes));
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (text.startsWith('\x89PNG\r\n\x1a\n')) return readPngHeader;
+  if (text.startsWith('GIF8')) return readGifHeader;
+  if (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') return readWebpHeader;
+  if (text.slice(4, 8) === 'ftyp') return readAvifHeader;
+  return undefined;
+}
+
+/** Keeps the first bytes and re-reads them as they grow, for formats whose header is a few dozen bytes. */
+class PrefixScanner implements ImageScanner {
+  #prefix = new Uint8Array(0);
+  #result: ScanResult = more;
+
+  constructor(private readonly read: HeaderReader) {}
+
+  push(chunk: Uint8Array): ScanResult {
+    if (this.#result.kind !== 'more') return this.#result;
+    const room = maxHeaderPrefixBytes - this.#prefix.length;
+    const grown = new Uint8Array(this.#prefix.length + Math.min(room, chunk.length));
+    grown.set(this.#prefix);
+    grown.set(chunk.subarray(0, room), this.#prefix.length);
+    this.#prefix = grown;
+    this.#result = this.read(grown);
+    if (this.#result.kind === 'more' && grown.length >= maxHeaderPrefixBytes) {
+      this.#result = invalid(`no dimensions in the first ${maxHeaderPrefixBytes} bytes`);
+    }
+    return this.#result;
+  }
+
+  finish(): ScanResult {
+    return this.#result.kind === 'more' ? invalid('image ended inside its header') : this.#result;
+  }
+}
+
+/**
+ * Streaming scanner for any supported image: waits for enough bytes to sniff the format, then hands every byte to
+ * the format's own scanner.
+ */
+export class AnyImageScanner implements ImageScanner {
+  #head = new Uint8Array(0);
+  #inner: ImageScanner | undefined;
+  #result: ScanResult = more;
+
+  constructor(private readonly good: GoodImageRule = defaultGoodImageRule) {}
+
+  push(chunk: Uint8Array): ScanResult {
+    if (this.#result.kind !== 'more') return this.#result;
+    if (this.#inner) {
+      this.#result = this.#inner.push(chunk);
+      return this.#result;
+    }
+    const head = new Uint8Array(this.#head.length + chunk.length);
+    head.set(this.#head);
+    head.set(chunk, this.#head.length);
+    if (head.length < sniffBytes) {
+      this.#head = head;
+      return more;
+    }
+    this.#head = new Uint8Array(0);
+    const kind = sniff(head);
+    if (kind === undefined) {
+      this.#result = invalid('not a JPEG, PNG, GIF, WebP or AVIF file');
+      return this.#result;
+    }
+    this.#inner = kind === 'jpeg' ? new JpegScanner(this.good) : new PrefixScanner(kind);
+    this.#result = this.#inner.push(head);
+    return this.#result;
+  }
+
+  finish(): ScanResult {
+    if (this.#result.kind !== 'more') return this.#result;
+    if (!this.#inner) return invalid('image shorter than its magic number');
+    this.#result = this.#inner.finish();
+    return this.#result;
+  }
+}
+
+/** One-shot helper for tests and benchmarks: scans a whole buffer, optionally in chunks of `chunkBytes`. */
+export function scanImage(bytes: Uint8Array, good?: GoodImageRule, chunkBytes = bytes.length || 1): ScanResult {
+  const scanner = new AnyImageScanner(good);
+  for (let at = 0; at < bytes.length; at += chunkBytes) {
+    const result = scanner.push(bytes.subarray(at, at + chunkBytes));
+    if (result.kind !== 'more') return result;
+  }
+  return scanner.finish();
+}

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { LayoutCache } from '../../src/priority/cache';
+import { defaultPriorityConfig, type PriorityConfig } from '../../src/priority/config';
+import { prioritise } from '../../src/priority/handler';
+import { scanImage } from '../../src/priority/scanner';
+import { type Fixture, fixtures } from './fixtures';
+
+const fixture = (name: string) => fixtures.find((f) => f.name === name) as Fixture;
+const progressive = fixture('hubble_deep_field--cjpeg-progressive.jpg');
+const mozjpeg = fixture('astronaut--sharp-mozjpeg-progressive.jpg');
+
+/** A body that hands out `chunkBytes` at a time and records how far the consumer has pulled. */
+function countingBody(bytes: Uint8Array, chunkBytes = 1024, stallAfterBytes = Number.POSITIVE_INFINITY) {
+  const meter = { pulledBytes: 0, release: () => {} };
+  const stalled = new Promise<void>((resolve) => {
+    meter.release = resolve;
+  });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (meter.pulledBytes >= stallAfterBytes) await stalled;
+      if (meter.pulledBytes >= bytes.length) return controller.close();
+      const chunk = bytes.slice(meter.pulledBytes, meter.pulledBytes + chunkBytes);
+      meter.pulledBytes += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  return { body, meter };
+}
+
+function imageResponse(bytes: Uint8Array, headers: Record<string, string> = {}, body?: ReadableStream<Uint8Array>) {
+  return new Response(body ?? bytes, {
+    headers: { 'content-type': 'image/jpeg', 'content-length': String(bytes.length), ...headers },
+  });
+}
+
+const get = (path = '/a.jpg', method = 'GET') => new Request(`https://site.test${path}`, { method });
+const config = (overrides: Partial<PriorityConfig> = {}) => ({ ...defaultPriorityConfig, ...overrides });
+const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+
+describe('prioritise: progressive JPEG', () => {
+  it('sends header first, then previews shared, then the rest, at the offsets in the file', async () => {
+    const expected = scanImage(progressive.bytes);
+    if (expected.kind !== 'done') throw new Error('fixture');
+    const { headerEndBytes: h, previewEndBytes: p, goodEndBytes: g } = expected.layout;
+    const { response } = await prioritise(get(), imageResponse(progressive.bytes), config(), new LayoutCache(10));
+    expect(response.headers.get('cf-priority')).toBe('30/0');
+    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:15/1, ${g}:10/n`);
+    expect(response.headers.get('priority')).toBe('u=3, i');
+  });
+
+  it('returns every byte of the body unchanged, with its Content-Length', async () => {
+    const { response } = await prioritise(get(), imageResponse(mozjpeg.bytes), config(), new LayoutCache(10));
+    expect(response.headers.get('content-length')).toBe(String(mozjpeg.bytes.length));
+    expect(await bytesOf(response)).toEqual(mozjpeg.bytes);
+  });
+
+  it('reads only up to the good-image point before answering, not the whole file', async () => {
+    const { body, meter } = countingBody(progressive.bytes, 1024);
+    const { outcome, response } = await prioritise(
+      get(),
+      imageResponse(progressive.bytes, {}, body),
+      config(),
+      new LayoutCache(10),
+    );
+    if (outcome.kind !== 'prioritised') throw new Error(JSON.stringify(outcome));
+    const good = outcome.layout.goodEndBytes as number;
+    expect(outcome.bufferedBytes).toBeLessThanOrEqual(good + 2 + 1024);
+    expect(meter.pulledBytes).toBeLessThan(progressive.bytes.length * 0.6);
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+  });
+
+  it('drops the stages it could not reach within maxBufferBytes', async () => {
+    const { response, outcome } = await prioritise(
+      get(),
+      imageResponse(progressive.bytes),
+      config({ maxBufferBytes: 16 * 1024 }),
+      new LayoutCache(10),
+    );
+    if (outcome.kind !== 'prioritised') throw new Error(JSON.stringify(outcome));
+    const { headerEndBytes: h, previewEndBytes: p } = outcome.layout;
+    expect(outcome.layout.goodEndBytes).toBeUndefined();
+    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:10/n`);
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+  });
+
+  it('answers with what it has after maxWaitMs when the origin stalls, and still delivers the rest', async () => {
+    const { body, meter } = countingBody(progressive.bytes, 4096, 8192);
+    const { response, outcome } = await prioritise(
+      get(),
+      imageResponse(progressive.bytes, {}, body),
+      config({ maxWaitMs: 50 }),
+      new LayoutCache(10),
+    );
+    expect(outcome).toMatchObject({ kind: 'prioritised', bufferedBytes: 8192 });
+    expect(response.headers.get('cf-priority-change')).toMatch(/^\d+:10\/n$/); // header-first: no preview end yet
+    meter.release();
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+  });
+});
+
+describe('prioritise: other images and the cache', () => {
+  it('gives baseline JPEG, PNG, GIF, WebP and AVIF header-first priority, not incremental', async () => {
+    for (const name of [
+      'coffee--sharp-baseline.jpg',
+      'coffee--image.png',
+      'coffee--image.gif',
+      'coffee--lossy.webp',
+      'coffee--image.avif',
+    ]) {
+      const f = fixture(name);
+      const { response, outcome } = await prioritise(get(), imageResponse(f.bytes), config(), new LayoutCache(10));
+      if (outcome.kind !== 'prioritised') throw new Error(`${name}: ${JSON.stringify(outcome)}`);
+      expect(response.headers.get('cf-priority-change'), name).toBe(`${outcome.layout.headerEndBytes}:10/n`);
+      expect(response.headers.get('priority'), name).toBe('u=3');
+      expect(await bytesOf(response)).toEqual(f.bytes);
+    }
+  });
+
+  it('remembers offsets per ETag so a repeat request is not read ahead', async () => {
+    const cache = new LayoutCache(10);
+    const first = await prioritise(get(), imageResponse(mozjpeg.bytes, { etag: '"v1"' }), config(), cache);
+    const again = await prioritise(get(), imageResponse(mozjpeg.bytes, { etag: '"v1"' }), config(), cache);
+    expect(again.outcome).toMatchObject({ kind: 'prioritised', cached: true, bufferedBytes: 0 });
+    expect(again.response.headers.get('cf-priority-change')).toBe(first.response.headers.get('cf-priority-change'));
+    const changed = await prioritise(get(), imageResponse(progressive.bytes, { etag: '"v2"' }), config(), cache);
+    expect(changed.outcome).toMatchObject({ kind: 'prioritised', cached: false });
+    expect(await bytesOf(again.response)).toEqual(mozjpeg.bytes);
+  });
+
+  it('evicts the least recently used offsets beyond its size', () => {
+    const cache = new LayoutCache(2);
+    cache.set('a', 'unusable');
+    cache.set('b', 'unusable');
+    cache.get('a');
+    cache.set('c', 'unusable');
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['unusable', undefined, 'unusable']);
+  });
+});
+
+describe('prioritise: passes through untouched', () => {
+  const garbage = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251);
+
+  it('an image/jpeg body that is not a JPEG, byte for byte and without headers', async () => {
+    const { response, outcome } = await prioritise(get(), imageResponse(garbage), config(), new LayoutCache(10));
+    expect(outcome).toMatchObject({ kind: 'unusable', reason: 'not a JPEG, PNG, GIF, WebP or AVIF file' });
+    expect(response.headers.has('cf-priority')).toBe(false);
+    expect(await bytesOf(response)).toEqual(garbage);
+  });
+
+  it('a truncated JPEG that ends inside its header', async () => {
+    const cut = progressive.bytes.slice(0, 100);
+    const { response, outcome } = await prioritise(get(), imageResponse(cut), config(), new LayoutCache(10));
+    expect(outcome.kind).toBe('unusable');
+    expect(await bytesOf(response)).toEqual(cut);
+  });
+
+  it.each([
+    ['HEAD requests', get('/a.jpg', 'HEAD'), {}, 'method HEAD'],
+    ['non-images', get(), { 'content-type': 'text/html' }, 'not an image'],
+    ['compressed bodies', get(), { 'content-encoding': 'gzip' }, 'content-encoding gzip'],
+    ['responses the origin already prioritised', get(), { 'cf-priority': '50/0' }, 'origin already set cf-priority'],
+  ] as const)('%s', async (_, request, headers, reason) => {
+    const original = imageResponse(mozjpeg.bytes, headers);
+    const { response, outcome } = await prioritise(request, original, config(), new LayoutCache(10));
+    expect(outcome).toEqual({ kind: 'skipped', reason });
+    expect(response).toBe(original);
+  });
+
+  it('partial content (206), whose offsets would not be the file offsets', async () => {
+    const original = new Response(mozjpeg.bytes.slice(0, 100), {
+      status: 206,
+      headers: { 'content-type': 'image/jpeg' },
+    });
+    expect((await prioritise(get(), original, config(), new LayoutCache(10))).response).toBe(original);
+  });
+});
