@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import * as esbuild from 'esbuild';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 
 /**
@@ -115,27 +116,56 @@ export const speedkitEngine = {
 };
 
 /**
- * Maps the SPA's published result onto EngineResult. Kept tolerant: a field the engine did not report becomes NaN
- * (shown as "n/a"), never a crash of the whole bench.
+ * Our engine without the SPA: packages/speedtest bundled by esbuild and run on a bare page, for checking the engine
+ * alone (no UI work competing for the CPU) or before the SPA exists. `--engines speedkit-direct`.
+ * @type {Engine}
+ */
+export const speedkitDirectEngine = {
+  name: 'speedkit-direct',
+  run: async (page, origin, timeoutMs) => {
+    const bundle = await esbuild.build({
+      entryPoints: [join(repoRoot, 'packages', 'speedtest', 'src', 'index.ts')],
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+    });
+    await page.route(`${origin}/__accuracy/speedkit.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: Buffer.from(bundle.outputFiles[0].contents) }),
+    );
+    await page.goto(`${origin}/meta`);
+    const result = await page.evaluate(
+      async ({ origin, timeoutMs }) => {
+        const { SpeedTest } = await import(`${origin}/__accuracy/speedkit.js`);
+        const engine = new SpeedTest({ serverUrl: origin });
+        const timer = setTimeout(() => engine.abort(), timeoutMs);
+        const { samples: _samples, ...result } = await engine.start();
+        clearTimeout(timer);
+        return result;
+      },
+      { origin, timeoutMs },
+    );
+    return normalizeSpeedkit(result);
+  },
+};
+
+/**
+ * Maps our engine's SpeedTestResult (packages/speedtest/src/types.ts) onto EngineResult. A field the engine did not
+ * report becomes NaN (shown as "n/a") rather than crashing the whole bench.
  * @param {any} result
  * @returns {EngineResult}
  */
 export function normalizeSpeedkit(result) {
-  const pick = (/** @type {string[]} */ ...paths) => {
-    for (const path of paths) {
-      const value = path.split('.').reduce((object, key) => object?.[key], result);
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
-    }
-    return Number.NaN;
-  };
   return {
-    downloadBps: pick('download.bitsPerSecond', 'downloadBps', 'download'),
-    uploadBps: pick('upload.bitsPerSecond', 'uploadBps', 'upload'),
-    latencyMs: pick('latency.ms', 'latency.medianMs', 'idleLatency.medianMs', 'latencyMs', 'latency'),
-    jitterMs: pick('jitter.ms', 'jitterMs', 'jitter'),
-    downLoadedLatencyMs: pick('downLoadedLatency.ms', 'loadedLatency.download.medianMs', 'downLoadedLatencyMs'),
-    upLoadedLatencyMs: pick('upLoadedLatency.ms', 'loadedLatency.upload.medianMs', 'upLoadedLatencyMs'),
+    downloadBps: num(result?.download?.bitsPerSecond?.value),
+    uploadBps: num(result?.upload?.bitsPerSecond?.value),
+    latencyMs: num(result?.latency?.idleMs?.value),
+    jitterMs: num(result?.latency?.jitterMs),
+    downLoadedLatencyMs: num(result?.latency?.downloadLoadedMs?.value),
+    upLoadedLatencyMs: num(result?.latency?.uploadLoadedMs?.value),
   };
 }
 
+/** Engines of a default run; the others are selectable with --engines. */
 export const engines = [speedkitEngine, cloudflareEngine];
+export const allEngines = [speedkitEngine, cloudflareEngine, speedkitDirectEngine];

@@ -10,7 +10,7 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { setup } from '../../scripts/setup.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
-import { engines as allEngines, launchBrowser } from './engines.mjs';
+import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
 import { checks, csv, markdownTable } from './report.mjs';
 import { summarize } from './stats.mjs';
@@ -35,7 +35,9 @@ const profiles = args.smoke
   ? [smokeProfile]
   : allProfiles.filter((p) => !filters.length || filters.some((f) => p.id.startsWith(f)));
 const engineFilter = args.engines?.split(',') ?? [];
-const engines = allEngines.filter((e) => !engineFilter.length || engineFilter.some((f) => e.name.includes(f)));
+const engines = engineFilter.length
+  ? allEngines.filter((e) => engineFilter.some((f) => e.name === f || (f === 'cloudflare' && e.name.includes(f))))
+  : defaultEngines;
 
 const capability = await canCreateNamespaces();
 if (!capability.ok) {

@@ -1,6 +1,6 @@
 // The server side of the testbed: `wrangler dev` (the real Worker, static assets included) inside the server
 // namespace, fronted by toxiproxy on the veth address so every browser request crosses the delay toxics.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
@@ -12,16 +12,31 @@ const proxyPort = 8900;
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
 /**
+ * Copies what `wrangler dev` serves (config, Worker source, Wasm package, built SPA) into a temporary directory, with
+ * node_modules linked: several engineers edit this tree concurrently, and wrangler dev reloads on every change
+ * (answering 503 meanwhile), which would turn their edits into measurement errors.
+ * @returns {string} the snapshot directory
+ */
+function snapshotWorker() {
+  const dir = mkdtempSync(join(tmpdir(), 'speedkit-accuracy-worker-'));
+  for (const path of ['wrangler.toml', 'package.json', 'workers/src', 'wasm/binast/pkg', 'apps/speedtest/dist']) {
+    cpSync(join(repoRoot, path), join(dir, path), { recursive: true });
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/**
  * Starts the Worker and the proxy; resolves once `/meta` answers through the proxy from the client namespace.
  * @param {Link} link
  */
 export async function startServer(link) {
-  const stateDir = mkdtempSync(join(tmpdir(), 'speedkit-accuracy-state-'));
+  const snapshotDir = snapshotWorker();
   const wrangler = link.spawn(
     link.serverNs,
     join(repoRoot, 'node_modules', '.bin', 'wrangler'),
-    ['dev', '--ip', '127.0.0.1', '--port', String(wranglerPort), '--persist-to', stateDir, '--log-level', 'warn'],
-    { cwd: repoRoot, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    ['dev', '--ip', '127.0.0.1', '--port', String(wranglerPort), '--log-level', 'warn'],
+    { cwd: snapshotDir, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
   const keep = (/** @type {Buffer} */ chunk) => {
@@ -50,8 +65,9 @@ export async function startServer(link) {
     log: () => log,
     stop: async () => {
       await proxy.stop();
-      wrangler.kill('SIGTERM');
-      rmSync(stateDir, { recursive: true, force: true });
+      if (wrangler.pid !== undefined && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rmSync(snapshotDir, { recursive: true, force: true });
     },
   };
 }

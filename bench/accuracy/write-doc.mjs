@@ -34,8 +34,8 @@ profile and engine. Raw rows: bench/results/accuracy/accuracy.{json,csv}.
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
 - **Truth**, measured in the same run per profile: download/upload = median of iperf3's per-second receiver
   intervals straight over the shaped veth; latency = configured RTT + the measured local overhead, i.e. the median
-  of 30 curl zero-byte requests on one kept-alive connection through the same proxy (request sent → first byte,
-  server time subtracted as the engines do); jitter = expected mean |Δ| of toxiproxy's draw, (n²−1)/(3n) with
+  of curl zero-byte requests on kept-alive connections through the same proxy (request sent → first byte, server
+  time subtracted as the engines do; 30 before the runs and 20 after each repetition, so truth spans the same load); jitter = expected mean |Δ| of toxiproxy's draw, (n²−1)/(3n) with
   n = 2J, + the jitter of 20 curl probes without added delay.
   Loaded latency has no independent truth (it is the queue the test itself builds) and is shown for comparison.
 - *bias %* = (median reported − truth) / truth; *error* = median reported − truth (in the metric's unit);
