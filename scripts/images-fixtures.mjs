@@ -2,7 +2,7 @@
 // JPEG (baseline and progressive), PNG and WebP variants, small copies for slow-codec tests, and deliberately broken
 // files (truncated, garbage, a decompression-bomb header, an animated GIF). Output is gitignored; scripts/build.mjs
 // runs this as a cached step before the SPA build, which copies apps/speedtest/public into dist.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, parse } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -48,8 +48,19 @@ function bombPng() {
   ]);
 }
 
+/** Writes everything into a scratch folder and swaps it in at the end, so an interrupted run leaves no half set. */
 export async function generate() {
-  rmSync(outputDir, { recursive: true, force: true });
+  const finalDir = outputDir;
+  const scratchDir = `${finalDir}.partial-${process.pid}`;
+  rmSync(scratchDir, { recursive: true, force: true });
+  const count = await generateInto(scratchDir);
+  rmSync(finalDir, { recursive: true, force: true });
+  renameSync(scratchDir, finalDir);
+  return count;
+}
+
+/** @param {string} outputDir */
+async function generateInto(outputDir) {
   mkdirSync(join(outputDir, 'small'), { recursive: true });
   mkdirSync(join(outputDir, 'broken'), { recursive: true });
   const names = readdirSync(sourceDir)
@@ -89,6 +100,11 @@ export async function generate() {
       .webp({ quality: 90 })
       .toFile(join(outputDir, 'small', `${name}.webp`));
   }
+  // Already squeezed hard: re-encoding at the default quality comes out larger, so the original must be served.
+  await sharp(join(sourceDir, 'coffee.png'))
+    .resize({ width: 96 })
+    .jpeg({ quality: 5 })
+    .toFile(join(outputDir, 'small', 'coffee-q5.jpg'));
   // One JPEG with EXIF metadata kept, for the metadata option.
   await sharp(join(sourceDir, 'chelsea.png'))
     .withMetadata({ exif: { IFD0: { Copyright: 'CC0 Stefan van der Walt', Artist: 'speedkit fixtures' } } })

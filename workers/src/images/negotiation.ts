@@ -1,7 +1,7 @@
 import { parseAccept } from './accept';
 import type { ImagesConfig } from './config';
 import { type ImageFormat, isCodecFormat, type ModernFormat, mimeTypes } from './formats';
-import { readImageHeader } from './header';
+import { isComplete, readImageHeader } from './header';
 import { acceptableFormats } from './negotiate';
 import type { Pixels } from './pixels';
 import { planResize } from './plan';
@@ -68,8 +68,10 @@ export async function negotiateImage(
     console.log(`images: ${url.pathname} served as is: ${note}`);
     return originalResponse(request, response, bytes, note, true);
   };
-  if (!header || header.format !== sourceFormat || !isCodecFormat(header.format)) return pass('not a decodable image');
+  if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   if (header.animated) return pass('animated');
+  if (!isCodecFormat(header.format)) return pass(`${header.format} is passed through`);
+  if (!isComplete(bytes, header.format)) return pass('truncated');
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return pass(`over ${config.maxInputMegapixels} MP`);
   const source: CheckedSource = { bytes, header: { ...header, format: header.format } };

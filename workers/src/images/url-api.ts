@@ -3,7 +3,7 @@ import { parseAccept } from './accept';
 import { toCloudflareImage } from './cf-image';
 import type { ImagesConfig } from './config';
 import { isCodecFormat, mimeTypes } from './formats';
-import { readImageHeader } from './header';
+import { isComplete, readImageHeader } from './header';
 import { chooseFormat } from './negotiate';
 import { canonicalOptions, parseOptions, type UrlOptions } from './options';
 import { isIdentity, planResize } from './plan';
@@ -86,6 +86,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!header) return pass(bytes, 'not a decodable image');
   if (header.animated) return pass(bytes, 'animated');
   if (!isCodecFormat(header.format)) return pass(bytes, `${header.format} is passed through`);
+  if (!isComplete(bytes, header.format)) return pass(bytes, 'truncated');
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return pass(bytes, `over ${config.maxInputMegapixels} MP`);
   const target = targetFormat(options, ranges, header.format, config);

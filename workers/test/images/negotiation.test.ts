@@ -1,0 +1,160 @@
+import { exports } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readImageHeader } from '../../src/images/header';
+import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
+
+const accept = (value: string) => ({ headers: { accept: value } });
+const image = '/demo/images/small/chelsea.jpg';
+
+beforeEach(clearVariants);
+
+describe('Accept negotiation in background mode (the default)', () => {
+  it('serves WebP at once and stores AVIF from ctx.waitUntil for the next request', async () => {
+    const first = await callImages(image, accept(chromiumAccept));
+    expect(first.response.headers.get('content-type')).toBe('image/webp');
+    expect(first.header).toMatchObject({ format: 'webp', width: 96, height: 64 });
+    const second = await callImages(image, accept(chromiumAccept));
+    expect(second.note).toBe('avif; stored');
+    expect(second.response.headers.get('content-type')).toBe('image/avif');
+    expect(second.header).toMatchObject({ format: 'avif', width: 96, height: 64 });
+  });
+
+  it('serves the original while AVIF is pending when the client accepts only AVIF', async () => {
+    const first = await callImages(image, accept('image/avif,*/*;q=0.5'));
+    expect(first.bytes).toEqual(await assetBytes('small/chelsea.jpg'));
+    expect((await callImages(image, accept('image/avif,*/*;q=0.5'))).header?.format).toBe('avif');
+  });
+});
+
+describe('Accept negotiation in sync mode', () => {
+  const sync = { IMAGES_AVIF_MODE: 'sync' };
+
+  it.each([
+    ['Chromium', chromiumAccept, 'image/avif'],
+    ['a WebP-only client', 'image/webp,*/*', 'image/webp'],
+    ['a client refusing AVIF with q=0', 'image/avif;q=0,image/webp', 'image/webp'],
+    ['Safari 13 (image/* only)', 'image/png,image/*;q=0.8,*/*;q=0.5', 'image/jpeg'],
+    ['curl', '*/*', 'image/jpeg'],
+    ['garbage', '%%%;q=x', 'image/jpeg'],
+  ])('answers %s with %s and Vary: Accept', async (_name, value, type) => {
+    const { response } = await callImages(image, accept(value), sync);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+    expect(response.headers.get('vary')).toContain('Accept');
+  });
+
+  it('serves the original bytes untouched with Vary: Accept when there is no Accept header', async () => {
+    const { response, bytes } = await callImages(image, {}, sync);
+    expect(bytes).toEqual(await assetBytes('small/chelsea.jpg'));
+    expect(response.headers.get('vary')).toBe('Accept');
+  });
+
+  it('gives a variant its own Content-Length and ETag and keeps the caching headers', async () => {
+    const original = await callImages(image, {}, sync);
+    const { response, bytes } = await callImages(image, accept('image/webp'), sync);
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength);
+    expect(bytes.byteLength).toBeLessThan(original.bytes.byteLength);
+    expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}-webp"$/);
+    expect(response.headers.get('etag')).not.toBe(original.response.headers.get('etag'));
+    expect(response.headers.get('cache-control')).toBe(original.response.headers.get('cache-control'));
+  });
+
+  it('answers 304 when the client already has the variant', async () => {
+    const { response } = await callImages(image, accept('image/webp'), sync);
+    const etag = response.headers.get('etag') ?? '';
+    const again = await callImages(image, { headers: { accept: 'image/webp', 'if-none-match': etag } }, sync);
+    expect(again.response.status).toBe(304);
+    expect(again.bytes.byteLength).toBe(0);
+  });
+
+  it('serves the original when the re-encode is not smaller', async () => {
+    const { bytes, note } = await callImages('/demo/images/small/coffee-q5.jpg', accept('image/webp'), sync);
+    expect(bytes).toEqual(await assetBytes('small/coffee-q5.jpg'));
+    expect(note).toContain('not smaller');
+  });
+
+  it('converts PNG (including grayscale) and WebP sources', async () => {
+    expect((await callImages('/demo/images/small/brick.png', accept('image/webp'), sync)).header?.format).toBe('webp');
+    expect((await callImages('/demo/images/small/coffee.webp', accept(chromiumAccept), sync)).header?.format).toBe(
+      'avif',
+    );
+  });
+});
+
+describe('Accept negotiation passes the original through when in doubt', () => {
+  it.each([
+    ['a truncated JPEG', 'broken/truncated.jpg', 'truncated'],
+    ['bytes that only look like a JPEG', 'broken/garbage.jpg', 'not a decodable image'],
+    ['HTML served as .png', 'broken/not-an-image.png', 'not a decodable image'],
+    ['a 900 MP decompression bomb (refused from its header)', 'broken/bomb.png', 'over 5 MP'],
+    ['an animated GIF', 'broken/animated.gif', 'animated'],
+  ])('serves %s as it is', async (_name, path, reason) => {
+    const { response, bytes, note } = await callImages(`/demo/images/${path}`, accept(chromiumAccept), {
+      IMAGES_AVIF_MODE: 'sync',
+    });
+    expect(response.status).toBe(200);
+    expect(bytes).toEqual(await assetBytes(path));
+    expect(note).toContain(reason);
+  });
+
+  it('enforces the byte limit before reading the image', async () => {
+    const { bytes, note } = await callImages(image, accept(chromiumAccept), { IMAGES_MAX_INPUT_BYTES: '1000' });
+    expect(bytes).toEqual(await assetBytes('small/chelsea.jpg'));
+    expect(note).toContain('over 1000 bytes');
+  });
+
+  it('enforces the megapixel limit from the header', async () => {
+    const { note } = await callImages('/demo/images/chelsea.jpg', accept(chromiumAccept), {
+      IMAGES_MAX_INPUT_MEGAPIXELS: '0.1',
+    });
+    expect(note).toContain('over 0.1 MP');
+  });
+
+  it('leaves paths outside IMAGES_ROUTES alone (no Vary either)', async () => {
+    const { response } = await callImages(image, accept(chromiumAccept), { IMAGES_ROUTES: '/photos/' });
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('vary')).toBeNull();
+  });
+
+  it('leaves range requests, HTML and Cache-Control: no-transform alone', async () => {
+    const bytes = await assetBytes('small/chelsea.jpg');
+    const partial = new Response(bytes.slice(0, 100), {
+      status: 206,
+      headers: { 'content-type': 'image/jpeg', 'content-range': `bytes 0-99/${bytes.byteLength}` },
+    });
+    const range = await callImages(
+      image,
+      { headers: { accept: chromiumAccept, range: 'bytes=0-99' } },
+      {},
+      async () => partial,
+    );
+    expect(range.response).toBe(partial);
+    const noTransform = await callImages(
+      image,
+      accept(chromiumAccept),
+      {},
+      async () =>
+        new Response(bytes, { headers: { 'content-type': 'image/jpeg', 'cache-control': 'public, no-transform' } }),
+    );
+    expect(noTransform.bytes).toEqual(bytes);
+    expect(noTransform.response.headers.get('vary')).toBeNull();
+    const html = await callImages('/', accept(chromiumAccept));
+    expect(html.response.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('answers HEAD with the original headers and Vary: Accept', async () => {
+    const { response, bytes } = await callImages(image, { method: 'HEAD', headers: { accept: chromiumAccept } });
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('vary')).toBe('Accept');
+    expect(bytes.byteLength).toBe(0);
+  });
+});
+
+describe('through the all-in-one Worker', () => {
+  it('negotiates a demo image for Chromium', async () => {
+    const response = await exports.default.fetch(new Request(`http://speedkit.test${image}`, accept('image/webp')));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(readImageHeader(bytes)).toMatchObject({ format: 'webp', width: 96, height: 64 });
+  });
+});

@@ -1,0 +1,108 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, type ImagesConfig } from '../../src/images/config';
+import { fetchSource, locateSource } from '../../src/images/source';
+import { callImages } from './helpers';
+
+const config: ImagesConfig = { ...defaultConfig, allowedOrigins: ['https://images.example'] };
+const requestUrl = new URL('http://speedkit.test/cdn-cgi/image/w=10/x.jpg');
+const locate = (raw: string) => locateSource(raw, requestUrl, config);
+const statusOf = (raw: string) => {
+  const result = locate(raw);
+  return result.ok ? 200 : result.problem.status;
+};
+
+describe('locateSource (SSRF guard)', () => {
+  it('resolves relative paths against the own origin', () => {
+    const result = locate('demo/a.jpg?v=2');
+    expect(result.ok && result.source.url.href).toBe('http://speedkit.test/demo/a.jpg?v=2');
+  });
+
+  it('resolves relative paths against IMAGES_ORIGIN when configured', () => {
+    const result = locateSource('a.jpg', requestUrl, { ...config, origin: 'https://origin.example' });
+    expect(result.ok && result.source.url.href).toBe('https://origin.example/a.jpg');
+  });
+
+  it.each([
+    ['http://169.254.169.254/latest/meta-data/', 403],
+    ['http://localhost:8787/secret.png', 403],
+    ['https://evil.example/a.jpg', 403],
+    ['https://images.example.evil.example/a.jpg', 403],
+    ['https://user:pw@images.example/a.jpg', 400],
+    ['file:///etc/passwd', 400],
+    ['ftp://images.example/a.jpg', 400],
+    ['/\\evil.example/a.jpg', 400],
+    ['//evil.example/a.jpg', 400],
+    ['cdn-cgi/image/w=1/a.jpg', 400],
+    ['', 400],
+  ])('refuses %s with %i', (raw, status) => {
+    expect(statusOf(raw)).toBe(status);
+  });
+
+  it.each(['https://images.example/a.jpg', 'https:/images.example/a.jpg', 'http://speedkit.test/a.jpg'])(
+    'allows %s',
+    (raw) => {
+      expect(statusOf(raw)).toBe(200);
+    },
+  );
+});
+
+/** A stand-in for remote origins (no live network in tests): answers by URL and records what it was sent. */
+function remote(routes: Record<string, () => Response>) {
+  const seen: Request[] = [];
+  const fetcher = async (request: Request) => {
+    seen.push(request);
+    return routes[request.url]?.() ?? new Response('not found', { status: 404 });
+  };
+  return { seen, fetcher };
+}
+const redirect = (location: string) => () => new Response(null, { status: 302, headers: { location } });
+
+describe('fetchSource (redirects re-checked)', () => {
+  const start = locate('https://images.example/a.jpg');
+  if (!start.ok) throw new Error('setup');
+
+  it('follows a redirect that stays on allowed origins', async () => {
+    const { fetcher } = remote({
+      'https://images.example/a.jpg': redirect('/b.jpg'),
+      'https://images.example/b.jpg': () => new Response('image'),
+    });
+    const result = await fetchSource(start.source, config, { own: fetcher, network: fetcher }, requestUrl);
+    expect(result.ok && result.url.href).toBe('https://images.example/b.jpg');
+  });
+
+  it('refuses a redirect to a disallowed origin without fetching it', async () => {
+    const { fetcher, seen } = remote({ 'https://images.example/a.jpg': redirect('http://169.254.169.254/') });
+    const result = await fetchSource(start.source, config, { own: fetcher, network: fetcher }, requestUrl);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problem.status).toBe(403);
+    expect(seen.map((request) => request.url)).toEqual(['https://images.example/a.jpg']);
+  });
+
+  it('gives up after the configured number of redirects', async () => {
+    const { fetcher } = remote({
+      'https://images.example/a.jpg': redirect('/b.jpg'),
+      'https://images.example/b.jpg': redirect('/a.jpg'),
+    });
+    const result = await fetchSource(start.source, config, { own: fetcher, network: fetcher }, requestUrl);
+    expect(!result.ok && result.problem.error).toBe('the source redirected too many times');
+  });
+});
+
+describe('source requests carry none of the visitor credentials', () => {
+  it('drops Cookie and Authorization when fetching the source', async () => {
+    const seen: Request[] = [];
+    await callImages(
+      '/cdn-cgi/image/w=10,f=webp/demo/images/small/chelsea.jpg',
+      { headers: { cookie: 'session=secret', authorization: 'Bearer secret' } },
+      {},
+      (request) => {
+        seen.push(request);
+        return env.ASSETS.fetch(request);
+      },
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.headers.get('cookie')).toBeNull();
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+  });
+});

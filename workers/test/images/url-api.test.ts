@@ -1,0 +1,162 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { decode } from '../../src/images/codecs';
+import { ensureCodecs } from '../../src/images/wasm-modules';
+import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
+
+const small = 'demo/images/small/chelsea.jpg'; // 96 x 64
+const api = (options: string, source = small, init: RequestInit = {}) =>
+  callImages(`/cdn-cgi/image/${options}/${source}`, init);
+const errorOf = async (options: string, source = small) => {
+  const { response, bytes } = await api(options, source);
+  return { status: response.status, body: JSON.parse(new TextDecoder().decode(bytes)) };
+};
+
+beforeEach(clearVariants);
+
+describe('/cdn-cgi/image/ resizing', () => {
+  it.each([
+    ['width=48', 48, 32],
+    ['height=16', 24, 16],
+    ['w=48,h=48,fit=scale-down', 48, 32],
+    ['w=200,fit=scale-down', 96, 64],
+    ['w=192,fit=contain', 192, 128],
+    ['w=40,h=40,fit=cover', 40, 40],
+    ['w=40,h=200,fit=crop', 40, 64],
+    ['w=60,h=60,fit=pad', 60, 60],
+    ['w=24,dpr=2', 48, 32],
+  ])('%s gives %ix%i', async (options, width, height) => {
+    const { response, header } = await api(`${options},f=webp`);
+    expect(response.status).toBe(200);
+    expect(header).toMatchObject({ format: 'webp', width, height });
+  });
+
+  it('pads with transparency in formats that have alpha', async () => {
+    const { bytes } = await api('w=60,h=60,fit=pad,f=png');
+    await ensureCodecs();
+    const pixels = await decode(bytes, 'png');
+    expect(pixels.data[3]).toBe(0); // top-left pixel is padding
+    expect(pixels.data[(30 * 60 + 30) * 4 + 3]).toBe(255); // centre is the photo
+  });
+
+  it.each([
+    ['avif', 'image/avif'],
+    ['webp', 'image/webp'],
+    ['jpeg', 'image/jpeg'],
+    ['png', 'image/png'],
+  ])('format=%s encodes %s', async (format, type) => {
+    const { response, header } = await api(`w=32,format=${format}`);
+    expect(response.headers.get('content-type')).toBe(type);
+    expect(header).toMatchObject({ width: 32, height: 21 });
+  });
+
+  it('format=baseline-jpeg writes a sequential JPEG, jpeg a progressive one', async () => {
+    const baseline = (await api('w=32,f=baseline-jpeg')).bytes;
+    const progressive = (await api('w=32,f=jpeg')).bytes;
+    const sof = (bytes: Uint8Array) =>
+      bytes.findIndex((byte, index) => byte === 0xff && (bytes[index + 1] === 0xc0 || bytes[index + 1] === 0xc2));
+    expect(baseline[sof(baseline) + 1]).toBe(0xc0);
+    expect(progressive[sof(progressive) + 1]).toBe(0xc2);
+  });
+
+  it('format=auto picks AVIF for Chromium, the source format without Accept, and varies on Accept', async () => {
+    const chromium = await api('w=32,f=auto', small, { headers: { accept: chromiumAccept } });
+    expect(chromium.header?.format).toBe('avif');
+    expect(chromium.response.headers.get('vary')).toContain('Accept');
+    const plain = await api('w=32,f=auto');
+    expect(plain.header?.format).toBe('jpeg');
+    expect(plain.response.headers.get('vary')).toContain('Accept');
+  });
+
+  it('quality changes the bytes', async () => {
+    const low = (await api('w=96,q=10,f=webp')).bytes.byteLength;
+    const high = (await api('w=96,q=95,f=webp')).bytes.byteLength;
+    expect(low).toBeLessThan(high);
+  });
+
+  it('stores the variant in R2 and serves it from there next time', async () => {
+    expect((await api('w=40,f=webp')).note).toBe('webp; encoded');
+    expect((await api('w=40,f=webp')).note).toBe('webp; stored');
+  });
+
+  it('format=json returns the source metadata without decoding', async () => {
+    const { response, bytes } = await api('w=100,f=json', 'demo/images/chelsea.jpg');
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual({
+      width: 451,
+      height: 300,
+      format: 'image/jpeg',
+      bytes: (await assetBytes('chelsea.jpg')).byteLength,
+      animated: false,
+      output: { width: 100, height: 67 },
+    });
+  });
+
+  it('metadata=keep with nothing else to do serves the original bytes (EXIF included)', async () => {
+    const { bytes } = await api('metadata=keep', 'demo/images/small/chelsea-exif.jpg');
+    expect(bytes).toEqual(await assetBytes('small/chelsea-exif.jpg'));
+  });
+
+  it('answers HEAD with headers only', async () => {
+    const { response, bytes } = await api('w=32,f=webp', small, { method: 'HEAD' });
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(bytes.byteLength).toBe(0);
+  });
+});
+
+describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
+  it.each([
+    ['width=abc', 'width'],
+    ['w=0', 'w'],
+    ['fit=stretch', 'fit'],
+    ['quality=500', 'quality'],
+    ['format=bmp', 'format'],
+    ['dpr=9', 'dpr'],
+    ['blur=3', 'blur'],
+    ['width=99999', 'width'],
+  ])('%s -> 400 naming %s', async (options, option) => {
+    const { status, body } = await errorOf(options);
+    expect(status).toBe(400);
+    expect(body.detail.option).toBe(option);
+    expect(body.error).toContain(option);
+  });
+
+  it('a missing source is a 400', async () => {
+    const { response } = await callImages('/cdn-cgi/image/w=10');
+    expect(response.status).toBe(400);
+  });
+
+  it('POST is a 405', async () => {
+    const { response } = await api('w=10', small, { method: 'POST', body: 'x' });
+    expect(response.status).toBe(405);
+  });
+
+  it('a missing source image is the origin 404 as JSON, or a redirect to it with onerror=redirect', async () => {
+    expect((await errorOf('w=10', 'demo/images/nope.jpg')).status).toBe(404);
+    const { response } = await api('w=10,onerror=redirect', 'demo/images/nope.jpg');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('http://speedkit.test/demo/images/nope.jpg');
+  });
+
+  it('format=json on a non-image is a 415', async () => {
+    expect((await errorOf('f=json', 'demo/images/broken/not-an-image.png')).status).toBe(415);
+  });
+});
+
+describe('/cdn-cgi/image/ with sources it cannot transform', () => {
+  it.each([
+    ['broken/truncated.jpg', 'truncated'],
+    ['broken/garbage.jpg', 'not a decodable image'],
+    ['broken/bomb.png', 'over 5 MP'],
+    ['broken/animated.gif', 'animated'],
+  ])('serves %s as it is (%s)', async (path, reason) => {
+    const { response, bytes, note } = await api('w=10,f=webp', `demo/images/${path}`);
+    expect(response.status).toBe(200);
+    expect(bytes).toEqual(await assetBytes(path));
+    expect(note).toContain(reason);
+  });
+
+  it('redirects to the source instead with onerror=redirect', async () => {
+    const { response } = await api('w=10,onerror=redirect', 'demo/images/broken/truncated.jpg');
+    expect(response.status).toBe(302);
+  });
+});
