@@ -1,11 +1,124 @@
-//! BinaryAST for JavaScript: the container format's primitives, an encoder and a decoder.
+//! BinaryAST for JavaScript: an encoder from a parser's ESTree objects to the BinaryAST container (the proposal's
+//! multipart layout, plus a size-optimised layout of ours), a decoder back to a tree, and JavaScript regeneration.
 //!
 //! The crate is built natively for `cargo test` and benchmarks, and by wasm-pack for Workers, browsers and Node.
 #![warn(missing_docs)]
 
+#[macro_use]
+mod grammar_macro;
+
+mod ast;
+mod codegen;
+mod container;
 mod error;
+mod field;
+mod literal;
+mod reader;
+mod scope;
 mod varnum;
 mod wasm_api;
+mod writer;
+pub mod wtf8;
 
-pub use error::DecodeError;
+pub use ast::Node;
+pub use codegen::to_javascript;
+pub use container::{File, Layout, MAGIC};
+pub use error::{DecodeError, EncodeError};
+pub use field::FnBody;
+pub use literal::LitValue;
+pub use scope::{annotate, AssertedScope, DeclKind, Declared};
 pub use varnum::{read_varnum, write_varnum};
+
+/// What an encoding produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// The file.
+    pub bytes: Vec<u8>,
+    /// How many function bodies were written lazily (with skip lengths).
+    pub lazy_functions: u32,
+}
+
+/// Encodes a parsed program: scope analysis, lazy marking (functions nested up to `lazy_level` deep), writing.
+pub fn encode_program(
+    mut program: Node,
+    layout: Layout,
+    lazy_level: u32,
+) -> Result<Encoded, EncodeError> {
+    if !matches!(program, Node::Program { .. }) {
+        return Err(EncodeError(format!(
+            "expected a Program, got {}",
+            program.interface_name()
+        )));
+    }
+    annotate(&mut program, lazy_level);
+    let (bytes, lazy_functions) = container::write_file(&program, layout);
+    Ok(Encoded {
+        bytes,
+        lazy_functions,
+    })
+}
+
+/// Encodes an ESTree program given as JSON text (the JSON bridge, and the native benchmark's input).
+pub fn encode_json(json: &str, layout: Layout, lazy_level: u32) -> Result<Encoded, EncodeError> {
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    deserializer.disable_recursion_limit();
+    let program: Node = serde::Deserialize::deserialize(&mut deserializer)
+        .map_err(|e| EncodeError(e.to_string()))?;
+    encode_program(program, layout, lazy_level)
+}
+
+/// Decodes a file (either layout) back to a tree.
+pub fn decode(bytes: &[u8]) -> Result<Node, DecodeError> {
+    File::parse(bytes)?.decode()
+}
+
+/// Decodes a file (either layout) and regenerates JavaScript source.
+pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, DecodeError> {
+    decode(bytes).map(|program| to_javascript(&program))
+}
+
+/// Sizes and counts of a file, for the CLI's `stats`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stats {
+    /// 1 = multipart, 2 = optimised.
+    pub format: u32,
+    /// Distinct node kinds in the grammar table.
+    pub grammar_entries: usize,
+    /// Entries in the string table.
+    pub string_entries: usize,
+    /// Bytes of string table payload.
+    pub string_bytes: usize,
+    /// Bytes per tree stream.
+    pub stream_bytes: Vec<usize>,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Functions whose bodies are lazy.
+    pub lazy_functions: usize,
+}
+
+/// Parses and decodes a file and reports what is in it.
+pub fn stats(bytes: &[u8]) -> Result<Stats, DecodeError> {
+    let file = File::parse(bytes)?;
+    let program = file.decode()?;
+    fn walk(node: &Node, nodes: &mut usize, lazy_functions: &mut usize) {
+        *nodes += 1;
+        if let Node::FunctionDeclaration { body, .. }
+        | Node::FunctionExpression { body, .. }
+        | Node::ArrowExpression { body, .. } = node
+        {
+            *lazy_functions += usize::from(body.lazy);
+        }
+        node.for_each_child(&mut |child| walk(child, nodes, lazy_functions));
+    }
+    let (mut nodes, mut lazy_functions) = (0, 0);
+    walk(&program, &mut nodes, &mut lazy_functions);
+    Ok(Stats {
+        format: file.layout as u32,
+        grammar_entries: file.kinds.len(),
+        string_entries: file.strings.len(),
+        string_bytes: file.strings.iter().map(|s| s.len()).sum(),
+        stream_bytes: file.streams.iter().map(|s| s.len()).collect(),
+        nodes,
+        lazy_functions,
+    })
+}

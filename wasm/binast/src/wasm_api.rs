@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{read_varnum, write_varnum};
+use crate::{read_varnum, write_varnum, Layout, Node};
 
 /// Encodes each number as a varnum, concatenated.
 #[wasm_bindgen(js_name = encodeVarnums)]
@@ -24,4 +24,54 @@ pub fn decode_varnums(bytes: &[u8]) -> Result<Vec<u32>, JsError> {
         values.push(read_varnum(bytes, &mut offset).map_err(|e| JsError::new(&e.to_string()))?);
     }
     Ok(values)
+}
+
+fn layout(format: u32) -> Result<Layout, JsError> {
+    Layout::from_format(format)
+        .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1 or 2")))
+}
+
+/// Encodes an ESTree `Program` object (from acorn) read directly through serde-wasm-bindgen.
+/// `format`: 1 = multipart, 2 = optimised. `lazyLevel`: 0-3.
+#[wasm_bindgen(js_name = encodeAst)]
+pub fn encode_ast(program: JsValue, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {
+    let layout = layout(format)?;
+    let program: Node =
+        serde_wasm_bindgen::from_value(program).map_err(|e| JsError::new(&e.to_string()))?;
+    crate::encode_program(program, layout, lazy_level)
+        .map(|e| e.bytes)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The same encoder fed by `JSON.stringify(program)`: the JSON bridge the benchmark compares against.
+#[wasm_bindgen(js_name = encodeAstJson)]
+pub fn encode_ast_json(json: &str, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {
+    let layout = layout(format)?;
+    crate::encode_json(json, layout, lazy_level)
+        .map(|e| e.bytes)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// BinaryAST (either layout) -> JavaScript source. Throws an `Error` on corrupt or unknown input.
+#[wasm_bindgen(js_name = decodeToJavaScript)]
+pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, JsError> {
+    crate::decode_to_javascript(bytes).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// What is inside a file, as JSON text: format, table sizes, stream sizes, node and lazy function counts.
+#[wasm_bindgen(js_name = binastStats)]
+pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
+    let s = crate::stats(bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    let streams: Vec<String> = s.stream_bytes.iter().map(usize::to_string).collect();
+    Ok(format!(
+        "{{\"format\":{},\"layout\":\"{}\",\"grammarEntries\":{},\"stringEntries\":{},\"stringBytes\":{},\"streamBytes\":[{}],\"nodes\":{},\"lazyFunctions\":{}}}",
+        s.format,
+        if s.format == 1 { "multipart" } else { "optimised" },
+        s.grammar_entries,
+        s.string_entries,
+        s.string_bytes,
+        streams.join(","),
+        s.nodes,
+        s.lazy_functions
+    ))
 }

@@ -1,0 +1,18 @@
+import type { Program } from 'acorn';
+
+export type Layout = 'multipart' | 'optimised';
+
+export interface EncodeOptions {
+  /** `optimised` (default): per-kind streams that compress better; `multipart`: the proposal's layout. */
+  layout?: Layout;
+  /** Function nesting depth whose bodies get skip lengths, 0 (default, none) to 3. IIFEs are never lazy. */
+  lazyLevel?: number;
+  /** How acorn parses the source; default `script`. */
+  sourceType?: 'script' | 'module';
+  /** How the AST reaches Wasm: `serde` (serde-wasm-bindgen, default) or `json` (for benchmarks). */
+  bridge?: 'serde' | 'json';
+}
+
+export declare const layouts: { readonly multipart: 1; readonly optimised: 2 };
+export declare function parseJavaScript(source: string, sourceType?: 'script' | 'module'): Program;
+export declare function encodeJavaScript(source: string, options?: EncodeOptions): Uint8Array;

@@ -1,0 +1,40 @@
+// The parser half of the encoder, shared by the Worker, the CLI and the tests: acorn parses (ES2025, ESTree) and
+// the Rust encoder reads acorn's objects directly through serde-wasm-bindgen. The Wasm module must have been
+// initialised by the caller (`initSync`), because Workers, Node and browsers each load it their own way.
+import { parse } from 'acorn';
+import { encodeAst, encodeAstJson } from '../pkg/binast.js';
+
+/** Wire format numbers written after the BINJS magic. */
+export const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2 });
+
+/**
+ * Parses JavaScript with the options the encoder and the round-trip tests agree on.
+ * @param {string} source
+ * @param {'script' | 'module'} sourceType
+ */
+export function parseJavaScript(source, sourceType = 'script') {
+  return parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true });
+}
+
+/**
+ * Encodes JavaScript source as BinaryAST.
+ * @param {string} source
+ * @param {import('./encode-javascript').EncodeOptions} [options]
+ * @returns {Uint8Array}
+ */
+export function encodeJavaScript(source, options = {}) {
+  const { layout = 'optimised', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
+  const format = layouts[layout];
+  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart or optimised`);
+  if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
+    throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
+  }
+  const ast = parseJavaScript(source, sourceType);
+  if (bridge === 'json') return encodeAstJson(JSON.stringify(ast, dropBigInts), format, lazyLevel);
+  return encodeAst(ast, format, lazyLevel);
+}
+
+/** JSON.stringify cannot serialise BigInt values; the encoder reads BigInts from `bigint`/`raw` anyway. */
+function dropBigInts(/** @type {string} */ _key, /** @type {unknown} */ value) {
+  return typeof value === 'bigint' ? null : value;
+}

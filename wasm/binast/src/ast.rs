@@ -1,0 +1,126 @@
+//! The node kinds, in IDL field order. Field order is the wire order: changing it changes the format.
+
+use crate::field::{Field, FnBody, KeyName};
+use crate::literal::{LitKind, LitValue};
+use crate::reader::{ReadFn, Reader};
+use crate::scope::AssertedScope;
+use crate::writer::Writer;
+
+type N = Box<Node>;
+type Opt = Option<Box<Node>>;
+type List = Vec<Node>;
+type Holes = Vec<Option<Node>>;
+
+grammar! {
+    /// A script or module; `source_type` is `script` or `module`.
+    Program = "Program" { scope = "binastScope": AssertedScope, source_type = "sourceType": String, body: List }
+    ExpressionStatement = "ExpressionStatement" { expression: N, directive: Option<String> }
+    Block = "BlockStatement" { body: List }
+    EmptyStatement = "EmptyStatement" {}
+    DebuggerStatement = "DebuggerStatement" {}
+    WithStatement = "WithStatement" { object: N, body: N }
+    ReturnStatement = "ReturnStatement" { argument: Opt }
+    LabelledStatement = "LabeledStatement" { label: N, body: N }
+    BreakStatement = "BreakStatement" { label: Opt }
+    ContinueStatement = "ContinueStatement" { label: Opt }
+    IfStatement = "IfStatement" { test: N, consequent: N, alternate: Opt }
+    SwitchStatement = "SwitchStatement" { discriminant: N, cases: List }
+    SwitchCase = "SwitchCase" { test: Opt, consequent: List }
+    ThrowStatement = "ThrowStatement" { argument: N }
+    TryStatement = "TryStatement" { block: N, handler: Opt, finalizer: Opt }
+    CatchClause = "CatchClause" { param: Opt, body: N }
+    WhileStatement = "WhileStatement" { test: N, body: N }
+    DoWhileStatement = "DoWhileStatement" { body: N, test: N }
+    ForStatement = "ForStatement" { init: Opt, test: Opt, update: Opt, body: N }
+    ForInStatement = "ForInStatement" { left: N, right: N, body: N }
+    ForOfStatement = "ForOfStatement" { is_await = "await": bool, left: N, right: N, body: N }
+    FunctionDeclaration = "FunctionDeclaration" {
+        is_async = "async": bool, generator: bool, id: Opt, scope = "binastScope": AssertedScope, params: List, body: FnBody
+    }
+    FunctionExpression = "FunctionExpression" {
+        is_async = "async": bool, generator: bool, id: Opt, scope = "binastScope": AssertedScope, params: List, body: FnBody
+    }
+    /// `body` is a `Block` or, for a concise arrow, an expression.
+    ArrowExpression = "ArrowFunctionExpression" {
+        is_async = "async": bool, scope = "binastScope": AssertedScope, params: List, body: FnBody
+    }
+    VariableDeclaration = "VariableDeclaration" { kind: String, declarations: List }
+    VariableDeclarator = "VariableDeclarator" { id: N, init: Opt }
+    ClassDeclaration = "ClassDeclaration" { id: Opt, super_class = "superClass": Opt, body: N }
+    ClassExpression = "ClassExpression" { id: Opt, super_class = "superClass": Opt, body: N }
+    ClassBody = "ClassBody" { body: List }
+    MethodDefinition = "MethodDefinition" { is_static = "static": bool, kind: String, computed: bool, key: N, value: N }
+    PropertyDefinition = "PropertyDefinition" { is_static = "static": bool, computed: bool, key: N, value: Opt }
+    StaticBlock = "StaticBlock" { body: List }
+    PrivateIdentifier = "PrivateIdentifier" { name: String }
+    Identifier = "Identifier" { name: String }
+    ThisExpression = "ThisExpression" {}
+    Super = "Super" {}
+    ArrayExpression = "ArrayExpression" { elements: Holes }
+    ObjectExpression = "ObjectExpression" { properties: List }
+    /// An object literal or object pattern property; `kind` is `init`, `get` or `set`.
+    DataProperty = "Property" { kind: String, method: bool, shorthand: bool, computed: bool, key: N, value: N }
+    SpreadElement = "SpreadElement" { argument: N }
+    UnaryExpression = "UnaryExpression" { operator: String, argument: N }
+    UpdateExpression = "UpdateExpression" { operator: String, prefix: bool, argument: N }
+    BinaryExpression = "BinaryExpression" { operator: String, left: N, right: N }
+    LogicalExpression = "LogicalExpression" { operator: String, left: N, right: N }
+    AssignmentExpression = "AssignmentExpression" { operator: String, left: N, right: N }
+    MemberExpression = "MemberExpression" { optional: bool, computed: bool, object: N, property: N }
+    ChainExpression = "ChainExpression" { expression: N }
+    ConditionalExpression = "ConditionalExpression" { test: N, consequent: N, alternate: N }
+    CallExpression = "CallExpression" { optional: bool, callee: N, arguments: List }
+    NewExpression = "NewExpression" { callee: N, arguments: List }
+    SequenceExpression = "SequenceExpression" { expressions: List }
+    YieldExpression = "YieldExpression" { delegate: bool, argument: Opt }
+    AwaitExpression = "AwaitExpression" { argument: N }
+    TemplateExpression = "TemplateLiteral" { quasis: List, expressions: List }
+    TaggedTemplateExpression = "TaggedTemplateExpression" { tag: N, quasi: N }
+    /// One raw chunk of a template; the cooked value is recomputed by the parser from `raw`.
+    TemplateElement = "TemplateElement" { tail: bool, value: crate::field::TemplateRaw }
+    MetaProperty = "MetaProperty" { meta: N, property: N }
+    ImportCall = "ImportExpression" { source: N, options: Opt }
+    ParenthesizedExpression = "ParenthesizedExpression" { expression: N }
+    ObjectPattern = "ObjectPattern" { properties: List }
+    ArrayPattern = "ArrayPattern" { elements: Holes }
+    RestElement = "RestElement" { argument: N }
+    AssignmentPattern = "AssignmentPattern" { left: N, right: N }
+    Import = "ImportDeclaration" { specifiers: List, source: N, attributes: List }
+    ImportSpecifier = "ImportSpecifier" { imported: N, local: N }
+    ImportDefaultSpecifier = "ImportDefaultSpecifier" { local: N }
+    ImportNamespaceSpecifier = "ImportNamespaceSpecifier" { local: N }
+    ImportAttribute = "ImportAttribute" { key: N, value: N }
+    ExportNamedDeclaration = "ExportNamedDeclaration" { declaration: Opt, specifiers: List, source: Opt, attributes: List }
+    ExportSpecifier = "ExportSpecifier" { local: N, exported: N }
+    ExportDefault = "ExportDefaultDeclaration" { declaration: N }
+    ExportAllDeclaration = "ExportAllDeclaration" { exported: Opt, source: N, attributes: List }
+}
+
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an ESTree node object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        use serde::de::Error as _;
+        // acorn's Node constructor assigns `type` first, and JSON.stringify keeps insertion order, so the kind is
+        // known before any field: fields deserialise straight into typed slots with no buffering.
+        match map.next_key::<KeyName>()? {
+            Some(key) if key.0 == "type" => {
+                let estree_type: String = map.next_value()?;
+                Node::from_estree(&estree_type, map)
+            }
+            _ => Err(A::Error::custom("a node's first property must be `type`")),
+        }
+    }
+}
