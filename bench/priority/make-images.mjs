@@ -4,7 +4,7 @@
 // Two JPEG encoders on purpose: sharp (libvips with MozJPEG; optimised scan scripts) and libjpeg-turbo's
 // cjpeg/jpegtran (the libjpeg default script, custom -scans scripts, restart intervals, arithmetic coding).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,16 +108,28 @@ function photos() {
     .sort();
 }
 
+/** Writes into a fresh directory and swaps it in, so tests running meanwhile never see a half-written set. */
+async function replaceDir(dir, fill) {
+  const fresh = `${dir}.tmp-${process.pid}`;
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  await fill(fresh);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(fresh, dir);
+}
+
 async function makeFixtures() {
-  rmSync(fixturesDir, { recursive: true, force: true });
-  mkdirSync(fixturesDir, { recursive: true });
+  await replaceDir(fixturesDir, writeFixtures);
+}
+
+async function writeFixtures(into) {
   let count = 0;
   for (const photo of photos()) {
     const source = join(photosDir, photo);
     const { channels } = await sharp(source).metadata();
     const stem = photo.replace(/\.\w+$/, '');
     for (const [name, bytes] of Object.entries(await variantsOf(source, channels === 1))) {
-      writeFileSync(join(fixturesDir, `${stem}--${name}`), bytes);
+      writeFileSync(join(into, `${stem}--${name}`), bytes);
       count++;
     }
   }
@@ -139,15 +151,17 @@ export const demoImages = [
 ];
 
 async function makeDemo() {
-  rmSync(demoDir, { recursive: true, force: true });
-  mkdirSync(demoDir, { recursive: true });
+  await replaceDir(demoDir, writeDemo);
+}
+
+async function writeDemo(into) {
   for (const [photo, width, name] of demoImages) {
     const file = `${name ?? photo.replace(/\.\w+$/, '')}.jpg`;
     const bytes = await sharp(join(photosDir, photo))
       .resize({ width })
       .jpeg({ quality: 85, progressive: true, mozjpeg: true })
       .toBuffer();
-    writeFileSync(join(demoDir, file), bytes);
+    writeFileSync(join(into, file), bytes);
   }
   process.stdout.write(`wrote ${demoImages.length} demo images to ${demoDir}\n`);
 }

@@ -12,9 +12,14 @@ export class LayoutCache {
 
   constructor(private readonly maxEntries: number) {}
 
-  /** The key, or `undefined` when the response has no ETag (nothing proves the bytes are the same next time). */
-  static key(url: string, etag: string | null): string | undefined {
-    return etag ? `${url}\n${etag}` : undefined;
+  /**
+   * The key, or `undefined` when the response has no ETag (nothing proves the bytes are the same next time). Type
+   * and length are part of it because a negotiating origin may send AVIF and JPEG under one URL with a lax ETag.
+   */
+  static key(url: string, headers: Headers): string | undefined {
+    const etag = headers.get('etag');
+    if (!etag) return undefined;
+    return [url, etag, headers.get('content-type') ?? '', headers.get('content-length') ?? ''].join('\n');
   }
 
   get(key: string): CachedLayout | undefined {

@@ -51,7 +51,7 @@ export async function prioritise(
 ): Promise<{ response: Response; outcome: PriorityOutcome }> {
   const skip = skipReason(request, response);
   if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
-  const key = LayoutCache.key(request.url, response.headers.get('etag'));
+  const key = LayoutCache.key(request.url, response.headers);
   const known = key ? cache.get(key) : undefined;
   if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
   if (known) {

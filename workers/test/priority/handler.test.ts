@@ -127,6 +127,19 @@ describe('prioritise: other images and the cache', () => {
     expect(await bytesOf(again.response)).toEqual(mozjpeg.bytes);
   });
 
+  it('does not reuse offsets across content types that share a URL and an ETag', async () => {
+    const cache = new LayoutCache(10);
+    const png = fixture('coffee--image.png');
+    await prioritise(get(), imageResponse(mozjpeg.bytes, { etag: '"same"' }), config(), cache);
+    const other = await prioritise(
+      get(),
+      imageResponse(png.bytes, { etag: '"same"', 'content-type': 'image/png' }),
+      config(),
+      cache,
+    );
+    expect(other.outcome).toMatchObject({ kind: 'prioritised', cached: false, layout: { format: 'png' } });
+  });
+
   it('evicts the least recently used offsets beyond its size', () => {
     const cache = new LayoutCache(2);
     cache.set('a', 'unusable');
