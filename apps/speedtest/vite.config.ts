@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
@@ -6,5 +7,12 @@ export default defineConfig({
     emptyOutDir: true,
     // Chart.js is most of the bundle; one chunk keeps the page to a single script request.
     chunkSizeWarningLimit: 400,
+    rollupOptions: {
+      // The speed test, and the @cloudflare/speedtest baseline page the accuracy testbed and e2e drive.
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        baseline: fileURLToPath(new URL('baseline.html', import.meta.url)),
+      },
+    },
   },
 });

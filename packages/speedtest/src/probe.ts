@@ -112,7 +112,11 @@ export async function upload(
   });
   const headersMs = performance.now();
   ensureOk(response, url);
-  const receipt = (await response.json().catch(() => null)) as { receivedBytes?: unknown } | null;
+  const receipt = (await response.json().catch((error: unknown) => {
+    // An abort must not turn into a sample without a receipt; any other unreadable body is just an unknown count.
+    if (isAbort(error, context.signal)) throw error;
+    return null;
+  })) as { receivedBytes?: unknown } | null;
   const receivedBytes = typeof receipt?.receivedBytes === 'number' ? receipt.receivedBytes : null;
   return finish(url, response, { startMs, headersMs, endMs: performance.now() }, receivedBytes);
 }

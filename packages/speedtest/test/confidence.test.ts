@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levelOf, meanEstimate, medianEstimate, tQuantile95 } from '../src/stats/confidence';
+import { capLevel, levelOf, meanEstimate, medianEstimate, tQuantile95 } from '../src/stats/confidence';
 
 describe('meanEstimate', () => {
   it('uses the t quantile: [90,110,100,100] has mean 100 and half-width 3.182·sqrt(200/3)/2 (13%)', () => {
@@ -49,5 +49,13 @@ describe('levels', () => {
   it('falls back to the normal quantile beyond 30 degrees of freedom', () => {
     expect(tQuantile95(3)).toBe(3.182);
     expect(tQuantile95(100)).toBe(1.96);
+  });
+});
+
+describe('capLevel', () => {
+  it('lowers a high estimate to the ceiling and leaves a lower one alone', () => {
+    const high = meanEstimate([100, 100, 100, 100]);
+    expect(capLevel(high, 'medium').level).toBe('medium');
+    expect(capLevel({ ...high, level: 'low' }, 'medium').level).toBe('low');
   });
 });

@@ -36,6 +36,13 @@ describe('GoodputMeter', () => {
     expect(meter.closedIntervals(200)).toEqual([0, 8000]);
   });
 
+  it('remembers the end of the latest span', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 180, 10);
+    meter.addSpan(20, 90, 10);
+    expect(meter.lastEndMs).toBe(180);
+  });
+
   it('ignores non-positive byte counts', () => {
     const meter = new GoodputMeter(0, 100);
     meter.addSpan(0, 50, 0);

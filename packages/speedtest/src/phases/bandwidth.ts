@@ -1,5 +1,5 @@
 import { download, isAbort, type ProbeResult, ping, sleep, upload } from '../probe';
-import { meanEstimate } from '../stats/confidence';
+import { capLevel, meanEstimate } from '../stats/confidence';
 import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
@@ -213,7 +213,8 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   if (failure) throw failure;
 
   const endMs = performance.now();
-  const closed = meter.closedIntervals(endMs);
+  // Intervals after the last byte would only add the idle tail of the phase to the figures.
+  const closed = meter.closedIntervals(Math.min(endMs, meter.lastEndMs));
   const streamsAt = (index: number) =>
     streamChanges.filter((change) => change.intervalIndex <= index).at(-1)?.streams ?? 1;
   const intervals: GoodputInterval[] = closed.map((rate, index) => ({
@@ -225,10 +226,12 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   // Budget stops judge the last intervals of the current step; with none closed, the whole phase's average.
   const stepIntervals = closed.slice(stepStartIndex + 1);
   const window = finalWindow ?? stepIntervals.slice(-options.stableIntervals);
-  const estimate =
+  const estimate = capLevel(
     window.length > 0
       ? meanEstimate(window)
-      : { ...meanEstimate([(meter.totalBytes * 8 * 1000) / Math.max(1, endMs - phaseStartMs)]), level: 'low' as const };
+      : meanEstimate([(meter.totalBytes * 8 * 1000) / Math.max(1, endMs - phaseStartMs)]),
+    stopReason === 'stable' ? 'high' : window.length >= options.stableIntervals ? 'medium' : 'low',
+  );
   const serverBytes =
     direction === 'upload' ? samples.reduce((sum, sample) => sum + (sample.receivedBytes ?? 0), 0) : null;
   return {

@@ -62,3 +62,13 @@ export function medianEstimate(values: readonly number[], absoluteSlackMs = 1): 
   const halfWidth = count < 5 ? Number.POSITIVE_INFINITY : Math.max(value - low, high - value);
   return { value, low, high, level: levelOf(value, halfWidth, absoluteSlackMs), sampleCount: count };
 }
+
+const rank: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
+
+/**
+ * Lowers an estimate's level to at most `ceiling`. A bandwidth phase stopped by its budget never met the stability
+ * criterion, so a tight interval there (one long request spread evenly over several intervals) must not read "high".
+ */
+export function capLevel(estimate: Estimate, ceiling: ConfidenceLevel): Estimate {
+  return rank[estimate.level] > rank[ceiling] ? { ...estimate, level: ceiling } : estimate;
+}

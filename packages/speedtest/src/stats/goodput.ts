@@ -8,6 +8,7 @@ export class GoodputMeter {
   readonly #intervalMs: number;
   readonly #bytesByInterval: number[] = [];
   #totalBytes = 0;
+  #lastEndMs = Number.NEGATIVE_INFINITY;
 
   /**
    * @param originMs when interval 0 starts (performance.now() scale)
@@ -22,6 +23,11 @@ export class GoodputMeter {
     return this.#totalBytes;
   }
 
+  /** End of the latest span added: intervals after it only hold the idle tail of a finished phase. */
+  get lastEndMs(): number {
+    return this.#lastEndMs;
+  }
+
   /** Index of the interval containing `timeMs` (negative times fall in interval 0). */
   intervalAt(timeMs: number): number {
     return Math.max(0, Math.floor((timeMs - this.#originMs) / this.#intervalMs));
@@ -31,6 +37,7 @@ export class GoodputMeter {
   addSpan(startMs: number, endMs: number, bytes: number): void {
     if (!(bytes > 0)) return;
     this.#totalBytes += bytes;
+    this.#lastEndMs = Math.max(this.#lastEndMs, endMs);
     const spanMs = endMs - startMs;
     if (!(spanMs > 0)) {
       this.#add(this.intervalAt(endMs), bytes);

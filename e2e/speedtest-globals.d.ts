@@ -1,0 +1,13 @@
+// What the speed-test pages publish for automation (see apps/speedtest/README.md); loosely typed on purpose so the
+// specs state the fields they rely on.
+declare global {
+  interface Window {
+    __speedkitResult?: unknown;
+    __speedkitProgress?: { phase: string; fraction: number };
+    __speedkitError?: string;
+    __baselineResult?: unknown;
+    __baselineError?: string;
+  }
+}
+
+export {};

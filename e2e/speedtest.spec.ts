@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+
+// Loopback runs at several Gbit/s: small budgets keep every run to a few seconds.
+const smallRun = '/?bytes=40000000&timeMs=2500&intervalMs=100&pings=10&maxDownBytes=10000000&maxUpBytes=5000000';
+
+interface PublishedResult {
+  durationMs: number;
+  download: { bitsPerSecond: { value: number; level: string }; clientBytes: number } | null;
+  upload: { bitsPerSecond: { value: number }; clientBytes: number; serverBytes: number } | null;
+  latency: {
+    idleMs: { value: number; sampleCount: number };
+    jitterMs: number;
+    downloadLoadedMs: { value: number } | null;
+  };
+  rpm: { overall: number | null };
+  totalBytes: { download: number; upload: number };
+  samples: { kind: string; load: string; timingSource: string }[];
+}
+
+const resultOf = (page: Page) =>
+  page
+    .waitForFunction(
+      () => window.__speedkitResult ?? (window.__speedkitError ? { error: window.__speedkitError } : null),
+      null,
+      {
+        timeout: 45_000,
+      },
+    )
+    .then((handle) => handle.jsonValue() as Promise<PublishedResult>);
+
+test('runs a full small-budget test, shows every headline figure and exports the samples as CSV', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(smallRun);
+  const result = await resultOf(page);
+  expect(result).not.toHaveProperty('error');
+
+  // Sane figures from a real run over loopback.
+  expect(result.download?.bitsPerSecond.value).toBeGreaterThan(10e6);
+  expect(result.upload?.bitsPerSecond.value).toBeGreaterThan(10e6);
+  expect(result.latency.idleMs.value).toBeGreaterThan(0);
+  expect(result.latency.idleMs.value).toBeLessThan(500);
+  expect(result.latency.idleMs.sampleCount).toBe(10);
+  expect(result.latency.jitterMs).toBeGreaterThanOrEqual(0);
+  expect(result.rpm.overall).toBeGreaterThan(0);
+  // The budget bounds what the test may use, and the server saw every completed upload byte.
+  expect(result.totalBytes.download).toBeLessThanOrEqual(40_000_000);
+  expect(result.totalBytes.upload).toBeLessThanOrEqual(40_000_000);
+  expect(result.upload?.serverBytes).toBe(result.upload?.clientBytes);
+  expect(result.samples.some((sample) => sample.timingSource === 'resource-timing')).toBe(true);
+
+  for (const metric of ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm']) {
+    await expect(page.locator(`.card[data-metric="${metric}"] [data-value]`)).not.toHaveText('—');
+  }
+  await expect(page.getByRole('status')).toContainText('Done in');
+  await expect(page.locator('[data-experience="gaming"]')).not.toHaveText('—');
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^speedkit-.*\.csv$/);
+  const csv = await readFile((await download.path()) ?? '', 'utf8');
+  const rows = csv
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
+  expect(rows[0]).toEqual([
+    'direction',
+    'load',
+    'bytes',
+    'received_bytes',
+    'start_ms',
+    'duration_ms',
+    'bits_per_second',
+    'ttfb_ms',
+    'server_ms',
+    'ping_ms',
+    'parallel_streams',
+    'timing_source',
+  ]);
+  expect(rows).toHaveLength(result.samples.length + 1);
+  for (const row of rows.slice(1)) expect(row).toHaveLength(12);
+  const kinds = new Set(rows.slice(1).map((row) => row[0]));
+  expect(kinds).toEqual(new Set(['latency', 'download', 'upload']));
+  expect(rows.slice(1).every((row) => Number.isFinite(Number(row[4])))).toBe(true);
+
+  await page.screenshot({ path: testInfo.outputPath('speedtest-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath('speedtest-narrow.png'), fullPage: true });
+});
+
+test('shows average, median, min, max, p90 and count for a metric chosen with the keyboard', async ({ page }) => {
+  await page.goto(`${smallRun}&directions=download`);
+  await resultOf(page);
+  const card = page.locator('.card[data-metric="latency"]');
+  await card.focus();
+  await page.keyboard.press('Enter');
+  await expect(card).toHaveAttribute('aria-expanded', 'true');
+  const details = page.locator('#details');
+  for (const term of ['Average', 'Median', 'Minimum', 'Maximum', '90th percentile', 'Samples']) {
+    await expect(details.getByText(term, { exact: true })).toBeVisible();
+  }
+  await expect(details.locator('dd').nth(5)).toHaveText('10');
+});
+
+test('stops on request: no measurement request is sent after Stop', async ({ page }) => {
+  await page.goto('/?autostart=0&bytes=2000000000&timeMs=20000&maxDownBytes=2000000');
+  await page.getByRole('button', { name: 'Start test' }).click();
+  await page.waitForFunction(() => window.__speedkitProgress?.phase === 'download', null, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('status')).toContainText('Stopped');
+  const late: string[] = [];
+  page.on('request', (request) => {
+    if (/\/__(down|up)/.test(request.url())) late.push(request.url());
+  });
+  await page.waitForTimeout(1000);
+  expect(late).toEqual([]);
+  expect(await page.evaluate(() => window.__speedkitResult)).toBeUndefined();
+});
+
+test('the unmodified @cloudflare/speedtest finishes against our endpoints with sane numbers', async ({ page }) => {
+  await page.goto('/baseline.html?preset=small');
+  const handle = await page.waitForFunction(
+    () => window.__baselineResult ?? (window.__baselineError ? { error: window.__baselineError } : null),
+    null,
+    { timeout: 45_000 },
+  );
+  const baseline = (await handle.jsonValue()) as {
+    summary: { download?: number; upload?: number; latency?: number; jitter?: number };
+    bytes: { download: number; upload: number };
+  };
+  expect(baseline).not.toHaveProperty('error');
+  expect(baseline.summary.download).toBeGreaterThan(1e6);
+  expect(baseline.summary.upload).toBeGreaterThan(1e6);
+  expect(baseline.summary.latency).toBeGreaterThan(0);
+  expect(baseline.bytes).toEqual({ download: 3_300_000, upload: 3_300_000 });
+});
