@@ -100,18 +100,28 @@ export const cloudflareEngine = {
 
 /**
  * Our engine (packages/speedtest) through the SPA: `/?autostart=1` runs a test on open and publishes the final
- * result on `window.__speedkitResult`.
+ * result on `window.__speedkitResult` (or `window.__speedkitError`).
  * @type {Engine}
  */
 export const speedkitEngine = {
   name: 'speedkit',
   run: async (page, origin, timeoutMs) => {
     await page.goto(`${origin}/?autostart=1`);
-    const handle = await page.waitForFunction(() => /** @type {any} */ (window).__speedkitResult, null, {
-      timeout: timeoutMs,
-      polling: 250,
-    });
-    return normalizeSpeedkit(await handle.jsonValue());
+    // The SPA publishes either the result or `__speedkitError`; fail fast on the latter.
+    const handle = await page.waitForFunction(
+      () => {
+        const w = /** @type {any} */ (window);
+        if (w.__speedkitError) return { error: String(w.__speedkitError) };
+        if (!w.__speedkitResult) return undefined;
+        const { samples: _samples, intervals: _intervals, ...result } = w.__speedkitResult;
+        return { result };
+      },
+      null,
+      { timeout: timeoutMs, polling: 250 },
+    );
+    const outcome = await handle.jsonValue();
+    if (outcome.error) throw new Error(`speedkit failed: ${outcome.error}`);
+    return normalizeSpeedkit(outcome.result);
   },
 };
 

@@ -7,14 +7,27 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
 /**
  * @param {{ meta: any, table: string, checks: { ok: boolean, text: string }[] }} run
  */
-export function writeAccuracyDoc({ meta, table, checks }) {
+export function writeAccuracyDoc(run) {
   const findingsPath = join(repoRoot, 'bench', 'accuracy', 'findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8').trim() : '';
+  writeFileSync(join(repoRoot, 'docs', 'accuracy.md'), accuracyDoc(run, findings));
+}
+
+/**
+ * The document's text (pure).
+ * @param {{ meta: any, table: string, checks: { ok: boolean, text: string }[] }} run
+ * @param {string} findings markdown appended under "Findings"
+ */
+export function accuracyDoc({ meta, table, checks }, findings) {
   const load = (/** @type {number[]} */ l) => l.map((v) => v.toFixed(2)).join(' / ');
+  // TCP goodput a tbf rate allows with 1500-byte MTU and timestamps: 1448 payload bytes per 1514 on the wire.
+  const goodput = (/** @type {number} */ mbit) => ((mbit * 1448) / 1514).toFixed(1);
   const probes = Object.entries(meta.probes)
     .map(
       ([id, p]) =>
-        `| ${id} | ${p.iperfDownMbit.toFixed(1)} | ${p.iperfUpMbit.toFixed(1)} | ${p.idleLatencyMs.toFixed(2)} | ` +
+        `| ${id} | ${p.iperfDownMbit.toFixed(1)} / ${p.iperfUpMbit.toFixed(1)} | ` +
+        `${goodput(meta.profiles.find((/** @type {any} */ x) => x.id === id)?.downMbit ?? Number.NaN)} / ` +
+        `${goodput(meta.profiles.find((/** @type {any} */ x) => x.id === id)?.upMbit ?? Number.NaN)} | ${p.idleLatencyMs.toFixed(2)} | ` +
         `${p.curlLatencyMs.toFixed(2)} | ${p.overheadMs.toFixed(2)} | ${p.curlJitterMs.toFixed(2)} |`,
     )
     .join('\n');
@@ -45,7 +58,7 @@ profile and engine. Raw rows: bench/results/accuracy/accuracy.{json,csv}.
 
 ## Truth probes per profile
 
-| profile | iperf3 down Mbit/s | iperf3 up Mbit/s | curl RTT, no delay ms | curl RTT = latency truth ms | local overhead ms | curl jitter ms |
+| profile | iperf3 down / up Mbit/s (truth) | rate × 1448/1514 Mbit/s | curl RTT, no delay ms | curl RTT = latency truth ms | local overhead ms | curl jitter ms |
 |---|--:|--:|--:|--:|--:|--:|
 ${probes}
 
@@ -58,5 +71,5 @@ ${table}
 ${checks.map((c) => `- ${c.ok ? 'pass' : '**FAIL**'}: ${c.text}`).join('\n')}
 ${meta.errors.length ? `\nEngine runs that did not finish:\n\n${meta.errors.map((e) => `- ${e.profile} ${e.engine} #${e.repetition}: ${e.error}`).join('\n')}\n` : ''}
 ${findings ? `\n## Findings\n\n${findings}\n` : ''}`;
-  writeFileSync(join(repoRoot, 'docs', 'accuracy.md'), doc);
+  return doc;
 }

@@ -235,6 +235,7 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) 
     exec: (ns, cmd, args, opts) => run('ip', ['netns', 'exec', ns, cmd, ...args], opts),
     /**
      * Starts a long-running command inside a namespace, in its own process group so destroy() reaches its children.
+     * stdio defaults to pipes: read them or pass `{ stdio: 'ignore' }`, or a chatty child blocks on a full pipe.
      * @param {string} ns @param {string} cmd @param {string[]} args
      * @param {import('node:child_process').SpawnOptions} [opts]
      */

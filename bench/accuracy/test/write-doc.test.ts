@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { accuracyDoc } from '../write-doc.mjs';
+
+const meta = {
+  startedAt: '2026-11-22T07:30:00.000Z',
+  durationS: 1800,
+  machine: { cpu: 'Test CPU', cores: 2, kernel: '6.18', loadBefore: [1, 2, 3], loadAfter: [0.5, 0.25, 0.125] },
+  repetitions: 3,
+  profiles: [{ id: '50/10 0ms', downMbit: 50, upMbit: 10, rttMs: 0, jitterMs: 0 }],
+  probes: {
+    '50/10 0ms': {
+      iperfDownMbit: 47.81,
+      iperfUpMbit: 9.56,
+      idleLatencyMs: 3.1,
+      curlLatencyMs: 3.2,
+      overheadMs: 3.2,
+      curlJitterMs: 0.4,
+    },
+  },
+  errors: [{ profile: '50/10 0ms', engine: 'speedkit', repetition: 2, error: 'timeout' }],
+};
+
+describe('accuracyDoc', () => {
+  const doc = accuracyDoc(
+    { meta, table: '| the table |', checks: [{ ok: false, text: '50/10 0ms upload: -8.0% (limit ±5%)' }] },
+    'Ours is slower on uploads because…',
+  );
+
+  it('states the date, machine and load of the run', () => {
+    expect(doc).toContain('2026-11-22T07:30:00.000Z');
+    expect(doc).toContain('Test CPU, 2 cores, Linux 6.18');
+    expect(doc).toContain('1.00 / 2.00 / 3.00 before');
+  });
+
+  it('lists truth probes beside the theoretical tbf goodput', () => {
+    // 50 × 1448 / 1514 = 47.8 and 10 × 1448 / 1514 = 9.6
+    expect(doc).toContain('| 50/10 0ms | 47.8 / 9.6 | 47.8 / 9.6 | 3.10 | 3.20 | 3.20 | 0.40 |');
+  });
+
+  it('marks failed checks, unfinished runs and appends the findings', () => {
+    expect(doc).toContain('- **FAIL**: 50/10 0ms upload: -8.0% (limit ±5%)');
+    expect(doc).toContain('- 50/10 0ms speedkit #2: timeout');
+    expect(doc).toContain('## Findings\n\nOurs is slower on uploads because…');
+  });
+});
