@@ -93,6 +93,13 @@ export async function build() {
       () => mustExec('node', ['bench/priority/make-images.mjs', mode], { cwd: repoRoot, env, quiet: true }),
     );
   }
+  // BinaryAST demo: real library scripts from node_modules, served through the Worker (before the SPA copies them).
+  await cachedStep(
+    'BinaryAST: demo scripts (from node_modules)',
+    ['packages/binast-cli/src/corpus.mjs', 'packages/binast-cli/src/copy-demo-scripts.mjs'],
+    'apps/speedtest/public/demo/scripts',
+    () => mustExec('node', ['packages/binast-cli/src/copy-demo-scripts.mjs'], { cwd: repoRoot, env, quiet: true }),
+  );
   await cachedStep(
     'SPA: apps/speedtest (vite build)',
     ['apps/speedtest', 'packages/speedtest/src'],

@@ -1,16 +1,7 @@
-import { decodeVarnums, encodeVarnums, initSync } from '../../../wasm/binast/pkg/binast.js';
-import wasmModule from '../../../wasm/binast/pkg/binast_bg.wasm';
+import { decodeVarnums, encodeVarnums } from '../../../wasm/binast/pkg/binast.js';
 import { json, jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
-
-let initialised = false;
-
-/** Instantiates the crate once per isolate; Workers cannot compile Wasm at run time, so the module is bundled. */
-export function ensureBinastWasm(): void {
-  if (initialised) return;
-  initSync({ module: wasmModule });
-  initialised = true;
-}
+import { ensureBinastWasm } from './codec';
 
 const maxValues = 1024;
 

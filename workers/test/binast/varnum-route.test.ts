@@ -1,7 +1,11 @@
 import { exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const call = (path: string) => exports.default.fetch(new Request(`http://speedkit.test${path}`));
+
+// The first request starts the whole Worker (every capability's Wasm); on a busy machine that alone can take
+// seconds, which is not what these tests measure.
+beforeAll(() => call('/__binast/varnum?n=0'), 30_000);
 
 describe('GET /__binast/varnum (Rust crate through Wasm)', () => {
   it('encodes numbers as BinaryAST varnums with the continuation flag in the low bit', async () => {

@@ -1,0 +1,1 @@
+export declare function firstDifference(a: unknown, b: unknown, path?: string): string | null;

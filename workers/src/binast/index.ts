@@ -1,0 +1,5 @@
+export { acceptsBinast, binastMediaType } from './accept';
+export { decodeScript, encodeScript, ensureBinastWasm } from './codec';
+export { type BinastConfig, defaultConfig, readConfig } from './config';
+export { binastMiddleware } from './middleware';
+export { varnumRoute } from './varnum-route';

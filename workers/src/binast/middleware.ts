@@ -1,0 +1,101 @@
+import type { Middleware } from '../shared/middleware';
+import { acceptsBinast, binastMediaType } from './accept';
+import { encodeScript } from './codec';
+import { type BinastConfig, readConfig } from './config';
+import { failureKey, sha256Hex, variantKey } from './store';
+
+const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
+const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
+
+/** Adds `Vary: Accept`: the same URL answers JavaScript or BinaryAST depending on `Accept`. */
+function withVary(response: Response, note: string): Response {
+  const out = new Response(response.body, response);
+  const vary = out.headers.get('vary');
+  if (
+    !vary
+      ?.toLowerCase()
+      .split(/\s*,\s*/)
+      .includes('accept')
+  )
+    out.headers.set('vary', vary ? `${vary}, Accept` : 'Accept');
+  out.headers.set('x-speedkit-binast', note);
+  return out;
+}
+
+/**
+ * Serves a stored BinaryAST encoding of `.js` responses to clients that ask for it, and encodes in the background
+ * on a miss. Anything unexpected (no store, oversize, syntax the parser rejects, an encoder error) serves the
+ * original script, logged: BinaryAST is an optimisation, never a reason for a broken page.
+ */
+export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
+    return next(request);
+  }
+  const response = await next(request);
+  if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return response;
+  if (!acceptsBinast(request.headers.get('accept'))) return withVary(response, 'not requested');
+  const store = env.VARIANTS;
+  if (!store) return withVary(response, 'no store');
+  const config = readConfig(env as unknown as Record<string, unknown>);
+  let body: string | null = null;
+  try {
+    const declaredBytes = Number(response.headers.get('content-length') ?? 0);
+    if (declaredBytes > config.maxSourceBytes) return withVary(response, 'too large');
+    const etag = response.headers.get('etag');
+    // Without an ETag the body itself is the identity: read it once and keep serving that text.
+    body = etag === null ? await response.text() : null;
+    const original = body === null ? response : new Response(body, response);
+    const key = await variantKey(url.pathname, etag ?? (await sha256Hex(body ?? '')), config);
+    const stored = await store.get(key);
+    if (stored) return binastResponse(stored, original, key);
+    if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
+    const source = body ?? (await original.clone().text());
+    ctx.waitUntil(encodeAndStore(store, key, source, url.pathname, config));
+    return withVary(original, 'miss; encoding');
+  } catch (error) {
+    console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
+    return withVary(body === null ? response : new Response(body, response), 'error');
+  }
+};
+
+function binastResponse(stored: R2ObjectBody, original: Response, key: string): Response {
+  const headers = new Headers({
+    'content-type': binastMediaType,
+    'content-length': String(stored.size),
+    vary: 'Accept',
+    etag: `"${key.slice(key.lastIndexOf('/') + 1, key.lastIndexOf('/') + 17)}-binast"`,
+    'x-speedkit-binast': 'hit',
+  });
+  const cacheControl = original.headers.get('cache-control');
+  if (cacheControl) headers.set('cache-control', cacheControl);
+  return new Response(stored.body, { status: 200, headers });
+}
+
+async function encodeAndStore(
+  store: R2Bucket,
+  key: string,
+  source: string,
+  path: string,
+  config: BinastConfig,
+): Promise<void> {
+  const sourceBytes = new TextEncoder().encode(source).length;
+  if (sourceBytes > config.maxSourceBytes) {
+    console.warn(`binast: ${path} is ${sourceBytes} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`);
+    await store.put(failureKey(key), `over ${config.maxSourceBytes} bytes`);
+    return;
+  }
+  const startMs = performance.now();
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeScript(source, path, config);
+  } catch (error) {
+    console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
+    await store.put(failureKey(key), String(error).slice(0, 500));
+    return;
+  }
+  await store.put(key, bytes, {
+    httpMetadata: { contentType: binastMediaType },
+    customMetadata: { sourceBytes: String(sourceBytes), encodeMs: (performance.now() - startMs).toFixed(1) },
+  });
+}

@@ -1,0 +1,101 @@
+import { env } from 'cloudflare:workers';
+import { parse } from 'acorn';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { firstDifference } from '../../../packages/binast-cli/src/ast-equal.mjs';
+import { decodeScript } from '../../src/binast/codec';
+import { binastAccept, callBinast, clearVariants, demoScript } from './helpers';
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const parseScript = (source: string) => parse(source, { ecmaVersion: 'latest', sourceType: 'script' });
+const origin =
+  (body: string, headers: Record<string, string> = {}) =>
+  async () =>
+    new Response(body, { headers: { 'content-type': 'text/javascript', ...headers } });
+
+beforeEach(clearVariants);
+
+describe('BinaryAST negotiation for .js responses', () => {
+  it('serves the original script with Vary: Accept on a miss, then the stored encoding', async () => {
+    const first = await callBinast(demoScript, binastAccept);
+    const original = text(first.bytes);
+    expect(first.response.headers.get('content-type')).toContain('javascript');
+    expect(first.response.headers.get('vary')).toContain('Accept');
+    expect(first.note).toBe('miss; encoding');
+
+    const second = await callBinast(demoScript, binastAccept);
+    expect(second.note).toBe('hit');
+    expect(second.response.headers.get('content-type')).toBe('application/javascript-binast');
+    expect(second.response.headers.get('vary')).toBe('Accept');
+    expect(text(second.bytes.slice(0, 5))).toBe('BINJS');
+    const regenerated = decodeScript(second.bytes);
+    expect(firstDifference(parseScript(original), parseScript(regenerated))).toBeNull();
+  });
+
+  it('never serves BinaryAST to a client that did not ask for it, even when an encoding is stored', async () => {
+    await callBinast(demoScript, binastAccept);
+    await callBinast(demoScript, binastAccept);
+    for (const accept of ['*/*', null, 'application/javascript-binast;q=0']) {
+      const { response, note } = await callBinast(demoScript, accept);
+      expect(response.headers.get('content-type')).toContain('javascript');
+      expect(response.headers.get('content-type')).not.toContain('binast');
+      expect(response.headers.get('vary')).toContain('Accept');
+      expect(note).toBe('not requested');
+    }
+  });
+
+  it('leaves responses that are not JavaScript untouched', async () => {
+    const { response, note } = await callBinast('/', binastAccept);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(note).toBe('');
+  });
+
+  it('serves a script the parser rejects as JavaScript and remembers not to parse it again', async () => {
+    const broken = origin('function (', { etag: '"v1"' });
+    const first = await callBinast('/broken.js', binastAccept, {}, broken);
+    expect(text(first.bytes)).toBe('function (');
+    const second = await callBinast('/broken.js', binastAccept, {}, broken);
+    expect(second.note).toBe('unsupported');
+    expect(text(second.bytes)).toBe('function (');
+  });
+
+  it('serves scripts over BINAST_MAX_SOURCE_BYTES as JavaScript and stores no encoding', async () => {
+    const vars = { BINAST_MAX_SOURCE_BYTES: '100' };
+    await callBinast(demoScript, binastAccept, vars);
+    const second = await callBinast(demoScript, binastAccept, vars);
+    expect(second.note).toBe('unsupported');
+    expect(second.response.headers.get('content-type')).toContain('javascript');
+  });
+
+  it('keys encodings by body hash when the origin sends no ETag', async () => {
+    const v1 = origin('var version = 1;');
+    const v2 = origin('var version = 2;');
+    await callBinast('/app.js', binastAccept, {}, v1);
+    expect(decodeScript((await callBinast('/app.js', binastAccept, {}, v1)).bytes)).toBe('var version=1;');
+    expect((await callBinast('/app.js', binastAccept, {}, v2)).note).toBe('miss; encoding');
+  });
+
+  it('stores each layout and lazy level under its own key', async () => {
+    const multipart = { BINAST_LAYOUT: 'multipart', BINAST_LAZY_LEVEL: '1' };
+    await callBinast(demoScript, binastAccept);
+    expect((await callBinast(demoScript, binastAccept, multipart)).note).toBe('miss; encoding');
+    const { bytes } = await callBinast(demoScript, binastAccept, multipart);
+    expect(bytes[5]).toBe(0x02); // varnum(1): format 1, multipart
+    const listed = await env.VARIANTS?.list({ prefix: 'binast/' });
+    expect(listed?.objects.map((o) => o.key.split('/')[1]).sort()).toEqual(['multipart-lazy1', 'optimised-lazy0']);
+  });
+});
+
+describe('decodeToJavaScript in workerd', () => {
+  it('throws an Error naming the problem on input that is not BinaryAST', () => {
+    expect(() => decodeScript(new TextEncoder().encode('var a = 1;'))).toThrow(/BINJS magic/);
+  });
+
+  it('throws, never traps, on a truncated encoding', async () => {
+    await callBinast(demoScript, binastAccept);
+    const { bytes } = await callBinast(demoScript, binastAccept);
+    for (const length of [6, 100, bytes.length - 1]) {
+      expect(() => decodeScript(bytes.slice(0, length))).toThrow(Error);
+    }
+    expect(decodeScript(bytes)).toContain('Backbone');
+  });
+});
