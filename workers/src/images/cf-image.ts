@@ -1,5 +1,6 @@
 import type { ModernFormat } from './formats';
 import type { UrlOptions } from './options';
+import { varyOnAccept } from './respond';
 
 /**
  * Translates validated URL options into `fetch(url, { cf: { image } })` options, for zones where Cloudflare's Image
@@ -28,4 +29,32 @@ export function toCloudflareImage(
     image.format = options.format;
   }
   return image;
+}
+
+/**
+ * `IMAGES_ENGINE=cloudflare` for Accept negotiation: asks Cloudflare to convert the same URL to the chosen format.
+ * Any failure serves the origin's response instead (the contract of every content Worker).
+ */
+export async function negotiateOnCloudflare(
+  request: Request,
+  original: Response,
+  format: ModernFormat,
+): Promise<Response> {
+  const withVary = (response: Response) => {
+    const headers = new Headers(response.headers);
+    varyOnAccept(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+  try {
+    const transformed = await fetch(request.url, { cf: { image: { format } } });
+    if (transformed.ok) {
+      await original.body?.cancel();
+      return withVary(transformed);
+    }
+    await transformed.body?.cancel();
+    console.warn(`images: cf.image answered ${transformed.status} for ${request.url}, serving the original`);
+  } catch (error) {
+    console.warn(`images: cf.image failed for ${request.url}, serving the original: ${String(error)}`);
+  }
+  return withVary(original);
 }

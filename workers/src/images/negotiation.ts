@@ -1,4 +1,5 @@
 import { parseAccept } from './accept';
+import { negotiateOnCloudflare } from './cf-image';
 import type { ImagesConfig } from './config';
 import { type ImageFormat, isCodecFormat, type ModernFormat, mimeTypes } from './formats';
 import { isComplete, readImageHeader } from './header';
@@ -61,6 +62,7 @@ export async function negotiateImage(
     varyOnAccept(headers);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
+  if (config.engine === 'cloudflare') return negotiateOnCloudflare(request, response, formats[0] ?? 'webp');
   const bytes = await readLimited(response.clone(), config.maxInputBytes);
   if (!bytes) return originalResponse(request, response, null, `over ${config.maxInputBytes} bytes`, true);
   const header = readImageHeader(bytes);
