@@ -58,7 +58,51 @@ process.stdout.write(
 );
 
 rmSync(demoOut, { recursive: true, force: true });
-mkdirSync(demoOut, { recursive: true });
+mkdirSync(join(demoOut, 'lib'), { recursive: true });
 for (const name of ['binast-loader.min.js', 'binast-loader.mjs', ...decoderFiles]) {
   if (existsSync(join(dist, name))) copyFileSync(join(dist, name), join(demoOut, name));
+}
+await buildDemoLibraries(join(demoOut, 'lib'));
+
+/**
+ * The real libraries the demo pages load, as classic scripts with globals (what sites without a bundler embed):
+ * React 19 ships no UMD build any more, so React and ReactDOM are bundled here from their production CommonJS builds;
+ * d3 and lodash ship minified UMD files that are copied as they are.
+ * @param {string} out
+ */
+async function buildDemoLibraries(out) {
+  const nodeModules = join(here, '../../node_modules');
+  /** @type {import('esbuild').Plugin} */
+  const reactFromGlobal = {
+    name: 'react-from-global',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^react$/ }, () => ({ path: 'react', namespace: 'global' }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'global' }, () => ({ contents: 'module.exports = React' }));
+    },
+  };
+  const library = {
+    ...common,
+    minify: true,
+    format: 'iife',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    nodePaths: [nodeModules],
+  };
+  await build({
+    ...library,
+    stdin: { contents: "module.exports = require('react')", resolveDir: nodeModules },
+    globalName: 'React',
+    outfile: join(out, 'react.js'),
+  });
+  await build({
+    ...library,
+    stdin: {
+      contents: "export { createRoot } from 'react-dom/client'; export { flushSync, version } from 'react-dom';",
+      resolveDir: nodeModules,
+    },
+    globalName: 'ReactDOM',
+    plugins: [reactFromGlobal],
+    outfile: join(out, 'react-dom.js'),
+  });
+  copyFileSync(join(nodeModules, 'd3/dist/d3.min.js'), join(out, 'd3.js'));
+  copyFileSync(join(nodeModules, 'lodash/lodash.min.js'), join(out, 'lodash.js'));
 }

@@ -1,16 +1,14 @@
 // DOM side of execution: how a script finally runs (decoded source inline, or the plain `<script src>` fallback),
 // and the shims that keep `document.currentScript` and late DOMContentLoaded/load listeners working.
 
-/** Attributes of the opt-in element that must not be copied to the script that runs (the rest, e.g. data-*, is). */
-const ownAttributes = ['type', 'src', 'async', 'defer', 'onload', 'onerror', 'id'];
+/**
+ * Attributes of the opt-in element that must not be copied to the script that runs (the rest, e.g. data-*, nonce,
+ * crossorigin, integrity, is): handlers would fire twice, ids would clash. async/defer do not matter on inserted
+ * scripts, which the scheduler orders.
+ */
+const ownAttributes = ['type', 'src', 'onload', 'onerror', 'id'];
 
 let lateShims = 0;
-let documentParsed = false;
-
-/** The loader calls this on DOMContentLoaded: from then on, a new DOMContentLoaded listener would never fire. */
-export function markDocumentParsed(): void {
-  documentParsed = true;
-}
 
 /**
  * While a script the loader runs late executes, listeners for events that already fired (DOMContentLoaded, window
@@ -27,8 +25,9 @@ function patchLateListeners(): () => void {
         options?: unknown,
       ) =>
         listener &&
+        // readyState leaves `loading` just before DOMContentLoaded: a listener added in between is called once, early.
         (type === 'DOMContentLoaded'
-          ? documentParsed
+          ? document.readyState !== 'loading'
           : type === 'load' && target === window && document.readyState === 'complete')
           ? setTimeout(() =>
               'handleEvent' in listener
@@ -46,10 +45,10 @@ function patchLateListeners(): () => void {
 /**
  * Runs the script the opt-in element stands for, next to it: `source` inline when given, else the plain `src`.
  * Resolves false when nothing ran: the plain script fired `error`, or the source did not parse (a SyntaxError is
- * reported on window before anything executes, so falling back to the plain script cannot run code twice).
+ * reported on window before anything executes, so falling back to the plain script does not run code twice).
  * Classic inline scripts run synchronously on insertion, and for that time `document.currentScript` is the opt-in
- * element (its `src`, `dataset` and `id` are what the code expects); module scripts have no currentScript, as in
- * browsers, and are done at their `load` event.
+ * element (its `src`, `dataset` and `id` are what the code expects). Inline modules have no currentScript, as in
+ * browsers, and fire no `load` (Chromium), so their source ends by dispatching a per-URL event on window.
  */
 export function runScript(
   original: HTMLScriptElement,
@@ -63,41 +62,51 @@ export function runScript(
     if (!ownAttributes.includes(name)) script.setAttribute(name, value);
   script.nonce = nonce;
   if (module) script.type = 'module';
-  let ok = true;
-  const onError = (event: ErrorEvent) => {
-    if (event.error instanceof SyntaxError) ok = false;
-  };
   const unpatch = patchLateListeners();
+  const insert = () => (original.isConnected ? original.after(script) : document.head.append(script));
   return new Promise<boolean>((resolve) => {
-    const done = (event?: Event | string) => {
+    const signal = `binast:${url}`;
+    let ok = true;
+    const done = () => {
       removeEventListener('error', onError);
+      removeEventListener(signal, done);
       unpatch();
-      if (source === undefined) ok = (event as Event).type === 'load';
       // Inline text can be megabytes; the element has done its job once it ran.
-      else script.remove();
+      if (source) script.remove();
       resolve(ok);
     };
-    const insert = () => (original.isConnected ? original.after(script) : document.head.append(script));
+    // Errors of inline scripts are reported on window: synchronously for classic ones, named by sourceURL for modules.
+    const onError = (event: ErrorEvent) => {
+      if (module && event.filename !== url) return;
+      ok = !(event.error instanceof SyntaxError);
+      if (module) done();
+    };
     if (source === undefined) {
       // Inserted scripts are async by default; the scheduler orders them, so they may load in any order.
       script.src = url;
-    } else {
-      // Stack traces and DevTools then name the original URL instead of the page.
-      script.text = `${source}\n//# sourceURL=${url}`;
-      addEventListener('error', onError);
-      if (!module) {
-        Object.defineProperty(document, 'currentScript', { configurable: true, get: () => original });
-        try {
-          insert();
-        } finally {
-          delete (document as { currentScript?: unknown }).currentScript;
-          done();
-        }
-        return;
-      }
+      script.onload = script.onerror = (event) => {
+        ok = (event as Event).type === 'load';
+        done();
+      };
+      insert();
+      return;
     }
-    script.onload = script.onerror = done;
-    insert();
+    addEventListener('error', onError);
+    // sourceURL makes stack traces and DevTools name the original URL instead of the page.
+    const end = module ? `;dispatchEvent(new Event(${JSON.stringify(signal)}))` : '';
+    script.text = `${source}\n${end}\n//# sourceURL=${url}`;
+    if (module) {
+      addEventListener(signal, done);
+      insert();
+      return;
+    }
+    Object.defineProperty(document, 'currentScript', { configurable: true, get: () => original });
+    try {
+      insert();
+    } finally {
+      delete (document as { currentScript?: unknown }).currentScript;
+      done();
+    }
   });
 }
 

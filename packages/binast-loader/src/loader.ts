@@ -1,5 +1,5 @@
 import { loadDecoder, wasmUsable } from './decoder';
-import { inlineScriptsAllowed, markDocumentParsed, runScript } from './execute';
+import { inlineScriptsAllowed, runScript } from './execute';
 import { binastAccept, isBinastContentType } from './media-type';
 import { planScript } from './plan';
 import { type FallbackReason, measure, readSizes, type ScriptRecord } from './record';
@@ -40,7 +40,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     if (!plan) return;
     seen.add(script);
     const url = script.src;
-    const record: ScriptRecord = { url, ...plan, outcome: 'pending' };
+    const record: ScriptRecord = { url, ...plan };
     records.push(record);
     const nonce = options.nonce || script.nonce || '';
     const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
@@ -117,7 +117,6 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     scan();
     observer.disconnect();
     parsed = true;
-    markDocumentParsed();
     scheduler.parsingDone();
   };
   scan();

@@ -25,16 +25,14 @@ export interface ScriptRecord {
   /**
    * `binast`: decoded and executed; `js`: the server answered JavaScript, executed as is; `fallback`: ran through a
    * plain `<script src>` (see `reason`); `error`: even the plain script failed (the element got an `error` event);
-   * `pending`: not executed yet.
+   * absent: not executed yet.
    */
-  outcome: 'pending' | 'binast' | 'js' | 'fallback' | 'error';
+  outcome?: 'binast' | 'js' | 'fallback' | 'error';
   reason?: FallbackReason;
   /** Response body bytes after HTTP content decoding (Resource Timing `decodedBodySize`). */
   bodyBytes?: number;
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
-  /** Compressed body bytes (Resource Timing `encodedBodySize`). */
-  encodedBytes?: number;
   /** Request start to full body, in ms. */
   fetchMs?: number;
   /** BinaryAST to JavaScript in the Wasm decoder, in ms (decoder loading excluded: see the `binast:decoder` measure). */
@@ -59,10 +57,10 @@ export function measure(name: string, startMs: number, detail: unknown): number 
 
 /** Copies wire sizes from the newest Resource Timing entry for the URL, when the browser exposes one. */
 export function readSizes(record: ScriptRecord): void {
-  const entries = performance.getEntriesByName(record.url, 'resource') as PerformanceResourceTiming[];
-  const entry = entries[entries.length - 1];
+  // Only resource entries are named by a script URL (the loader's own measures are named binast:*).
+  const entries = performance.getEntriesByName(record.url) as PerformanceResourceTiming[];
+  const entry = entries.pop();
   if (!entry) return;
   record.bodyBytes = entry.decodedBodySize;
   record.transferBytes = entry.transferSize;
-  record.encodedBytes = entry.encodedBodySize;
 }

@@ -1,0 +1,81 @@
+import { type APIRequestContext, expect, type Page, type Route } from '@playwright/test';
+
+/** The loader's per-script record (packages/binast-loader/src/record.ts), as the page exposes it. */
+export interface LoaderRecord {
+  url: string;
+  mode: string;
+  module: boolean;
+  outcome?: 'binast' | 'js' | 'fallback' | 'error';
+  bodyBytes?: number;
+  fetchMs?: number;
+  executeMs?: number;
+  reason?: string;
+  transferBytes?: number;
+  decodeMs?: number;
+}
+
+export const libraryScripts = ['react.js', 'react-dom.js', 'd3.js', 'lodash.js', 'loader-app.js'];
+
+/** Waits for the loader to finish every script of the page and returns its records. */
+export function loaderRecords(page: Page): Promise<LoaderRecord[]> {
+  return page.evaluate(() => (window as unknown as { binast: { ready: Promise<LoaderRecord[]> } }).binast.ready);
+}
+
+/** Whether a request was made by the loader (it asks for BinaryAST) rather than by a plain `<script src>`. */
+export function askedForBinast(route: Route): boolean {
+  return (route.request().headers().accept ?? '').includes('application/javascript-binast');
+}
+
+/** Adds a Content-Security-Policy header to one page's response, the way a site would send it. */
+export async function serveWithCsp(page: Page, path: string, policy: string): Promise<void> {
+  await page.route(`**${path}`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
+  });
+}
+
+/** Renders the plain-script page and returns the app's markup, the reference every loader variant must match. */
+export async function plainRender(page: Page): Promise<string> {
+  await page.goto('/demo/loader-libs-plain');
+  await expect(page.locator('#root .bar')).toHaveCount(4);
+  return page.locator('#root').innerHTML();
+}
+
+/** Opens the loader page and returns its records once every script ran, asserting that the app rendered. */
+export async function loaderRender(page: Page, path = '/demo/loader-libs') {
+  await page.goto(path);
+  const records = await loaderRecords(page);
+  await expect(page.locator('#root .bar')).toHaveCount(4);
+  return { records, html: await page.locator('#root').innerHTML() };
+}
+
+/** Collects uncaught page errors, which would mean a script ran twice, out of order or broken. */
+export function pageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return errors;
+}
+
+/**
+ * Asks the Worker for each script as BinaryAST until it answers with an encoding: the first request misses and
+ * starts the background encode. Bounded: 60 tries 250 ms apart per script.
+ */
+export async function primeBinast(request: APIRequestContext, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    let contentType = '';
+    for (let attempt = 0; attempt < 60 && !contentType.includes('javascript-binast'); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      const response = await request.get(path, { headers: { accept: 'application/javascript-binast, */*' } });
+      contentType = response.headers()['content-type'] ?? '';
+    }
+    expect(contentType, `${path} served as BinaryAST`).toContain('application/javascript-binast');
+  }
+}
+
+export const libraryPaths = [
+  '/demo/loader/lib/react.js',
+  '/demo/loader/lib/react-dom.js',
+  '/demo/loader/lib/d3.js',
+  '/demo/loader/lib/lodash.js',
+  '/demo/loader-app.js',
+];
