@@ -99,11 +99,7 @@ export class SpeedTest {
     const startedAt = new Date().toISOString();
     // Entries are how requests are timed; the default buffer of 250 would fill within one test.
     performance.setResourceTimingBufferSize?.(100_000);
-    const payload = new Uint8Array(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
-    // Random bytes (in 64 KiB calls, the getRandomValues limit) so no compressing proxy flatters the upload.
-    for (let offset = 0; offset < payload.length; offset += 65_536) {
-      crypto.getRandomValues(payload.subarray(offset, Math.min(payload.length, offset + 65_536)));
-    }
+    const payload = randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
     const onSample = (sample: RequestSample) => this.#emit('sample', sample);
     let completedWeight = 0;
 
@@ -230,6 +226,18 @@ export class SpeedTest {
   #emit<K extends keyof SpeedTestEvents>(event: K, detail: SpeedTestEvents[K]): void {
     for (const listener of this.#listeners.get(event) ?? []) (listener as Listener<K>)(detail);
   }
+}
+
+/**
+ * Random bytes (so no compressing proxy flatters the upload) as one Blob that every upload slices. Filled in 64 KiB
+ * calls, the getRandomValues limit.
+ */
+function randomBlob(bytes: number): Blob {
+  const data = new Uint8Array(bytes);
+  for (let offset = 0; offset < bytes; offset += 65_536) {
+    crypto.getRandomValues(data.subarray(offset, Math.min(bytes, offset + 65_536)));
+  }
+  return new Blob([data], { type: 'application/octet-stream' });
 }
 
 export type { BandwidthResult };

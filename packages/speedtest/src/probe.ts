@@ -96,17 +96,18 @@ export async function download(
   return finish(url, response, { startMs, headersMs, endMs: performance.now() }, received);
 }
 
-/** One upload of the first `bytes` of `payload`; the server's receipt says how many arrived. */
-export async function upload(
-  context: ProbeContext,
-  bytes: number,
-  payload: Uint8Array<ArrayBuffer>,
-): Promise<ProbeResult> {
+/**
+ * One upload of the first `bytes` of `payload`; the server's receipt says how many arrived. The body is a Blob
+ * slice: Chromium streams an ArrayBuffer or string body from the page's main thread, which then runs no timers (no
+ * loaded pings, no other stream) until the upload ends; a Blob is read by the network stack instead, and slicing it
+ * copies nothing.
+ */
+export async function upload(context: ProbeContext, bytes: number, payload: Blob): Promise<ProbeResult> {
   const url = endpointUrl(context, '/__up', { bytes });
   const startMs = performance.now();
   const response = await fetch(url, {
     method: 'POST',
-    body: payload.subarray(0, bytes),
+    body: payload.slice(0, bytes),
     signal: context.signal,
     cache: 'no-store',
   });

@@ -23,7 +23,7 @@ export interface BandwidthPhaseInput {
     elapsedMs: number;
   }) => void;
   /** Payload for uploads, at least `maxUploadRequestBytes` long. */
-  payload: Uint8Array<ArrayBuffer>;
+  payload: Blob;
 }
 
 export interface BandwidthPhaseOutput {
