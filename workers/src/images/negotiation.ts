@@ -144,6 +144,8 @@ function scheduleEncode(
   if (inFlight.has(key)) return;
   inFlight.add(key);
   const work = (async () => {
+    // Wasm encoding blocks the isolate's only thread; yield first so the response already returned gets written.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     try {
       const encoded = await encodeNegotiated(decoded, source, format);
       const smaller = encoded.byteLength < source.bytes.byteLength;
