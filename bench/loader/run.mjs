@@ -1,0 +1,120 @@
+// `npm run bench:loader`: time from navigation to "library executed" (the demo app's `app:executed` mark, set after
+// React, ReactDOM, d3, lodash and the app ran and rendered) for plain scripts vs the BinaryAST loader, on a shaped
+// link (tbf in network namespaces + toxiproxy delay), with bytes on the wire and decode time. Needs root and a build.
+// Options: --runs N (default 3 per variant and profile).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from '@playwright/test';
+import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
+import { startToxiproxy } from '../lib/toxiproxy.mjs';
+import { summarise, toCsv, toTable } from './report.mjs';
+
+const runsArg = process.argv.indexOf('--runs');
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+/** Lighthouse's "slow 4G" mobile profile first (1.6 Mbit/s, 150 ms), then a decent and a fast line. */
+const profiles = [
+  { name: '1.6 Mbit/s, 150 ms', downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
+  { name: '10 Mbit/s, 40 ms', downMbit: 10, upMbit: 5, rttMs: 40 },
+  { name: '100 Mbit/s, 10 ms', downMbit: 100, upMbit: 50, rttMs: 10 },
+];
+/**
+ * plain: the libraries as <script src>. loader (cold): first visit, the decoder comes from the network too.
+ * loader (decoder cached): the decoder is in the HTTP cache (an earlier page loaded it), the scripts are not.
+ */
+const variants = [
+  { name: 'plain <script>', path: '/demo/loader-libs-plain', prewarmDecoder: false },
+  { name: 'loader, cold', path: '/demo/loader-libs', prewarmDecoder: false },
+  { name: 'loader, decoder cached', path: '/demo/loader-libs', prewarmDecoder: true },
+];
+const serverPort = 8816;
+const proxyPort = 8916;
+
+const capable = await canCreateNamespaces();
+if (!capable.ok) {
+  process.stderr.write(`bench:loader needs network namespaces: ${capable.reason}\n`);
+  process.exit(1);
+}
+
+const link = await createShapedLink({ prefix: 'skloader', downMbit: 100, upMbit: 50 });
+try {
+  const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', String(serverPort)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) });
+    lines.once('line', (line) => resolve(JSON.parse(line)));
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const proxy = await startToxiproxy(link, { ns: link.serverNs, listenPort: proxyPort, upstreamPort: serverPort });
+  const origin = `http://${link.serverIp}:${proxyPort}`;
+  const browser = await chromium.launch({
+    executablePath: link.chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage'],
+  });
+  /** @type {Record<string, unknown>[]} */
+  const samples = [];
+  for (const profile of profiles) {
+    await link.setRates(profile);
+    await proxy.setDelay({ rttMs: profile.rttMs });
+    // Interleaved so drift (other work on the machine) spreads over all variants.
+    for (let run = 0; run < runs; run++) {
+      for (const variant of variants) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        if (variant.prewarmDecoder) {
+          await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
+          await page.evaluate(() =>
+            Promise.all([import('/demo/loader/binast.js'), fetch('/demo/loader/binast_bg.wasm').then((r) => r.blob())]),
+          );
+        }
+        await page.goto(`${origin}${variant.path}`);
+        await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
+          timeout: 120_000,
+        });
+        const metrics = await page.evaluate(() => {
+          const resources = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));
+          const sum = (/** @type {(entry: PerformanceResourceTiming) => boolean} */ pick) =>
+            resources.filter(pick).reduce((total, entry) => total + entry.transferSize, 0);
+          const isScript = (/** @type {PerformanceResourceTiming} */ e) =>
+            /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
+          const isDecoder = (/** @type {PerformanceResourceTiming} */ e) => /\/binast(_bg\.wasm|\.js)$/.test(e.name);
+          const loader = /** @type {{ binast?: { records: { outcome?: string, decodeMs?: number }[] } }} */ (window)
+            .binast;
+          const records = loader?.records ?? [];
+          return {
+            executedMs: performance.getEntriesByName('app:executed')[0]?.startTime ?? Number.NaN,
+            scriptWireBytes: sum(isScript),
+            decoderWireBytes: sum(isDecoder),
+            decodeMs: records.reduce((total, record) => total + (record.decodeMs ?? 0), 0),
+            decoderLoadMs: performance.getEntriesByName('binast:decoder')[0]?.duration ?? 0,
+            outcomes: records.map((record) => record.outcome).join(' '),
+          };
+        });
+        await context.close();
+        samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
+        process.stdout.write(
+          `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms\n`,
+        );
+      }
+    }
+  }
+  await browser.close();
+  const rows = summarise(samples, profiles, variants);
+  process.stdout.write(
+    `\n${toTable(rows)}\n\nPer-script sizes in bytes (the link carries gzip -9: Chromium offers brotli only over HTTPS):\n`,
+  );
+  for (const [path, size] of Object.entries(/** @type {{ sizes: Record<string, object> }} */ (ready).sizes)) {
+    process.stdout.write(`  ${path}: ${JSON.stringify(size)}\n`);
+  }
+  const outDir = join(import.meta.dirname, '../results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'loader.csv'), toCsv(rows));
+  writeFileSync(
+    join(outDir, 'loader.json'),
+    `${JSON.stringify({ runs, profiles, rows, samples, sizes: /** @type {any} */ (ready).sizes }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nwrote bench/results/loader.csv and loader.json\n`);
+} finally {
+  await link.destroy();
+}

@@ -1,0 +1,115 @@
+// Static server for the loader benchmark: serves apps/speedtest/dist like a CDN would (brotli, cacheable), and
+// answers `.js` requests that accept BinaryAST with an encoding made at start-up by the project's own encoder
+// (wasm/binast, optimised layout, lazy level 0: the Worker's defaults). Both JavaScript and BinaryAST are
+// compressed the same way, as a pre-compressing CDN would: brotli q11 when the client accepts it, else gzip -9
+// (Chromium offers brotli only over HTTPS, so on this plain-HTTP bench link both sides travel as gzip). The
+// comparison is about the formats, not about one side being sent raw.
+// Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { encodeJavaScript } from '../../wasm/binast/js/encode-javascript.js';
+import { initSync } from '../../wasm/binast/pkg/binast.js';
+
+const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
+const port = Number(process.argv[2] ?? 8816);
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+};
+const binastType = 'application/javascript-binast';
+/** The scripts of the demo pages; BinaryAST is prepared for exactly these. */
+export const benchScripts = [
+  '/demo/loader/lib/react.js',
+  '/demo/loader/lib/react-dom.js',
+  '/demo/loader/lib/d3.js',
+  '/demo/loader/lib/lodash.js',
+  '/demo/loader-app.js',
+];
+
+initSync({ module: readFileSync(new URL('../../wasm/binast/pkg/binast_bg.wasm', import.meta.url)) });
+
+/** @typedef {'br' | 'gzip' | 'identity'} Coding */
+/** @type {Record<Coding, (bytes: Uint8Array) => Uint8Array>} */
+const compress = {
+  br: (bytes) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  gzip: (bytes) => gzipSync(bytes, { level: 9 }),
+  identity: (bytes) => bytes,
+};
+
+/** @type {Map<string, Uint8Array>} BinaryAST of each bench script */
+const binast = new Map();
+/** @type {Record<string, Record<string, number>>} */
+const sizes = {};
+for (const path of benchScripts) {
+  const source = readFileSync(join(root, path));
+  const startMs = performance.now();
+  const encoded = encodeJavaScript(source.toString('utf8'));
+  const encodeMs = performance.now() - startMs;
+  binast.set(path, encoded);
+  sizes[path] = {
+    jsBytes: source.length,
+    jsGzipBytes: compress.gzip(source).length,
+    jsBrotliBytes: compress.br(source).length,
+    binastBytes: encoded.length,
+    binastGzipBytes: compress.gzip(encoded).length,
+    binastBrotliBytes: compress.br(encoded).length,
+    encodeMs: Math.round(encodeMs),
+  };
+}
+
+/** @type {Map<string, Uint8Array>} compressed bodies, made on first use */
+const bodies = new Map();
+/**
+ * @param {string} key
+ * @param {Coding} coding
+ * @param {() => Uint8Array} read
+ */
+function body(key, coding, read) {
+  const cacheKey = `${coding}:${key}`;
+  let bytes = bodies.get(cacheKey);
+  if (!bytes) {
+    bytes = compress[coding](read());
+    bodies.set(cacheKey, bytes);
+  }
+  return bytes;
+}
+
+/** Maps a URL path to a file of dist, the way Workers static assets do (`/x` serves `x.html`). */
+function fileFor(/** @type {string} */ pathname) {
+  const clean = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
+  for (const candidate of [clean, `${clean}.html`, join(clean, 'index.html')]) {
+    const full = join(root, candidate);
+    if (full.startsWith(root) && existsSync(full) && statSync(full).isFile()) return full;
+  }
+  return null;
+}
+
+createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://bench');
+  const acceptEncoding = request.headers['accept-encoding'] ?? '';
+  /** @type {Coding} */
+  const coding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : 'identity';
+  const encodingHeader = coding === 'identity' ? {} : { 'content-encoding': coding };
+  const headers = { 'cache-control': 'public, max-age=3600', vary: 'Accept, Accept-Encoding', ...encodingHeader };
+  const encoded = (request.headers.accept ?? '').includes(binastType) ? binast.get(url.pathname) : undefined;
+  if (encoded) {
+    response.writeHead(200, { ...headers, 'content-type': binastType });
+    response.end(body(`binast:${url.pathname}`, coding, () => encoded));
+    return;
+  }
+  const file = fileFor(url.pathname);
+  if (!file) {
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('not found');
+    return;
+  }
+  const type = types[/** @type {keyof typeof types} */ (extname(file))] ?? 'application/octet-stream';
+  response.writeHead(200, { ...headers, 'content-type': type });
+  response.end(body(file, coding, () => readFileSync(file)));
+}).listen(port, '0.0.0.0', () => {
+  process.stdout.write(`${JSON.stringify({ ready: true, port, sizes })}\n`);
+});
