@@ -75,7 +75,7 @@ export function readConfig(env: Vars): ImagesConfig {
       return [];
     }
   });
-  const origin = typeof env.IMAGES_ORIGIN === 'string' && env.IMAGES_ORIGIN !== '' ? env.IMAGES_ORIGIN : null;
+  const origin = originOrNull(env.IMAGES_ORIGIN);
   const formats = (list(env.IMAGES_FORMATS) ?? defaultConfig.formats).filter(
     (format): format is ModernFormat => format === 'avif' || format === 'webp',
   );
@@ -91,4 +91,17 @@ export function readConfig(env: Vars): ImagesConfig {
     engine: choice('IMAGES_ENGINE', ['wasm', 'cloudflare'], defaultConfig.engine),
     maxRedirects: defaultConfig.maxRedirects,
   };
+}
+
+/** `IMAGES_ORIGIN` as a base URL; anything that is not an http(s) URL is logged and ignored. */
+function originOrNull(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw === '') return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // fall through to the warning
+  }
+  console.warn(`images: IMAGES_ORIGIN=${raw} is not an http(s) URL, using the request's own origin`);
+  return null;
 }

@@ -1,3 +1,4 @@
+import { jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
 import { readConfig } from './config';
 import { negotiateImage } from './negotiation';
@@ -13,7 +14,13 @@ export const imagesMiddleware: Middleware = async (request, env, ctx, next) => {
   const bucket = env.VARIANTS;
   if (url.pathname.startsWith(urlApiPrefix)) {
     const network = (source: Request) => fetch(source);
-    return handleUrlApi(request, { config, bucket, ctx, fetchers: { own: next, network } });
+    try {
+      return await handleUrlApi(request, { config, bucket, ctx, fetchers: { own: next, network } });
+    } catch (error) {
+      // Every expected failure is handled inside (4xx JSON or the original); reaching this is a bug: say so.
+      console.error(`images: URL API failed unexpectedly: ${String(error)}`);
+      return jsonError(500, 'the image could not be processed', { reason: String(error) });
+    }
   }
   const response = await next(request);
   try {

@@ -42,7 +42,13 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const slash = rest.indexOf('/');
   if (slash < 0)
     return jsonError(400, 'the source image is missing', { expected: '/cdn-cgi/image/<options>/<source>' });
-  const parsed = parseOptions(decodeURIComponent(rest.slice(0, slash)), config.maxOutputDimension);
+  let segment: string;
+  try {
+    segment = decodeURIComponent(rest.slice(0, slash));
+  } catch {
+    return jsonError(400, 'the options are not valid percent-encoding', { options: rest.slice(0, slash) });
+  }
+  const parsed = parseOptions(segment, config.maxOutputDimension);
   if (!parsed.ok) return jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error);
   const options = parsed.options;
   const located = locateSource(rest.slice(slash + 1) + url.search, url, config);

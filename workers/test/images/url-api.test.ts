@@ -120,6 +120,11 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
     expect(body.error).toContain(option);
   });
 
+  it('broken percent-encoding in the options is a 400, not a crash', async () => {
+    const { response } = await callImages('/cdn-cgi/image/w=%E0%A4%A/demo/images/small/chelsea.jpg');
+    expect(response.status).toBe(400);
+  });
+
   it('a missing source is a 400', async () => {
     const { response } = await callImages('/cdn-cgi/image/w=10');
     expect(response.status).toBe(400);
