@@ -1,0 +1,113 @@
+// The command-line interface, as a function of argv so tests call it without spawning a process.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { decodeToJavaScript, encodeJavaScript, stats } from './codec.mjs';
+
+const usage = `Usage:
+  binast encode <input.js> [-o output.binjs] [--layout optimised|multipart] [--lazy 0-3] [--module]
+  binast decode <input.binjs> [-o output.js]
+  binast stats  <input.binjs | input.js> [--module]
+`;
+
+/**
+ * @typedef {{ out: (text: string) => void, err: (text: string) => void }} Io
+ */
+
+/**
+ * Runs one command; returns the exit code (0 ok, 1 failed, 2 usage).
+ * @param {string[]} argv
+ * @param {Io} io
+ */
+export function run(argv, io) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        layout: { type: 'string', default: 'optimised' },
+        lazy: { type: 'string', default: '0' },
+        module: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`${String(error instanceof Error ? error.message : error)}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, input] = positionals;
+  if (values.help || !command || !input || positionals.length > 2) {
+    io.err(usage);
+    return values.help ? 0 : 2;
+  }
+  const layout = values.layout;
+  const lazyLevel = Number(values.lazy);
+  if (layout !== 'optimised' && layout !== 'multipart') {
+    io.err(`--layout must be optimised or multipart, got ${layout}\n`);
+    return 2;
+  }
+  const sourceType = values.module ? 'module' : 'script';
+  try {
+    switch (command) {
+      case 'encode': {
+        const bytes = encodeJavaScript(readFileSync(input, 'utf8'), { layout, lazyLevel, sourceType });
+        writeOrPrint(io, values.output, bytes, `${input}: ${bytes.length} bytes of BinaryAST (${layout})\n`);
+        return 0;
+      }
+      case 'decode': {
+        const source = decodeToJavaScript(new Uint8Array(readFileSync(input)));
+        if (values.output) writeFileSync(values.output, source);
+        else io.out(source);
+        return 0;
+      }
+      case 'stats':
+        io.out(`${JSON.stringify(statsOf(readFileSync(input), sourceType), null, 2)}\n`);
+        return 0;
+      default:
+        io.err(`unknown command ${command}\n${usage}`);
+        return 2;
+    }
+  } catch (error) {
+    io.err(`binast ${command} ${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/**
+ * @param {Io} io
+ * @param {string | undefined} output
+ * @param {Uint8Array} bytes
+ * @param {string} summary
+ */
+function writeOrPrint(io, output, bytes, summary) {
+  if (!output) {
+    io.err('encode needs -o <file>: BinaryAST is binary\n');
+    throw new Error('no output file');
+  }
+  writeFileSync(output, bytes);
+  io.out(summary);
+}
+
+const brotli = (/** @type {Uint8Array} */ bytes) =>
+  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const gzip = (/** @type {Uint8Array} */ bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/**
+ * A BinaryAST file's contents, or for JavaScript, what each layout would weigh before and after compression.
+ * @param {Buffer} file
+ * @param {'script' | 'module'} sourceType
+ */
+function statsOf(file, sourceType) {
+  const bytes = new Uint8Array(file);
+  if (file.subarray(0, 5).toString('latin1') === 'BINJS') return { bytes: bytes.length, ...stats(bytes) };
+  const source = file.toString('utf8');
+  const row = (/** @type {Uint8Array} */ b) => ({ bytes: b.length, gzip: gzip(b), brotli: brotli(b) });
+  return {
+    source: row(bytes),
+    multipart: row(encodeJavaScript(source, { layout: 'multipart', sourceType })),
+    optimised: row(encodeJavaScript(source, { layout: 'optimised', sourceType })),
+  };
+}
