@@ -1,10 +1,9 @@
-import { download, isAbort, type ProbeResult, ping, sleep, upload } from '../probe';
-import { capLevel, meanEstimate } from '../stats/confidence';
+import { download, isAbort, ping, sleep, upload } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
-import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
+import { summarizeBandwidth, transferSample } from './bandwidth-summary';
 import { pingSample } from './latency';
 
 export interface BandwidthPhaseInput {
@@ -58,25 +57,6 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   let failure: unknown = null;
   const workers: Promise<void>[] = [];
 
-  const record = (probe: ProbeResult, bytes: number, parallelStreams: number): RequestSample => {
-    const durationMs =
-      direction === 'download' ? downloadDurationMs(probe.timing) : uploadDurationMs(probe.timing, input.idleRttMs);
-    return {
-      kind: direction,
-      bytes,
-      receivedBytes: probe.receivedBytes,
-      startMs: probe.startMs - testOriginMs,
-      durationMs,
-      bitsPerSecond: bitsPerSecond(bytes, durationMs, 10),
-      ttfbMs: probe.timing.ttfbMs,
-      serverMs: probe.serverMs,
-      pingMs: probe.timing.pingMs,
-      parallelStreams,
-      load: direction,
-      timingSource: probe.timing.source,
-    };
-  };
-
   const streamLoop = async () => {
     const context = { serverUrl: options.serverUrl, signal: stop.signal };
     let bytes = options.minRequestBytes;
@@ -101,7 +81,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
             size,
           );
         }
-        const sample = record(probe, size, parallel);
+        const sample = transferSample(direction, probe, size, parallel, input.idleRttMs, testOriginMs);
         samples.push(sample);
         input.onSample(sample);
         bytes = nextRequestBytes(
@@ -160,7 +140,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   })();
   const pingerDone = pinger();
   let stepStartIndex = 0;
-  let previousStepBitsPerSecond: number | null = null;
+  let previousStep: { window: number[]; streams: number } | null = null;
 
   try {
     while (!stop.signal.aborted) {
@@ -185,7 +165,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
       const decision = decideRamp({
         intervalsBitsPerSecond: intervals,
         stepStartIndex,
-        previousStepBitsPerSecond,
+        previousStepBitsPerSecond: previousStep ? mean(previousStep.window) : null,
         streams,
         maxStreams: options.maxStreams,
         windowIntervals: options.stableIntervals,
@@ -193,7 +173,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         maxStepIntervals: options.stableIntervals * 3,
       });
       if (decision.action === 'add-streams') {
-        previousStepBitsPerSecond = mean(intervals.slice(-options.stableIntervals));
+        previousStep = { window: intervals.slice(-options.stableIntervals), streams };
         stepStartIndex = meter.intervalAt(performance.now());
         const target = Math.min(options.maxStreams, streams * 2);
         streamChanges.push({ intervalIndex: stepStartIndex, streams: target });
@@ -213,36 +193,25 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   if (failure) throw failure;
 
   const endMs = performance.now();
-  // Intervals after the last byte would only add the idle tail of the phase to the figures.
-  const closed = meter.closedIntervals(Math.min(endMs, meter.lastEndMs));
-  const streamsAt = (index: number) =>
-    streamChanges.filter((change) => change.intervalIndex <= index).at(-1)?.streams ?? 1;
-  const intervals: GoodputInterval[] = closed.map((rate, index) => ({
+  const { result, intervals } = summarizeBandwidth({
     direction,
-    startMs: phaseStartMs + index * options.intervalMs - testOriginMs,
-    bitsPerSecond: rate,
-    streams: streamsAt(index),
-  }));
-  // Budget stops judge the last intervals of the current step; with none closed, the whole phase's average.
-  const stepIntervals = closed.slice(stepStartIndex + 1);
-  const window = finalWindow ?? stepIntervals.slice(-options.stableIntervals);
-  const estimate = capLevel(
-    window.length > 0
-      ? meanEstimate(window)
-      : meanEstimate([(meter.totalBytes * 8 * 1000) / Math.max(1, endMs - phaseStartMs)]),
-    stopReason === 'stable' ? 'high' : window.length >= options.stableIntervals ? 'medium' : 'low',
-  );
-  const serverBytes =
-    direction === 'upload' ? samples.reduce((sum, sample) => sum + (sample.receivedBytes ?? 0), 0) : null;
+    // Intervals after the last byte would only add the idle tail of the phase to the figures.
+    closedIntervals: meter.closedIntervals(Math.min(endMs, meter.lastEndMs)),
+    intervalMs: options.intervalMs,
+    phaseOffsetMs: phaseStartMs - testOriginMs,
+    phaseDurationMs: endMs - phaseStartMs,
+    streamChanges,
+    stepStartIndex,
+    finalWindow,
+    previousStep,
+    stopReason: stopReason ?? 'time',
+    stableIntervals: options.stableIntervals,
+    streams,
+    meteredBytes: meter.totalBytes,
+    samples,
+  });
   return {
-    result: {
-      bitsPerSecond: estimate,
-      streams,
-      stopReason: stopReason ?? 'time',
-      clientBytes: direction === 'download' ? meter.totalBytes : samples.reduce((sum, sample) => sum + sample.bytes, 0),
-      serverBytes,
-      durationMs: endMs - phaseStartMs,
-    },
+    result,
     samples,
     loadedPings,
     intervals,

@@ -1,0 +1,100 @@
+import type { ProbeResult } from '../probe';
+import { capLevel, meanEstimate } from '../stats/confidence';
+import { mean } from '../stats/summary';
+import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
+import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
+
+/** Everything a finished bandwidth phase observed, as plain data. */
+export interface PhaseObservation {
+  direction: 'download' | 'upload';
+  /** Goodput (bit/s) of each closed interval up to the last byte. */
+  closedIntervals: readonly number[];
+  intervalMs: number;
+  /** Phase start relative to the test start (ms). */
+  phaseOffsetMs: number;
+  phaseDurationMs: number;
+  /** Interval index where each stream count began, first at 0. */
+  streamChanges: readonly { intervalIndex: number; streams: number }[];
+  stepStartIndex: number;
+  /** The window the ramp finished on, or null when a budget stopped the phase. */
+  finalWindow: readonly number[] | null;
+  /** The window that ended the previous step (fewer streams), or null in the first step. */
+  previousStep: { window: readonly number[]; streams: number } | null;
+  stopReason: StopReason;
+  stableIntervals: number;
+  streams: number;
+  /** Bytes the goodput meter counted (bytes). */
+  meteredBytes: number;
+  samples: readonly RequestSample[];
+}
+
+/**
+ * Pure: the phase's figure and its intervals: the mean of the final window, or of the previous step's window when
+ * that was higher. A phase that met the stability criterion may be high confidence; one
+ * stopped by its budget at most medium (its last window might be one long request spread evenly), and low with fewer
+ * intervals than a full window, or none at all (then the phase's average rate stands in).
+ */
+export function summarizeBandwidth(observed: PhaseObservation): {
+  result: BandwidthResult;
+  intervals: GoodputInterval[];
+} {
+  const { direction, closedIntervals, samples } = observed;
+  const streamsAt = (index: number) =>
+    observed.streamChanges.filter((change) => change.intervalIndex <= index).at(-1)?.streams ?? 1;
+  const intervals = closedIntervals.map((bitsPerSecond, index) => ({
+    direction,
+    startMs: observed.phaseOffsetMs + index * observed.intervalMs,
+    bitsPerSecond,
+    streams: streamsAt(index),
+  }));
+  let window =
+    observed.finalWindow ?? closedIntervals.slice(observed.stepStartIndex + 1).slice(-observed.stableIntervals);
+  let streams = observed.streams;
+  // More streams that lowered goodput (contention, a busy client) say nothing about the link: keep the better step.
+  if (observed.previousStep && (window.length === 0 || mean(observed.previousStep.window) > mean(window))) {
+    window = observed.previousStep.window;
+    streams = observed.previousStep.streams;
+  }
+  const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
+  const ceiling =
+    observed.stopReason === 'stable' ? 'high' : window.length >= observed.stableIntervals ? 'medium' : 'low';
+  const sum = (pick: (sample: RequestSample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
+  return {
+    result: {
+      bitsPerSecond: capLevel(meanEstimate(window.length > 0 ? window : [averageBitsPerSecond]), ceiling),
+      streams,
+      stopReason: observed.stopReason,
+      clientBytes: direction === 'download' ? observed.meteredBytes : sum((sample) => sample.bytes),
+      serverBytes: direction === 'upload' ? sum((sample) => sample.receivedBytes ?? 0) : null,
+      durationMs: observed.phaseDurationMs,
+    },
+    intervals,
+  };
+}
+
+/** Pure: one finished transfer as a CSV row. Rates under 10 ms of transfer are left out (timer resolution). */
+export function transferSample(
+  direction: 'download' | 'upload',
+  probe: ProbeResult,
+  bytes: number,
+  parallelStreams: number,
+  idleRttMs: number,
+  testOriginMs: number,
+): RequestSample {
+  const durationMs =
+    direction === 'download' ? downloadDurationMs(probe.timing) : uploadDurationMs(probe.timing, idleRttMs);
+  return {
+    kind: direction,
+    bytes,
+    receivedBytes: probe.receivedBytes,
+    startMs: probe.startMs - testOriginMs,
+    durationMs,
+    bitsPerSecond: bitsPerSecond(bytes, durationMs, 10),
+    ttfbMs: probe.timing.ttfbMs,
+    serverMs: probe.serverMs,
+    pingMs: probe.timing.pingMs,
+    parallelStreams,
+    load: direction,
+    timingSource: probe.timing.source,
+  };
+}

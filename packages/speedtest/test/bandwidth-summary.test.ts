@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { type PhaseObservation, summarizeBandwidth, transferSample } from '../src/phases/bandwidth-summary';
+import type { ProbeResult } from '../src/probe';
+
+const observed: PhaseObservation = {
+  direction: 'download',
+  closedIntervals: [50, 100, 100, 100, 100, 190, 200, 200, 200, 200],
+  intervalMs: 250,
+  phaseOffsetMs: 1000,
+  phaseDurationMs: 2600,
+  streamChanges: [
+    { intervalIndex: 0, streams: 1 },
+    { intervalIndex: 5, streams: 2 },
+  ],
+  stepStartIndex: 5,
+  finalWindow: [200, 200, 200, 200],
+  previousStep: { window: [100, 100, 100, 100], streams: 1 },
+  stopReason: 'stable',
+  stableIntervals: 4,
+  streams: 2,
+  meteredBytes: 50_000,
+  samples: [],
+};
+
+describe('summarizeBandwidth', () => {
+  it('reports the mean of the final window with high confidence after a stable stop', () => {
+    const { result } = summarizeBandwidth(observed);
+    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'high', sampleCount: 4 });
+    expect(result).toMatchObject({ streams: 2, stopReason: 'stable', clientBytes: 50_000, serverBytes: null });
+  });
+
+  it('places each interval on the test clock with the streams running then', () => {
+    const { intervals } = summarizeBandwidth(observed);
+    expect(intervals[4]).toEqual({ direction: 'download', startMs: 2000, bitsPerSecond: 100, streams: 1 });
+    expect(intervals[5]).toMatchObject({ startMs: 2250, streams: 2 });
+  });
+
+  it('judges a budget stop on the last full window of the current step, at most medium confidence', () => {
+    const { result } = summarizeBandwidth({ ...observed, finalWindow: null, stopReason: 'bytes' });
+    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'medium' });
+  });
+
+  it('keeps the previous step when more streams lowered goodput', () => {
+    const { result } = summarizeBandwidth({ ...observed, finalWindow: [80, 80, 80, 80] });
+    expect(result.bitsPerSecond.value).toBe(100);
+    expect(result.streams).toBe(1);
+  });
+
+  it('falls back to the phase average, low confidence, when no interval closed', () => {
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals: [],
+      finalWindow: null,
+      stepStartIndex: 0,
+      previousStep: null,
+      stopReason: 'bytes',
+      meteredBytes: 1_000_000,
+      phaseDurationMs: 80,
+    });
+    expect(result.bitsPerSecond).toMatchObject({ value: 100_000_000, level: 'low' });
+  });
+});
+
+describe('transferSample', () => {
+  const probe: ProbeResult = {
+    timing: { ttfbMs: 120, pingMs: 20, payloadMs: 80, source: 'resource-timing' },
+    serverMs: 100,
+    receivedBytes: 1_000_000,
+    startMs: 5000,
+    requestStartMs: 5001,
+    responseStartMs: 5121,
+  };
+
+  it('times a download as ping plus payload', () => {
+    expect(transferSample('download', probe, 1_000_000, 2, 20, 4000)).toMatchObject({
+      kind: 'download',
+      startMs: 1000,
+      durationMs: 100,
+      bitsPerSecond: 80_000_000,
+      parallelStreams: 2,
+      load: 'download',
+    });
+  });
+
+  it('times an upload as TTFB minus the idle round trip', () => {
+    expect(transferSample('upload', probe, 1_000_000, 1, 20, 4000)).toMatchObject({
+      durationMs: 100,
+      receivedBytes: 1_000_000,
+    });
+  });
+});
