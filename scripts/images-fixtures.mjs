@@ -99,6 +99,11 @@ async function generateInto(outputDir) {
       .clone()
       .webp({ quality: 90 })
       .toFile(join(outputDir, 'small', `${name}.webp`));
+    // AVIF from libheif (not the Worker's libavif), so the header reader and decoder see another muxer's output.
+    await small
+      .clone()
+      .avif({ quality: 60 })
+      .toFile(join(outputDir, 'small', `${name}.avif`));
   }
   // Already squeezed hard: re-encoding at the default quality comes out larger, so the original must be served.
   await sharp(join(sourceDir, 'coffee.png'))

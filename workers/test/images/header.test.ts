@@ -10,6 +10,7 @@ describe('readImageHeader on the real fixtures', () => {
     ['coffee.png', 'png', 600, 400],
     ['brick.png', 'png', 512, 512],
     ['astronaut.webp', 'webp', 512, 512],
+    ['small/chelsea.avif', 'avif', 96, 64],
     ['broken/animated.gif', 'gif', 32, 32],
     ['broken/bomb.png', 'png', 30000, 30000],
   ])('reads %s as %s %ix%i', async (path, format, width, height) => {

@@ -96,6 +96,18 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(bytes).toEqual(await assetBytes('small/chelsea-exif.jpg'));
   });
 
+  it('decodes AVIF sources (made by another encoder, libheif)', async () => {
+    const { header } = await api('w=48,f=webp', 'demo/images/small/chelsea.avif');
+    expect(header).toMatchObject({ format: 'webp', width: 48, height: 32 });
+  });
+
+  it('flattens padding onto white for JPEG, which has no alpha', async () => {
+    const { bytes } = await api('w=60,h=60,fit=pad,f=jpeg');
+    await ensureCodecs();
+    const pixels = await decode(bytes, 'jpeg');
+    expect(Array.from(pixels.data.subarray(0, 4)).every((value) => value > 245)).toBe(true);
+  });
+
   it('answers HEAD with headers only', async () => {
     const { response, bytes } = await api('w=32,f=webp', small, { method: 'HEAD' });
     expect(response.headers.get('content-type')).toBe('image/webp');
@@ -123,6 +135,21 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
   it('broken percent-encoding in the options is a 400, not a crash', async () => {
     const { response } = await callImages('/cdn-cgi/image/w=%E0%A4%A/demo/images/small/chelsea.jpg');
     expect(response.status).toBe(400);
+  });
+
+  it('an absolute source off the allow-list is a 403 before anything is fetched', async () => {
+    const fetched: string[] = [];
+    const { response } = await callImages(
+      '/cdn-cgi/image/w=10/http://169.254.169.254/latest/meta-data/',
+      {},
+      {},
+      async (request) => {
+        fetched.push(request.url);
+        return new Response('secret');
+      },
+    );
+    expect(response.status).toBe(403);
+    expect(fetched).toEqual([]);
   });
 
   it('a missing source is a 400', async () => {
@@ -158,6 +185,16 @@ describe('/cdn-cgi/image/ with sources it cannot transform', () => {
     expect(response.status).toBe(200);
     expect(bytes).toEqual(await assetBytes(path));
     expect(note).toContain(reason);
+  });
+
+  it('serves a source over IMAGES_MAX_INPUT_BYTES as it is', async () => {
+    const { bytes, note } = await callImages(
+      `/cdn-cgi/image/w=10,f=webp/${small}`,
+      {},
+      { IMAGES_MAX_INPUT_BYTES: '500' },
+    );
+    expect(bytes).toEqual(await assetBytes('small/chelsea.jpg'));
+    expect(note).toContain('over 500 bytes');
   });
 
   it('redirects to the source instead with onerror=redirect', async () => {
