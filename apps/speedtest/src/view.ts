@@ -8,7 +8,14 @@ export function setCard(metric: string, value: string, note = '\u00a0'): void {
   const element = card(metric);
   const valueElement = element?.querySelector('[data-value]');
   const noteElement = element?.querySelector('[data-note]');
-  if (valueElement) valueElement.textContent = value;
+  if (valueElement) {
+    // The unit in a smaller span keeps the number readable and the card from overflowing on phones.
+    const [number, ...unit] = value.split(' ');
+    const unitElement = document.createElement('span');
+    unitElement.className = 'card-unit';
+    unitElement.textContent = unit.join(' ');
+    valueElement.replaceChildren(number ?? '', ...(unit.length ? [unitElement] : []));
+  }
   if (noteElement) noteElement.textContent = note;
 }
 
