@@ -66,6 +66,10 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 100] }).action).toBe('wait');
   });
 
+  it('adds streams after the first full window even when one stream is still unstable', () => {
+    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({ action: 'add-streams' });
+  });
+
   it('adds streams once the first step is stable', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 101, 100, 100] })).toEqual({
       action: 'add-streams',

@@ -170,7 +170,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         maxStreams: options.maxStreams,
         windowIntervals: options.stableIntervals,
         tolerance: options.stableTolerance,
-        maxStepIntervals: options.stableIntervals * 3,
+        maxStepIntervals: options.stableIntervals * 2,
       });
       if (decision.action === 'add-streams') {
         previousStep = { window: intervals.slice(-options.stableIntervals), streams };

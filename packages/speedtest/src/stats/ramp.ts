@@ -26,7 +26,7 @@ export interface RampState {
 
 /**
  * One ramp step: wait until the current stream count has `windowIntervals` intervals that agree within
- * `tolerance` (or the step ran `maxStepIntervals`). Then add streams if this step beat the previous one by more
+ * `tolerance` (or the step ran `maxStepIntervals`; the first step only needs one full window). Then add streams if this step beat the previous one by more
  * than `tolerance` (one more connection still helps), otherwise finish with this window.
  */
 export function decideRamp(state: RampState): RampDecision {
@@ -34,6 +34,9 @@ export function decideRamp(state: RampState): RampDecision {
   const step = state.intervalsBitsPerSecond.slice(state.stepStartIndex + 1);
   if (step.length < state.windowIntervals) return { action: 'wait' };
   const window = step.slice(-state.windowIntervals);
+  // One stream is only the reference for the next step (and slow start keeps it noisy): ramp as soon as it has a
+  // full window, so short budgets still reach several streams.
+  if (state.previousStepBitsPerSecond === null && state.streams < state.maxStreams) return { action: 'add-streams' };
   const stable = relativeSpread(window) <= state.tolerance;
   if (!stable && step.length < state.maxStepIntervals) return { action: 'wait' };
   const gained =
