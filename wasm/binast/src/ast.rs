@@ -2,7 +2,7 @@
 
 use crate::field::{Field, FnBody, KeyName};
 use crate::literal::{LitKind, LitValue};
-use crate::reader::{ReadFn, Reader};
+use crate::reader::{ReadFn, Reader, MAX_DEPTH};
 use crate::scope::AssertedScope;
 use crate::writer::Writer;
 
@@ -111,7 +111,32 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         f.write_str("an ESTree node object")
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Node, A::Error> {
+        use serde::de::Error as _;
+        // The same nesting limit as the reader: deeper input would exhaust the (Wasm) stack in the recursive
+        // deserialiser, scope walk or writer, and a trap is not an error JavaScript can handle well.
+        let depth = DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        let result = if depth > MAX_DEPTH {
+            Err(A::Error::custom(format!(
+                "syntax tree nests deeper than {MAX_DEPTH} levels"
+            )))
+        } else {
+            self.visit_node(map)
+        };
+        DEPTH.with(|d| d.set(d.get() - 1));
+        result
+    }
+}
+
+thread_local! {
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl NodeVisitor {
+    fn visit_node<'de, A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         use serde::de::Error as _;
         // acorn's Node constructor assigns `type` first, and JSON.stringify keeps insertion order, so the kind is
         // known before any field: fields deserialise straight into typed slots with no buffering.

@@ -127,16 +127,14 @@ impl Gen {
             } => {
                 self.push("try");
                 self.statement(block);
-                if let Some(handler) = handler.as_deref() {
-                    if let Node::CatchClause { param, body } = handler {
-                        self.push("catch");
-                        if let Some(param) = param {
-                            self.push("(");
-                            self.expr(param, expr::ASSIGN);
-                            self.push(")");
-                        }
-                        self.statement(body);
+                if let Some(Node::CatchClause { param, body }) = handler.as_deref() {
+                    self.push("catch");
+                    if let Some(param) = param {
+                        self.push("(");
+                        self.expr(param, expr::ASSIGN);
+                        self.push(")");
                     }
+                    self.statement(body);
                 }
                 if let Some(finalizer) = finalizer {
                     self.push("finally");

@@ -49,10 +49,11 @@ pub fn number_literal(value: f64) -> String {
         return "(0 / 0)".into();
     }
     if value.is_infinite() {
+        // 2e308 is the literal the parser itself turns into Infinity.
         return if value > 0.0 {
-            "(1 / 0)".into()
+            "2e308".into()
         } else {
-            "(-1 / 0)".into()
+            "(-2e308)".into()
         };
     }
     if value.is_sign_negative() {

@@ -1,0 +1,153 @@
+// npm run bench:binast — sizes and speeds of the BinaryAST codec on the real-library corpus, in one run:
+//   sizes: source / gzip -9 / brotli 11 / multipart+brotli / optimised+brotli, ratios against brotli of the source
+//   speed: encode MB/s in Wasm vs the same crate native (both fed the same ESTree JSON), the serde-wasm-bindgen
+//          bridge vs a JSON-string bridge (stringify + serde_json in Wasm), decode+regenerate MB/s
+// Prints a table and writes bench/results/binast.{json,csv}. Timings are medians of RUNS runs (default 3).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { libraries } from '../../packages/binast-cli/src/corpus.mjs';
+import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const runs = Number(process.env.RUNS ?? 3);
+
+const brotli = (/** @type {Uint8Array} */ bytes) =>
+  brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  }).length;
+const gzip = (/** @type {Uint8Array} */ bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/** Median duration in ms of `runs` calls of `f`. @param {() => unknown} f */
+function timeMs(f) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    f();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? 0;
+}
+
+const mbPerSecond = (/** @type {number} */ bytes, /** @type {number} */ ms) => bytes / 1e6 / (ms / 1000);
+const round = (/** @type {number} */ value, digits = 2) => Number(value.toFixed(digits));
+
+process.stdout.write('building the native encoder (cargo --release)…\n');
+execFileSync('cargo', ['build', '--release', '--quiet', '--example', 'native_bench', '-p', 'binast'], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+});
+const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
+
+const rows = [];
+for (const library of libraries) {
+  const sourceBytes = readFileSync(library.path);
+  const source = sourceBytes.toString('utf8');
+  const ast = parseJavaScript(source, 'script');
+  const json = JSON.stringify(ast);
+  const astPath = join(scratch, `${library.name}.json`);
+  writeFileSync(astPath, json);
+
+  const multipart = encodeAst(ast, 1, 0);
+  const optimised = encodeAst(ast, 2, 0);
+  const sourceBrotli = brotli(sourceBytes);
+  const serdeMs = timeMs(() => encodeAst(ast, 2, 0));
+  const jsonBridgeMs = timeMs(() => encodeAstJson(JSON.stringify(ast), 2, 0));
+  const wasmEncodeMs = timeMs(() => encodeAstJson(json, 2, 0));
+  const decodeMs = timeMs(() => decodeToJavaScript(optimised));
+  const native = JSON.parse(
+    execFileSync(join(repoRoot, 'target/release/examples/native_bench'), [String(runs), astPath], { encoding: 'utf8' }),
+  );
+  rows.push({
+    library: library.name,
+    sourceBytes: sourceBytes.length,
+    gzipBytes: gzip(sourceBytes),
+    brotliBytes: sourceBrotli,
+    multipartBytes: multipart.length,
+    multipartBrotliBytes: brotli(multipart),
+    optimisedBytes: optimised.length,
+    optimisedBrotliBytes: brotli(optimised),
+    wasmEncodeMBps: round(mbPerSecond(sourceBytes.length, wasmEncodeMs)),
+    nativeEncodeMBps: round(mbPerSecond(sourceBytes.length, native.encodeMs)),
+    serdeBridgeMs: round(serdeMs, 1),
+    jsonBridgeMs: round(jsonBridgeMs, 1),
+    decodeRegenerateMBps: round(mbPerSecond(sourceBytes.length, decodeMs)),
+    nativeDecodeRegenerateMBps: round(mbPerSecond(sourceBytes.length, native.decodeMs)),
+  });
+  process.stdout.write(`  ${library.name} done\n`);
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const sum = (/** @type {string} */ key) => rows.reduce((total, row) => total + row[key], 0);
+const totals = {
+  library: 'TOTAL',
+  sourceBytes: sum('sourceBytes'),
+  gzipBytes: sum('gzipBytes'),
+  brotliBytes: sum('brotliBytes'),
+  multipartBytes: sum('multipartBytes'),
+  multipartBrotliBytes: sum('multipartBrotliBytes'),
+  optimisedBytes: sum('optimisedBytes'),
+  optimisedBrotliBytes: sum('optimisedBrotliBytes'),
+  serdeBridgeMs: round(sum('serdeBridgeMs'), 1),
+  jsonBridgeMs: round(sum('jsonBridgeMs'), 1),
+};
+
+const table = [
+  [
+    'library',
+    'source',
+    'gzip',
+    'brotli',
+    'multi+br',
+    '×br',
+    'optim+br',
+    '×br',
+    'wasm MB/s',
+    'native MB/s',
+    'serde ms',
+    'json ms',
+    'json/serde',
+    'decode MB/s',
+  ],
+  ...[...rows, totals].map((row) => [
+    row.library,
+    row.sourceBytes,
+    row.gzipBytes,
+    row.brotliBytes,
+    row.multipartBrotliBytes,
+    (row.multipartBrotliBytes / row.brotliBytes).toFixed(3),
+    row.optimisedBrotliBytes,
+    (row.optimisedBrotliBytes / row.brotliBytes).toFixed(3),
+    row.wasmEncodeMBps ?? '',
+    row.nativeEncodeMBps ?? '',
+    row.serdeBridgeMs,
+    row.jsonBridgeMs,
+    (row.jsonBridgeMs / row.serdeBridgeMs).toFixed(2),
+    row.decodeRegenerateMBps ?? '',
+  ]),
+];
+const widths = table[0].map((_, column) => Math.max(...table.map((line) => String(line[column]).length)));
+process.stdout.write(
+  `\nBinaryAST on the library corpus (lazy level 0, medians of ${runs} runs, Node ${process.version})\n${table
+    .map((line) => line.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join('  '))
+    .join('\n')}\n`,
+);
+process.stdout.write(
+  `\noptimised+brotli / brotli(source) = ${(totals.optimisedBrotliBytes / totals.brotliBytes).toFixed(3)} (aim <= 0.95)` +
+    `; JSON bridge / serde bridge time = ${(totals.jsonBridgeMs / totals.serdeBridgeMs).toFixed(2)} (aim >= 1.5)\n`,
+);
+
+const results = join(repoRoot, 'bench/results');
+mkdirSync(results, { recursive: true });
+const report = { date: new Date().toISOString(), node: process.version, runs, rows, totals };
+writeFileSync(join(results, 'binast.json'), `${JSON.stringify(report, null, 2)}\n`);
+const columns = Object.keys(rows[0] ?? {});
+writeFileSync(
+  join(results, 'binast.csv'),
+  `${[columns.join(','), ...rows.map((row) => columns.map((c) => row[c]).join(','))].join('\n')}\n`,
+);
+process.stdout.write('wrote bench/results/binast.json and bench/results/binast.csv\n');
