@@ -96,6 +96,13 @@ test('a CSP that forbids inline scripts: every script falls back to its plain UR
   const { records, html } = await loaderRender(page);
   expect(html).toBe(reference);
   expect(records.map((record) => record.reason)).toEqual(Array(5).fill('csp-inline'));
+  // Each plain script was preloaded when found, so they downloaded in parallel, once each, not one after another.
+  const initiators = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => /\/(lib\/[\w-]+|loader-app)\.js$/.test(entry.name))
+      .map((entry) => entry.initiatorType),
+  );
+  expect(initiators).toEqual(Array(5).fill('link'));
 });
 
 test('a strict nonce CSP with wasm-unsafe-eval (the documented setup): no fallback at all', async ({ page }) => {

@@ -6,7 +6,6 @@ export interface LoaderRecord {
   mode: string;
   module: boolean;
   outcome?: 'binast' | 'js' | 'fallback' | 'error';
-  bodyBytes?: number;
   fetchMs?: number;
   executeMs?: number;
   reason?: string;

@@ -36,7 +36,7 @@ export function summarise(samples, profiles, variants) {
         scriptWireBytes: Math.round(median(mine.map((s) => s.scriptWireBytes))),
         decoderWireBytes: Math.round(median(mine.map((s) => s.decoderWireBytes))),
         decodeMs: Math.round(median(mine.map((s) => s.decodeMs))),
-        decoderLoadMs: Math.round(median(mine.map((s) => s.decoderLoadMs))),
+        decoderDownloadMs: Math.round(median(mine.map((s) => s.decoderDownloadMs))),
         outcomes: [...new Set(mine.map((s) => s.outcomes))].join(' / '),
       });
     }
@@ -53,7 +53,7 @@ const columns = /** @type {const} */ ([
   ['scriptWireBytes', 'script bytes on wire'],
   ['decoderWireBytes', 'decoder bytes on wire'],
   ['decodeMs', 'decode ms'],
-  ['decoderLoadMs', 'decoder load ms'],
+  ['decoderDownloadMs', 'decoder download ms'],
 ]);
 
 /** @param {Record<string, any>[]} rows */

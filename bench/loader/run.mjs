@@ -87,7 +87,11 @@ try {
             scriptWireBytes: sum(isScript),
             decoderWireBytes: sum(isDecoder),
             decodeMs: records.reduce((total, record) => total + (record.decodeMs ?? 0), 0),
-            decoderLoadMs: performance.getEntriesByName('binast:decoder')[0]?.duration ?? 0,
+            decoderDownloadMs: (() => {
+              const decoder = resources.filter(isDecoder);
+              if (decoder.length === 0) return 0;
+              return Math.max(...decoder.map((e) => e.responseEnd)) - Math.min(...decoder.map((e) => e.startTime));
+            })(),
             outcomes: records.map((record) => record.outcome).join(' '),
           };
         });

@@ -8,37 +8,26 @@
  */
 const ownAttributes = ['type', 'src', 'onload', 'onerror', 'id'];
 
-let lateShims = 0;
-
 /**
- * While a script the loader runs late executes, listeners for events that already fired (DOMContentLoaded, window
- * `load`) are called on the next task instead of never: as a plain blocking script the code would have registered
- * them in time. Counted, so overlapping async scripts install and remove the patch once.
+ * Until the loader's scripts have run, listeners added for events that already fired (DOMContentLoaded on document or
+ * window, window `load`) are called once on the next task instead of never: as plain blocking scripts, the loader's
+ * scripts would have added them in time. Returns the function that removes the patch.
  */
-function patchLateListeners(): () => void {
+export function patchLateListeners(): () => void {
   const targets = [document, window];
-  if (!lateShims++) {
-    for (const target of targets) {
-      target.addEventListener = (
-        type: string,
-        listener: EventListenerOrEventListenerObject | null,
-        options?: unknown,
-      ) =>
-        listener &&
-        // readyState leaves `loading` just before DOMContentLoaded: a listener added in between is called once, early.
-        (type === 'DOMContentLoaded'
-          ? document.readyState !== 'loading'
-          : type === 'load' && target === window && document.readyState === 'complete')
-          ? setTimeout(() =>
-              'handleEvent' in listener
-                ? listener.handleEvent(new Event(type))
-                : listener.call(target, new Event(type)),
-            )
-          : EventTarget.prototype.addEventListener.call(target, type, listener, options as AddEventListenerOptions);
-    }
+  for (const target of targets) {
+    target.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: unknown) =>
+      // Listener objects (handleEvent) are rare here and are left to the browser (they never fire late).
+      typeof listener === 'function' &&
+      // readyState leaves `loading` just before DOMContentLoaded: a listener added in between is called once, early.
+      (type === 'DOMContentLoaded'
+        ? document.readyState !== 'loading'
+        : type === 'load' && target === window && document.readyState === 'complete')
+        ? setTimeout(() => listener.call(target, new Event(type)))
+        : EventTarget.prototype.addEventListener.call(target, type, listener, options as AddEventListenerOptions);
   }
   return () => {
-    if (!--lateShims) for (const target of targets) delete (target as { addEventListener?: unknown }).addEventListener;
+    for (const target of targets) delete (target as { addEventListener?: unknown }).addEventListener;
   };
 }
 
@@ -62,7 +51,6 @@ export function runScript(
     if (!ownAttributes.includes(name)) script.setAttribute(name, value);
   script.nonce = nonce;
   if (module) script.type = 'module';
-  const unpatch = patchLateListeners();
   const insert = () => (original.isConnected ? original.after(script) : document.head.append(script));
   return new Promise<boolean>((resolve) => {
     const signal = `binast:${url}`;
@@ -70,7 +58,6 @@ export function runScript(
     const done = () => {
       removeEventListener('error', onError);
       removeEventListener(signal, done);
-      unpatch();
       // Inline text can be megabytes; the element has done its job once it ran.
       if (source) script.remove();
       resolve(ok);
@@ -111,17 +98,20 @@ export function runScript(
 }
 
 /**
- * Whether the page's CSP lets the loader run inline scripts: a probe that marks itself when it runs. Checked once,
- * before any fetch, so a page that forbids inline scripts downloads nothing twice.
+ * Checks, once and before any fetch, what the page lets the loader do, so a page that cannot use BinaryAST downloads
+ * nothing twice: a probe inline script (with the loader's nonce) marks itself when it runs (`csp-inline` if it does
+ * not: CSP or Trusted Types block inline scripts), then when it compiled the smallest Wasm module (`no-wasm` if not:
+ * WebAssembly missing, or CSP without 'wasm-unsafe-eval'). '' when both work.
  */
-export function inlineScriptsAllowed(nonce: string): boolean {
+export function probeEnvironment(nonce: string): '' | 'csp-inline' | 'no-wasm' {
   const probe = document.createElement('script');
   probe.nonce = nonce;
   try {
     // Throws under Trusted Types, which blocks inline source just like CSP does.
-    probe.text = 'document.currentScript.id=1';
+    probe.text =
+      '(s=>{s.id=1;try{new WebAssembly.Module(Uint8Array.of(0,97,115,109,1,0,0,0));s.id=2}catch{}})(document.currentScript)';
     document.head.append(probe);
   } catch {}
   probe.remove();
-  return !!probe.id;
+  return probe.id === '2' ? '' : probe.id ? 'no-wasm' : 'csp-inline';
 }

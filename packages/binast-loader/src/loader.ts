@@ -1,5 +1,5 @@
-import { loadDecoder, wasmUsable } from './decoder';
-import { inlineScriptsAllowed, runScript } from './execute';
+import { loadDecoder } from './decoder';
+import { patchLateListeners, probeEnvironment, runScript } from './execute';
 import { binastAccept, isBinastContentType } from './media-type';
 import { planScript } from './plan';
 import { type FallbackReason, measure, readSizes, type ScriptRecord } from './record';
@@ -44,21 +44,32 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     records.push(record);
     const nonce = options.nonce || script.nonce || '';
     const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
-      record.executeMs = measure('binast:execute', startMs, url);
+      record.executeMs = measure('binast:execute', startMs);
       readSizes(record);
       record.outcome = ok ? outcome : 'error';
       script.dispatchEvent(new Event(ok ? 'load' : 'error'));
       return ok;
     };
-    const fallback =
-      (reason: FallbackReason): Runner =>
-      async () => {
-        record.reason = reason;
+    const fallback = (reason: FallbackReason): Runner => {
+      record.reason = reason;
+      // The plain script is inserted only when its turn comes; preloading now keeps the downloads parallel, as the
+      // browser's preload scanner would have made them.
+      document.head.append(
+        Object.assign(document.createElement('link'), {
+          rel: record.module ? 'modulepreload' : 'preload',
+          as: 'script',
+          href: url,
+          crossOrigin: script.crossOrigin,
+          nonce,
+        }),
+      );
+      return async () => {
         const startMs = performance.now();
         return finish('fallback', await runScript(script, url, record.module, nonce), startMs);
       };
+    };
     const prepare = async (): Promise<Runner> => {
-      environmentReason ??= !inlineScriptsAllowed(nonce) ? 'csp-inline' : !wasmUsable() ? 'no-wasm' : '';
+      environmentReason ??= probeEnvironment(nonce);
       const reason = script.integrity ? 'integrity' : environmentReason;
       if (reason) return fallback(reason);
       const startMs = performance.now();
@@ -79,7 +90,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         return fallback('fetch');
       }
       if (!response.ok) return fallback(`http-${response.status}`);
-      record.fetchMs = measure('binast:fetch', startMs, url);
+      record.fetchMs = measure('binast:fetch', startMs);
       let source = body as string;
       if (decoder) {
         let decode: (bytes: Uint8Array) => string;
@@ -94,7 +105,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         } catch {
           return fallback('decode');
         }
-        record.decodeMs = measure('binast:decode', decodeStartMs, url);
+        record.decodeMs = measure('binast:decode', decodeStartMs);
       }
       return async () => {
         const startMs = performance.now();
@@ -131,5 +142,6 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   // pagehide is the last reliable moment; a page restored from the back/forward cache reports again, with updates.
   if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
 
-  return { records, ready: scheduler.settled.then(() => records), scan };
+  const unpatch = patchLateListeners();
+  return { records, ready: scheduler.settled.then(unpatch).then(() => records), scan };
 }

@@ -29,13 +29,11 @@ export interface ScriptRecord {
    */
   outcome?: 'binast' | 'js' | 'fallback' | 'error';
   reason?: FallbackReason;
-  /** Response body bytes after HTTP content decoding (Resource Timing `decodedBodySize`). */
-  bodyBytes?: number;
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
   /** Request start to full body, in ms. */
   fetchMs?: number;
-  /** BinaryAST to JavaScript in the Wasm decoder, in ms (decoder loading excluded: see the `binast:decoder` measure). */
+  /** BinaryAST to JavaScript in the Wasm decoder, in ms (decoder download and instantiation excluded). */
   decodeMs?: number;
   /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
   executeMs?: number;
@@ -43,12 +41,13 @@ export interface ScriptRecord {
 
 /**
  * Adds a User Timing measure from `startMs` to now and returns its duration in ms. Never throws: timing is a side
- * channel and must not break loading (old browsers reject the options form).
+ * channel and must not break loading (old browsers reject the options form). Measures of several scripts share a
+ * name and follow the records' order of events; the records carry the per-URL durations.
  */
-export function measure(name: string, startMs: number, detail: unknown): number {
+export function measure(name: string, startMs: number): number {
   const endMs = performance.now();
   try {
-    performance.measure(name, { start: startMs, end: endMs, detail });
+    performance.measure(name, { start: startMs, end: endMs });
   } catch {
     // Timing is best effort.
   }
@@ -61,6 +60,5 @@ export function readSizes(record: ScriptRecord): void {
   const entries = performance.getEntriesByName(record.url) as PerformanceResourceTiming[];
   const entry = entries.pop();
   if (!entry) return;
-  record.bodyBytes = entry.decodedBodySize;
   record.transferBytes = entry.transferSize;
 }
