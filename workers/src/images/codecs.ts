@@ -30,39 +30,68 @@ export interface CodecModules {
 
 // jSquash's typings only declare option-object overloads of `init`; at run time each also takes a Module first.
 type Init = (module: WebAssembly.Module, options?: unknown) => unknown;
-const init = (fn: unknown, module: WebAssembly.Module) => (fn as Init)(module);
+type Codec = keyof CodecModules;
+const emscriptenInits: Partial<Record<Codec, unknown>> = {
+  avifDecode: initAvifDecode,
+  avifEncode: initAvifEncode,
+  jpegDecode: initJpegDecode,
+  jpegEncode: initJpegEncode,
+  webpDecode: initWebpDecode,
+  webpEncode: initWebpEncode,
+};
 
-let ready: Promise<void> | undefined;
+/**
+ * Each Emscripten codec starts with a 16 MB heap that only ever grows (libavif's reaches ~50 MB after a 4 MP encode,
+ * bench/images/memory.mjs), and instantiating all six up front would take ~96 MB of a Worker's 128 MB. So codecs are
+ * instantiated on first use, and one that has just handled more than this many pixels is replaced by a fresh
+ * instance, letting the grown heap be garbage-collected.
+ */
+export const releaseAbovePixels = 500_000;
 
-/** Instantiates every codec once per isolate (later calls share the first promise). */
-export function initCodecs(modules: CodecModules): Promise<void> {
-  ready ??= (async () => {
-    // Emscripten glue builds ImageData objects; workerd has no such global, so give it the plain shape it needs.
-    const scope = globalThis as { ImageData?: unknown };
-    scope.ImageData ??= class {
-      // Plain fields, no parameter properties: Node's type stripping (used by bench/images) cannot run those.
-      data: Uint8ClampedArray;
-      width: number;
-      height: number;
-      constructor(data: Uint8ClampedArray, width: number, height: number) {
-        this.data = data;
-        this.width = width;
-        this.height = height;
-      }
-    };
-    await Promise.all([
-      init(initAvifDecode, modules.avifDecode),
-      init(initAvifEncode, modules.avifEncode),
-      init(initJpegDecode, modules.jpegDecode),
-      init(initJpegEncode, modules.jpegEncode),
-      init(initPngDecode, modules.png),
-      init(initPngEncode, modules.png),
-      init(initWebpDecode, modules.webpDecode),
-      init(initWebpEncode, modules.webpEncode),
-      initResize(modules.resize),
-    ]);
-  })();
-  return ready;
+let modules: CodecModules | undefined;
+const instances = new Map<Codec, Promise<unknown>>();
+
+/** Registers the compiled modules; nothing is instantiated until a codec is used. */
+export function initCodecs(compiled: CodecModules): Promise<void> {
+  modules ??= compiled;
+  // Emscripten glue builds ImageData objects; workerd has no such global, so give it the plain shape it needs.
+  const scope = globalThis as { ImageData?: unknown };
+  scope.ImageData ??= class {
+    // Plain fields, no parameter properties: Node's type stripping (used by bench/images) cannot run those.
+    data: Uint8ClampedArray;
+    width: number;
+    height: number;
+    constructor(data: Uint8ClampedArray, width: number, height: number) {
+      this.data = data;
+      this.width = width;
+      this.height = height;
+    }
+  };
+  return Promise.resolve();
+}
+
+function instantiate(codec: Codec): Promise<unknown> {
+  if (!modules) throw new Error('initCodecs() must be called before using a codec');
+  const module = modules[codec];
+  if (codec === 'png') return Promise.all([initPngDecode(module), initPngEncode(module)]);
+  if (codec === 'resize') return initResize(module);
+  return Promise.resolve((emscriptenInits[codec] as Init)(module));
+}
+
+/** Runs `work` with `codec` instantiated, then swaps in a fresh instance if the image was large (see above). */
+async function using<T>(codec: Codec, pixels: number, work: () => Promise<T>): Promise<T> {
+  let instance = instances.get(codec);
+  if (!instance) {
+    instance = instantiate(codec);
+    instances.set(codec, instance);
+  }
+  await instance;
+  try {
+    return await work();
+  } finally {
+    // wasm-bindgen modules (png, resize) can only be instantiated once per isolate; their heaps stay.
+    if (pixels > releaseAbovePixels && codec in emscriptenInits) instances.set(codec, instantiate(codec));
+  }
 }
 
 /** Fresh, tightly packed RGBA (some codecs return views into their Wasm heap, which the next call overwrites). */
@@ -71,27 +100,30 @@ function own(image: { data: ArrayLike<number> & { buffer: ArrayBufferLike }; wid
 }
 
 /** Decodes to 8-bit RGBA. Throws on corrupt input: callers catch and serve the original. */
-export async function decode(bytes: Uint8Array, format: CodecFormat): Promise<Pixels> {
+export async function decode(bytes: Uint8Array, format: CodecFormat, pixels: number): Promise<Pixels> {
   const buffer = bytes.slice().buffer;
   switch (format) {
     case 'jpeg':
-      return own(await jpegDecode(buffer));
+      return using('jpegDecode', pixels, async () => own(await jpegDecode(buffer)));
     case 'png':
-      return own(await pngDecode(buffer));
+      return using('png', pixels, async () => own(await pngDecode(buffer)));
     case 'webp':
-      return own(await webpDecode(buffer));
-    case 'avif': {
-      const image = await avifDecode(buffer);
-      if (!image) throw new Error('AVIF decoder returned nothing');
-      return own(image as { data: Uint8ClampedArray; width: number; height: number });
-    }
+      return using('webpDecode', pixels, async () => own(await webpDecode(buffer)));
+    case 'avif':
+      return using('avifDecode', pixels, async () => {
+        const image = await avifDecode(buffer);
+        if (!image) throw new Error('AVIF decoder returned nothing');
+        return own(image as { data: Uint8ClampedArray; width: number; height: number });
+      });
   }
 }
 
 /** Resizes with Lanczos3 in linear light (jSquash's defaults, what Squoosh ships). */
 export async function resizePixels(pixels: Pixels, width: number, height: number): Promise<Pixels> {
   if (width === pixels.width && height === pixels.height) return pixels;
-  return own(await resize(pixels as CodecImage, { width, height, fitMethod: 'stretch' }));
+  return using('resize', 0, async () =>
+    own(await resize(pixels as CodecImage, { width, height, fitMethod: 'stretch' })),
+  );
 }
 
 /**
@@ -106,19 +138,33 @@ export const avifSpeed = 8;
 
 export async function encode(pixels: Pixels, format: CodecFormat, quality: number): Promise<Uint8Array> {
   const image = pixels as CodecImage;
+  const count = pixels.width * pixels.height;
   switch (format) {
     case 'avif':
-      return new Uint8Array(await avifEncode(image, { quality: avifQuality(quality), speed: avifSpeed }));
+      return using(
+        'avifEncode',
+        count,
+        async () => new Uint8Array(await avifEncode(image, { quality: avifQuality(quality), speed: avifSpeed })),
+      );
     case 'webp':
-      return new Uint8Array(await webpEncode(image, { quality }));
+      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, { quality })));
     case 'jpeg':
-      return new Uint8Array(await jpegEncode(image, { quality, progressive: true }));
+      return using(
+        'jpegEncode',
+        count,
+        async () => new Uint8Array(await jpegEncode(image, { quality, progressive: true })),
+      );
     case 'png':
-      return new Uint8Array(await pngEncode(image));
+      return using('png', count, async () => new Uint8Array(await pngEncode(image)));
   }
 }
 
 /** Baseline (sequential) JPEG for `format=baseline-jpeg`: decoders that cannot show progressive scans. */
 export async function encodeBaselineJpeg(pixels: Pixels, quality: number): Promise<Uint8Array> {
-  return new Uint8Array(await jpegEncode(pixels as CodecImage, { quality, progressive: false, baseline: true }));
+  const count = pixels.width * pixels.height;
+  return using(
+    'jpegEncode',
+    count,
+    async () => new Uint8Array(await jpegEncode(pixels as CodecImage, { quality, progressive: false, baseline: true })),
+  );
 }

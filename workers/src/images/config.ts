@@ -12,8 +12,17 @@ export interface ImagesConfig {
   readonly formats: readonly ModernFormat[];
   /** Larger sources are passed through untouched (read from Content-Length, then enforced while reading). */
   readonly maxInputBytes: number;
-  /** Larger sources (from the header, before decoding) are passed through: RGBA costs 4 bytes per pixel of 128 MB. */
+  /**
+   * Larger sources (from the header, before decoding) are passed through. Every Emscripten codec starts with a 16 MB
+   * heap, RGBA costs 4 MB per megapixel per copy, and the resize heap never shrinks; 3 MP keeps a decode + resize +
+   * encode well inside 128 MB.
+   */
   readonly maxInputMegapixels: number;
+  /**
+   * Largest AVIF output. libavif's heap reaches ~37 MB at 2 MP and ~50 MB at 4 MP (bench/images/memory.mjs), next to
+   * the decoder, the pixels and the WebP encoder in one 128 MB isolate. Larger images get WebP instead.
+   */
+  readonly maxAvifMegapixels: number;
   /** Largest output side in pixels; URL options above it are rejected, dpr results are clamped. */
   readonly maxOutputDimension: number;
   /** `background`: serve the best ready variant and encode AVIF in `ctx.waitUntil`; `sync`: encode before answering. */
@@ -30,7 +39,8 @@ export const defaultConfig: ImagesConfig = {
   routes: ['/'],
   formats: ['avif', 'webp'],
   maxInputBytes: 10 * 1024 * 1024,
-  maxInputMegapixels: 5,
+  maxInputMegapixels: 3,
+  maxAvifMegapixels: 2,
   maxOutputDimension: 4096,
   avifMode: 'background',
   engine: 'wasm',
@@ -86,6 +96,7 @@ export function readConfig(env: Vars): ImagesConfig {
     formats,
     maxInputBytes: number('IMAGES_MAX_INPUT_BYTES', defaultConfig.maxInputBytes),
     maxInputMegapixels: number('IMAGES_MAX_INPUT_MEGAPIXELS', defaultConfig.maxInputMegapixels),
+    maxAvifMegapixels: number('IMAGES_MAX_AVIF_MEGAPIXELS', defaultConfig.maxAvifMegapixels),
     maxOutputDimension: number('IMAGES_MAX_OUTPUT_DIMENSION', defaultConfig.maxOutputDimension),
     avifMode: choice('IMAGES_AVIF_MODE', ['background', 'sync'], defaultConfig.avifMode),
     engine: choice('IMAGES_ENGINE', ['wasm', 'cloudflare'], defaultConfig.engine),

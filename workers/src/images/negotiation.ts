@@ -77,6 +77,8 @@ export async function negotiateImage(
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return pass(`over ${config.maxInputMegapixels} MP`);
   const source: CheckedSource = { bytes, header: { ...header, format: header.format } };
+  const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
+  const candidates = avifTooLarge ? formats.filter((format) => format !== 'avif') : formats;
   try {
     const sourceId = await sourceIdentity(response.headers, bytes);
     let pixels: Promise<Pixels> | undefined;
@@ -84,7 +86,7 @@ export async function negotiateImage(
       pixels ??= ensureCodecs().then(() => decodeChecked(source));
       return pixels;
     };
-    for (const format of formats) {
+    for (const format of candidates) {
       const key = await variantKey(sourceId, negotiatedOptions, format);
       const stored = await getVariant(context.bucket, key);
       if (stored?.kind === 'variant') {

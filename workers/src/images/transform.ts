@@ -33,7 +33,7 @@ export async function transformImage(
 
 /** Decodes and checks the decoder agrees with the header (a mismatch means a lying or corrupt file). */
 export async function decodeChecked(source: CheckedSource): Promise<Pixels> {
-  const pixels = await decode(source.bytes, source.header.format);
+  const pixels = await decode(source.bytes, source.header.format, source.header.width * source.header.height);
   if (pixels.width !== source.header.width || pixels.height !== source.header.height) {
     throw new Error(
       `decoded ${pixels.width}x${pixels.height}, header said ${source.header.width}x${source.header.height}`,

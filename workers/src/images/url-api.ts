@@ -95,8 +95,14 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!isComplete(bytes, header.format)) return pass(bytes, 'truncated');
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return pass(bytes, `over ${config.maxInputMegapixels} MP`);
-  const target = targetFormat(options, ranges, header.format, config);
   const plan = planResize(header, options, config.maxOutputDimension);
+  const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
+  if (options.format === 'avif' && !avifFits) {
+    const reason = `AVIF output is limited to ${config.maxAvifMegapixels} MP here; ask for a smaller size or another format`;
+    return jsonError(400, `invalid option format: ${reason}`, { option: 'format', value: 'avif', reason });
+  }
+  const formats = avifFits ? config : { ...config, formats: config.formats.filter((format) => format !== 'avif') };
+  const target = targetFormat(options, ranges, header.format, formats);
   const unchanged = isIdentity(plan, header) && target === header.format;
   if (unchanged) return originalResponse(request, origin, bytes, 'nothing to change', vary);
   try {

@@ -73,6 +73,14 @@ describe('Accept negotiation in sync mode', () => {
     expect(note).toContain('not smaller');
   });
 
+  it('falls back to WebP for images over the AVIF megapixel limit', async () => {
+    const { header } = await callImages(image, accept(chromiumAccept), {
+      ...sync,
+      IMAGES_MAX_AVIF_MEGAPIXELS: '0.005',
+    });
+    expect(header?.format).toBe('webp');
+  });
+
   it('converts PNG (including grayscale) and WebP sources', async () => {
     expect((await callImages('/demo/images/small/brick.png', accept('image/webp'), sync)).header?.format).toBe('webp');
     expect((await callImages('/demo/images/small/coffee.webp', accept(chromiumAccept), sync)).header?.format).toBe(
@@ -86,7 +94,7 @@ describe('Accept negotiation passes the original through when in doubt', () => {
     ['a truncated JPEG', 'broken/truncated.jpg', 'truncated'],
     ['bytes that only look like a JPEG', 'broken/garbage.jpg', 'not a decodable image'],
     ['HTML served as .png', 'broken/not-an-image.png', 'not a decodable image'],
-    ['a 900 MP decompression bomb (refused from its header)', 'broken/bomb.png', 'over 5 MP'],
+    ['a 900 MP decompression bomb (refused from its header)', 'broken/bomb.png', 'over 3 MP'],
     ['an animated GIF', 'broken/animated.gif', 'animated'],
   ])('serves %s as it is', async (_name, path, reason) => {
     const { response, bytes, note } = await callImages(`/demo/images/${path}`, accept(chromiumAccept), {
