@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import {
   type LoaderRecord,
@@ -112,4 +113,57 @@ test.fixme('a repeat visit gets BinaryAST although the HTTP cache holds the Java
   await plainRender(page);
   const { records } = await loaderRender(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
+});
+
+test('a script added after DOMContentLoaded runs once binast.scan() sees it, as an async script', async ({ page }) => {
+  await page.goto('/demo/loader-order');
+  await loaderRecords(page);
+  const record = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.type = 'binast';
+    script.src = '/demo/loader-cases/step.js?dynamic';
+    script.dataset.name = 'dynamic';
+    const loaded = new Promise((resolve) => script.addEventListener('load', resolve));
+    document.body.append(script);
+    const loader = (window as unknown as { binast: { scan(): void; records: LoaderRecord[] } }).binast;
+    loader.scan();
+    await loaded;
+    return loader.records.at(-1);
+  });
+  expect(record).toMatchObject({ mode: 'async', url: expect.stringContaining('step.js?dynamic') });
+  const order = await page.evaluate(() => (window as unknown as { loaderCase: { order: string[] } }).loaderCase.order);
+  expect(order.at(-1)).toBe('dynamic');
+});
+
+test('scripts with integrity run from their plain URL, and Subresource Integrity is still enforced', async ({
+  page,
+  request,
+}) => {
+  const source = await (await request.get('/demo/loader-cases/step.js?sri')).body();
+  const hash = `sha384-${createHash('sha384').update(source).digest('base64')}`;
+  const tag = (name: string, integrity: string) =>
+    `<script type="binast" src="/demo/loader-cases/step.js?${name}" data-name="${name}" integrity="${integrity}" onerror="loaderCase.events.push('error:${name}')"></script>`;
+  await page.route('**/demo/loader-sri', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><script>window.loaderCase = { order: [], seen: {}, events: [] };</script>
+        <script src="/demo/loader/binast-loader.min.js"></script>${tag('sri', hash)}${tag('tampered', 'sha384-AAAA')}`,
+    }),
+  );
+  await page.goto('/demo/loader-sri');
+  const records = await loaderRecords(page);
+  expect(records.map((record) => [record.outcome, record.reason])).toEqual([
+    ['fallback', 'integrity'],
+    ['error', 'integrity'],
+  ]);
+  const state = await page.evaluate(
+    () => (window as unknown as { loaderCase: { order: string[]; events: string[] } }).loaderCase,
+  );
+  expect(state.order).toEqual(['sri']);
+  expect(state.events).toEqual(['error:tampered']);
+  // The preload carries the integrity too, so the script uses it instead of downloading again.
+  const downloads = await page.evaluate(
+    () => performance.getEntriesByName(new URL('/demo/loader-cases/step.js?sri', location.href).href).length,
+  );
+  expect(downloads).toBe(1);
 });

@@ -16,6 +16,8 @@ const ownAttributes = ['type', 'src', 'onload', 'onerror', 'id'];
 export function patchLateListeners(): () => void {
   const targets = [document, window];
   for (const target of targets) {
+    // The inherited EventTarget method, kept before the own property shadows it.
+    const native: EventTarget['addEventListener'] = target.addEventListener;
     target.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: unknown) =>
       // Listener objects (handleEvent) are rare here and are left to the browser (they never fire late).
       typeof listener === 'function' &&
@@ -24,7 +26,7 @@ export function patchLateListeners(): () => void {
         ? document.readyState !== 'loading'
         : type === 'load' && target === window && document.readyState === 'complete')
         ? setTimeout(() => listener.call(target, new Event(type)))
-        : EventTarget.prototype.addEventListener.call(target, type, listener, options as AddEventListenerOptions);
+        : native.call(target, type, listener, options as AddEventListenerOptions);
   }
   return () => {
     for (const target of targets) delete (target as { addEventListener?: unknown }).addEventListener;

@@ -42,7 +42,8 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     const url = script.src;
     const record: ScriptRecord = { url, ...plan };
     records.push(record);
-    const nonce = options.nonce || script.nonce || '';
+    // Without any nonce this is undefined, which the DOM stores as the nonce "undefined": harmless, no CSP matches it.
+    const nonce = (options.nonce || script.nonce) as string;
     const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
       record.executeMs = measure('binast:execute', startMs);
       readSizes(record);
@@ -60,6 +61,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
           as: 'script',
           href: url,
           crossOrigin: script.crossOrigin,
+          integrity: script.integrity,
           nonce,
         }),
       );
