@@ -1,13 +1,19 @@
 import { readConfig } from './config';
 import { imagesMiddleware } from './middleware';
+import { r2Origin } from './r2-origin';
+
+/** Optional binding: images served from an R2 bucket instead of an HTTP origin. */
+type SourceBucket = { IMAGES_SOURCE?: R2Bucket };
 
 /**
- * The image capability deployed alone (`npm run deploy -- --env images`) on a route in front of a site owner's
- * origin: requests go to the origin with `fetch(request)` (or to `IMAGES_ORIGIN` when set, e.g. on workers.dev) and
- * image responses come back in the best format the browser accepts.
+ * The image capability deployed alone (`npm run deploy -- --env images`) in front of a site owner's origin:
+ * requests go to the origin with `fetch(request)` (or to `IMAGES_ORIGIN` when set, e.g. on workers.dev, or to the
+ * `IMAGES_SOURCE` R2 bucket when bound) and image responses come back in the best format the browser accepts.
  */
 export default {
   fetch(request, env, ctx) {
+    const bucket = (env as unknown as SourceBucket).IMAGES_SOURCE;
+    if (bucket) return imagesMiddleware(request, env, ctx, r2Origin(bucket));
     const { origin } = readConfig(env as unknown as Record<string, unknown>);
     const toOrigin = (originRequest: Request) => {
       if (origin === null) return fetch(originRequest);

@@ -1,0 +1,57 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readImageHeader } from '../../src/images/header';
+import standalone from '../../src/images/standalone';
+import { assetBytes, clearVariants } from './helpers';
+
+// The real (local) R2 binding stands in for a site's image bucket, under a prefix the variant store never uses.
+const bucket = env.VARIANTS as R2Bucket;
+
+async function call(path: string, accept?: string) {
+  const ctx = createExecutionContext();
+  // The handler's type expects an incoming request's `cf` object, which a test-built Request lacks.
+  const request = new Request(`https://images.example${path}`, accept ? { headers: { accept } } : {}) as Request<
+    unknown,
+    IncomingRequestCfProperties
+  >;
+  const response = await standalone.fetch(
+    request,
+    { ...env, IMAGES_SOURCE: bucket, IMAGES_AVIF_MODE: 'sync' } as unknown as Env,
+    ctx,
+  );
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  await waitOnExecutionContext(ctx);
+  return { response, bytes };
+}
+
+beforeEach(async () => {
+  await clearVariants();
+  await bucket.put('site/cat.jpg', await assetBytes('small/chelsea.jpg'), {
+    httpMetadata: { contentType: 'image/jpeg' },
+  });
+});
+
+describe('standalone Worker with an R2 bucket as the origin (IMAGES_SOURCE)', () => {
+  it('negotiates images read from the bucket', async () => {
+    const { response, bytes } = await call('/site/cat.jpg', 'image/avif,image/webp,*/*');
+    expect(response.headers.get('content-type')).toBe('image/avif');
+    expect(response.headers.get('vary')).toContain('Accept');
+    expect(readImageHeader(bytes)).toMatchObject({ format: 'avif', width: 96, height: 64 });
+  });
+
+  it('serves the stored object as it is to a client without AVIF/WebP, with its ETag', async () => {
+    const { response, bytes } = await call('/site/cat.jpg');
+    expect(bytes).toEqual(await assetBytes('small/chelsea.jpg'));
+    expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]+"$/);
+  });
+
+  it('resizes bucket objects through the URL API', async () => {
+    const { bytes } = await call('/cdn-cgi/image/w=48,f=webp/site/cat.jpg');
+    expect(readImageHeader(bytes)).toMatchObject({ format: 'webp', width: 48, height: 32 });
+  });
+
+  it('answers 404 for a missing object', async () => {
+    expect((await call('/site/missing.jpg')).response.status).toBe(404);
+  });
+});
