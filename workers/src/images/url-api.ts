@@ -126,8 +126,9 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
       target,
       options.quality,
     );
-    // Same pixels in a format that came out larger: the original is the better answer.
-    const keepOriginal = isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
+    // Same pixels in a negotiated format that came out larger: the original is the better answer. An explicitly
+    // requested format is what the page asked for, larger or not.
+    const keepOriginal = vary && isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
     context.ctx.waitUntil(putVariant(context.bucket, key, keepOriginal ? null : encoded, mimeTypes[format]));
     if (keepOriginal) return originalResponse(request, origin, bytes, 'variant not smaller', vary);
     return variantResponse(request, origin.headers, { bytes: encoded, format, key, note: `${format}; encoded`, vary });

@@ -49,6 +49,13 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(header).toMatchObject({ width: 32, height: 21 });
   });
 
+  it('format=auto serves the original when the conversion is not smaller, an explicit format never does', async () => {
+    const auto = await api('f=auto', 'demo/images/small/coffee-q5.jpg', { headers: { accept: 'image/webp' } });
+    expect(auto.bytes).toEqual(await assetBytes('small/coffee-q5.jpg'));
+    const explicit = await api('f=png', 'demo/images/small/coffee-q5.jpg');
+    expect(explicit.header).toMatchObject({ format: 'png', width: 96, height: 64 });
+  });
+
   it('format=baseline-jpeg writes a sequential JPEG, jpeg a progressive one', async () => {
     const baseline = (await api('w=32,f=baseline-jpeg')).bytes;
     const progressive = (await api('w=32,f=jpeg')).bytes;
