@@ -84,6 +84,14 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect((await callImages(path('w=32,f=avif'), {}, limit)).header?.format).toBe('avif');
   });
 
+  it('keeps working after a codec is swapped for a fresh instance (images over 0.5 MP)', async () => {
+    const hubble = 'demo/images/hubble_deep_field.jpg'; // 1000 x 872 = 0.87 MP
+    const first = await api('q=80,f=webp', hubble);
+    const second = await api('q=81,f=webp', hubble);
+    expect(first.header).toMatchObject({ format: 'webp', width: 1000, height: 872 });
+    expect(second.header).toMatchObject({ format: 'webp', width: 1000, height: 872 });
+  });
+
   it('quality changes the bytes', async () => {
     const low = (await api('w=96,q=10,f=webp')).bytes.byteLength;
     const high = (await api('w=96,q=95,f=webp')).bytes.byteLength;
