@@ -79,8 +79,8 @@ try {
           const isScript = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
           const isDecoder = (/** @type {PerformanceResourceTiming} */ e) => /\/binast(_bg\.wasm|\.js)$/.test(e.name);
-          const loader = /** @type {{ binast?: { records: { outcome?: string, decodeMs?: number }[] } }} */ (window)
-            .binast;
+          /** @typedef {{ outcome?: string, reason?: string, decodeMs?: number }} LoaderRecord */
+          const loader = /** @type {{ binast?: { records: LoaderRecord[] } }} */ (window).binast;
           const records = loader?.records ?? [];
           return {
             executedMs: performance.getEntriesByName('app:executed')[0]?.startTime ?? Number.NaN,
@@ -92,13 +92,16 @@ try {
               if (decoder.length === 0) return 0;
               return Math.max(...decoder.map((e) => e.responseEnd)) - Math.min(...decoder.map((e) => e.startTime));
             })(),
-            outcomes: records.map((record) => record.outcome).join(' '),
+            outcomes: records.map((r) => (r.reason ? `${r.outcome}(${r.reason})` : r.outcome)).join(' '),
           };
         });
         await context.close();
         samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
+        // A loader sample that did not decode BinaryAST measures something else (e.g. files rebuilt mid-run): say so.
+        const decodedAll = /^(binast ?)+$/.test(metrics.outcomes);
+        const note = variant.path.endsWith('plain') || decodedAll ? '' : ` (${metrics.outcomes})`;
         process.stdout.write(
-          `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms\n`,
+          `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms${note}\n`,
         );
       }
     }

@@ -30,7 +30,14 @@ export const benchScripts = [
   '/demo/loader-app.js',
 ];
 
-initSync({ module: readFileSync(new URL('../../wasm/binast/pkg/binast_bg.wasm', import.meta.url)) });
+// Encoder and the decoder the pages load are read once, from the same wasm-pack build, so a rebuild of wasm/binast
+// or of the SPA during a run cannot pair an encoding with a decoder of another format version.
+const pkg = new URL('../../wasm/binast/pkg/', import.meta.url);
+const decoderFiles = new Map([
+  ['/demo/loader/binast.js', readFileSync(new URL('binast.js', pkg))],
+  ['/demo/loader/binast_bg.wasm', readFileSync(new URL('binast_bg.wasm', pkg))],
+]);
+initSync({ module: /** @type {Buffer} */ (decoderFiles.get('/demo/loader/binast_bg.wasm')) });
 
 /** @typedef {'br' | 'gzip' | 'identity'} Coding */
 /** @type {Record<Coding, (bytes: Uint8Array) => Uint8Array>} */
@@ -99,6 +106,13 @@ createServer((request, response) => {
   if (encoded) {
     response.writeHead(200, { ...headers, 'content-type': binastType });
     response.end(body(`binast:${url.pathname}`, coding, () => encoded));
+    return;
+  }
+  const decoder = decoderFiles.get(url.pathname);
+  if (decoder) {
+    const type = url.pathname.endsWith('.wasm') ? types['.wasm'] : types['.js'];
+    response.writeHead(200, { ...headers, 'content-type': type });
+    response.end(body(`decoder:${url.pathname}`, coding, () => decoder));
     return;
   }
   const file = fileFor(url.pathname);
