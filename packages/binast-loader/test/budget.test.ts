@@ -22,3 +22,16 @@ describe('binast-loader.min.js', () => {
     expect(source).not.toMatch(/\bexport\s*[{*]/);
   });
 });
+
+describe('binast-loader.mjs (ESM build for bundlers)', () => {
+  it('exports the loader and its pure parts without touching the DOM on import', async () => {
+    // Node has no document: importing must not start anything.
+    const built = await import(new URL('../dist/binast-loader.mjs', import.meta.url).href);
+    expect(typeof built.startLoader).toBe('function');
+    expect(built.planScript({ type: 'binast', src: '/a.js', async: false, defer: true }, false)).toEqual({
+      module: false,
+      mode: 'defer',
+    });
+    expect(built.binastAccept).toBe('application/javascript-binast, */*');
+  });
+});
