@@ -67,12 +67,16 @@ describe('decideRamp', () => {
   });
 
   it('adds streams after the first full window even when one stream is still unstable', () => {
-    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({ action: 'add-streams' });
+    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({
+      action: 'add-streams',
+      window: [70, 100, 120],
+    });
   });
 
   it('adds streams once the first step is stable', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 101, 100, 100] })).toEqual({
       action: 'add-streams',
+      window: [100, 101, 100, 100],
     });
   });
 
@@ -101,7 +105,8 @@ describe('decideRamp', () => {
     const swinging = [0, 100, 140, 90, 130, 95, 135];
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');
     const decision = decideRamp({ ...base, maxStreams: 1, maxStepIntervals: 6, intervalsBitsPerSecond: swinging });
-    expect(decision).toEqual({ action: 'finish', window: [90, 130, 95, 135], stable: false });
+    // Without the slowest 30% (one of six: 90) and the fastest 10% (none of six).
+    expect(decision).toEqual({ action: 'finish', window: [95, 100, 130, 135, 140], stable: false });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jitter } from '../src/stats/jitter';
-import { isStable, relativeSpread } from '../src/stats/stability';
+import { isStable, relativeSpread, trimmed } from '../src/stats/stability';
 
 describe('jitter', () => {
   it('is the mean absolute difference of consecutive pings: 10,12,9,9 gives (2+3+0)/3', () => {
@@ -36,5 +36,15 @@ describe('stability', () => {
 
   it('never calls an idle link (all zeros) stable', () => {
     expect(isStable([0, 0, 0, 0], 4, 0.05)).toBe(false);
+  });
+});
+
+describe('trimmed', () => {
+  it('drops the slowest 30% and fastest 10% of ten values', () => {
+    expect(trimmed([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])).toEqual([4, 5, 6, 7, 8, 9]);
+  });
+
+  it('keeps everything when there are too few values to drop any', () => {
+    expect(trimmed([3, 1, 2])).toEqual([1, 2, 3]);
   });
 });

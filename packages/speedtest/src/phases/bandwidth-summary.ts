@@ -1,5 +1,6 @@
 import type { ProbeResult } from '../probe';
 import { capLevel, meanEstimate } from '../stats/confidence';
+import { trimmed } from '../stats/stability';
 import { mean } from '../stats/summary';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
@@ -29,8 +30,8 @@ export interface PhaseObservation {
 }
 
 /**
- * Pure: the phase's figure and its intervals: the mean of the final window, or of the previous step's window when
- * that was higher. A phase that met the stability criterion may be high confidence; one
+ * Pure: the phase's figure and its intervals: the mean of the final window (a budget stop: of the current step's intervals
+ * without the slowest 30% and fastest 10%), or of the previous step's window when that was higher. A phase that met the stability criterion may be high confidence; one
  * stopped by its budget at most medium (its last window might be one long request spread evenly), and low with fewer
  * intervals than a full window, or none at all (then the phase's average rate stands in).
  */
@@ -47,8 +48,8 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     bitsPerSecond,
     streams: streamsAt(index),
   }));
-  let window =
-    observed.finalWindow ?? closedIntervals.slice(observed.stepStartIndex + 1).slice(-observed.stableIntervals);
+  const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
+  let window = observed.finalWindow ?? trimmed(stepIntervals);
   let streams = observed.streams;
   // More streams that lowered goodput (contention, a busy client) say nothing about the link: keep the better step.
   if (observed.previousStep && (window.length === 0 || mean(observed.previousStep.window) > mean(window))) {
@@ -57,7 +58,11 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
   const ceiling =
-    observed.stopReason === 'stable' ? 'high' : window.length >= observed.stableIntervals ? 'medium' : 'low';
+    observed.stopReason === 'stable'
+      ? 'high'
+      : (observed.finalWindow ?? stepIntervals).length >= observed.stableIntervals
+        ? 'medium'
+        : 'low';
   const sum = (pick: (sample: RequestSample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
   return {
     result: {

@@ -173,7 +173,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         maxStepIntervals: options.stableIntervals * 2,
       });
       if (decision.action === 'add-streams') {
-        previousStep = { window: intervals.slice(-options.stableIntervals), streams };
+        previousStep = { window: decision.window, streams };
         stepStartIndex = meter.intervalAt(performance.now());
         const target = Math.min(options.maxStreams, streams * 2);
         streamChanges.push({ intervalIndex: stepStartIndex, streams: target });

@@ -1,10 +1,10 @@
-import { relativeSpread } from './stability';
+import { relativeSpread, trimmed } from './stability';
 import { mean } from './summary';
 
 /** What the bandwidth phase does next. */
 export type RampDecision =
   | { action: 'wait' }
-  | { action: 'add-streams' }
+  | { action: 'add-streams'; window: number[] }
   | { action: 'finish'; window: number[]; stable: boolean };
 
 export interface RampState {
@@ -20,29 +20,30 @@ export interface RampState {
   windowIntervals: number;
   /** Allowed relative spread of the window, and the gain that justifies more streams (e.g. 0.05). */
   tolerance: number;
-  /** A step that never stabilises is judged on its last window after this many intervals. */
+  /** A step that never stabilises is judged on all its intervals after this many. */
   maxStepIntervals: number;
 }
 
 /**
  * One ramp step: wait until the current stream count has `windowIntervals` intervals that agree within
- * `tolerance` (or the step ran `maxStepIntervals`; the first step only needs one full window). Then add streams if this step beat the previous one by more
- * than `tolerance` (one more connection still helps), otherwise finish with this window.
+ * `tolerance`, or the step ran `maxStepIntervals` (the first step, one stream, only needs one full window: it is the
+ * reference for the next step, and slow start keeps it noisy). A stable step is represented by its agreeing window,
+ * an unstable one by all its intervals without the slowest 30% and fastest 10% (`trimmed`). Then add streams if this step beat the previous
+ * one by more than `tolerance` (one more connection still helps), otherwise finish.
  */
 export function decideRamp(state: RampState): RampDecision {
   // The first interval after a change mixes two stream counts (and slow start); it is never judged.
   const step = state.intervalsBitsPerSecond.slice(state.stepStartIndex + 1);
   if (step.length < state.windowIntervals) return { action: 'wait' };
   const window = step.slice(-state.windowIntervals);
-  // One stream is only the reference for the next step (and slow start keeps it noisy): ramp as soon as it has a
-  // full window, so short budgets still reach several streams.
-  if (state.previousStepBitsPerSecond === null && state.streams < state.maxStreams) return { action: 'add-streams' };
   const stable = relativeSpread(window) <= state.tolerance;
+  const representative = stable ? window : trimmed(step);
+  const firstStep = state.previousStepBitsPerSecond === null;
+  if (firstStep && state.streams < state.maxStreams) return { action: 'add-streams', window: representative };
   if (!stable && step.length < state.maxStepIntervals) return { action: 'wait' };
-  const gained =
-    state.previousStepBitsPerSecond === null || mean(window) > state.previousStepBitsPerSecond * (1 + state.tolerance);
-  if (gained && state.streams < state.maxStreams) return { action: 'add-streams' };
-  return { action: 'finish', window, stable };
+  const gained = firstStep || mean(representative) > (state.previousStepBitsPerSecond ?? 0) * (1 + state.tolerance);
+  if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative };
+  return { action: 'finish', window: representative, stable };
 }
 
 /**

@@ -16,3 +16,15 @@ export function isStable(values: readonly number[], windowSize: number, toleranc
   if (values.length < windowSize) return false;
   return relativeSpread(values.slice(-windowSize)) <= tolerance;
 }
+
+/**
+ * The values left after dropping the slowest `lowFraction` and fastest `highFraction` (rounded down): Ookla's
+ * published rule for throughput samples (30% / 10%). Dips (a busy client, a loss episode, slow start) pull a plain
+ * mean down much more than rare bursts push it up, hence the asymmetry.
+ */
+export function trimmed(values: readonly number[], lowFraction = 0.3, highFraction = 0.1): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const low = Math.floor(sorted.length * lowFraction);
+  const high = Math.floor(sorted.length * highFraction);
+  return sorted.slice(low, sorted.length - high);
+}
