@@ -141,9 +141,9 @@ impl NodeVisitor {
         // acorn's Node constructor assigns `type` first, and JSON.stringify keeps insertion order, so the kind is
         // known before any field: fields deserialise straight into typed slots with no buffering.
         match map.next_key::<KeyName>()? {
-            Some(key) if key.0 == "type" => {
-                let estree_type: String = map.next_value()?;
-                Node::from_estree(&estree_type, map)
+            Some(key) if key.as_str() == "type" => {
+                let estree_type: KeyName = map.next_value()?;
+                Node::from_estree(estree_type.as_str(), map)
             }
             _ => Err(A::Error::custom("a node's first property must be `type`")),
         }

@@ -3,14 +3,14 @@
 //! ```text
 //! BINJS  varnum(format)                       format 1 = multipart (what Firefox decoded), 2 = optimised
 //! [GRAMMAR] identity; varnum(bytes) varnum(count) { varnum(len) name }*
-//! [STRINGS] identity; varnum(bytes) varnum(count) ...          multipart: { varnum(len) wtf8 }*
-//!                                                             optimised: varnum(len)* then all wtf8 bytes
-//! [TREE]    identity; varnum(bytes) tree                      (multipart)
-//! [STREAMS] identity; varnum(bytes) varnum(count) varnum(len)* then each stream   (optimised)
+//! [STRINGS] identity; varnum(bytes) ...   multipart: varnum(count) { varnum(len) wtf8 }*
+//!                                         optimised: varnum(tables) { varnum(count) varnum(len)* wtf8* }*
+//! [TREE]    identity; varnum(bytes) tree                                                      (multipart)
+//! [STREAMS] identity; varnum(bytes) varnum(count) { varnum(len) name varnum(bytes) }* streams (optimised)
 //! ```
-//! Both tables are sorted by descending frequency. The optimised layout splits the tree into one stream per
-//! value kind (node kinds, string references, lengths, flags, numbers) so a general-purpose compressor (brotli,
-//! gzip) sees long runs of similar bytes instead of an interleaving.
+//! Tables are sorted by descending frequency. The optimised layout splits the tree into streams named
+//! `category:field` (see `roles.rs`) and keeps one string table per role, so a general-purpose compressor
+//! (brotli, gzip) sees runs of similar values instead of an interleaving.
 
 use crate::ast::Node;
 use crate::reader::Reader;
@@ -41,24 +41,6 @@ impl Layout {
     }
 }
 
-/// The streams of the optimised layout (all one stream in the multipart layout).
-#[derive(Debug, Clone, Copy)]
-pub enum Stream {
-    /// Grammar references of nodes.
-    Kinds = 0,
-    /// String table references.
-    Strings = 1,
-    /// List lengths and lazy skip lengths.
-    Lengths = 2,
-    /// Booleans and small tags.
-    Flags = 3,
-    /// Numeric literals.
-    Numbers = 4,
-}
-
-/// How many streams the optimised layout has.
-pub const STREAM_COUNT: usize = 5;
-
 /// Encodes an annotated tree (see [`crate::scope::annotate`]) into a file. Returns the bytes and the number of
 /// lazy function bodies written.
 pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
@@ -80,20 +62,25 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     section(&mut out, "[GRAMMAR]", &grammar);
 
     let mut table = Vec::new();
-    write_varnum(&mut table, strings.len() as u32);
     match layout {
         Layout::Multipart => {
-            for s in &strings {
+            let strings = strings.first().map(Vec::as_slice).unwrap_or_default();
+            write_varnum(&mut table, strings.len() as u32);
+            for s in strings {
                 write_varnum(&mut table, s.len() as u32);
                 table.extend_from_slice(s);
             }
         }
         Layout::Optimised => {
-            for s in &strings {
-                write_varnum(&mut table, s.len() as u32);
-            }
-            for s in &strings {
-                table.extend_from_slice(s);
+            write_varnum(&mut table, strings.len() as u32);
+            for strings in &strings {
+                write_varnum(&mut table, strings.len() as u32);
+                for s in strings {
+                    write_varnum(&mut table, s.len() as u32);
+                }
+                for s in strings {
+                    table.extend_from_slice(s);
+                }
             }
         }
     }
@@ -104,7 +91,9 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
         Layout::Optimised => {
             let mut body = Vec::new();
             write_varnum(&mut body, writer.streams.len() as u32);
-            for stream in &writer.streams {
+            for (name, stream) in writer.stream_names.iter().zip(&writer.streams) {
+                write_varnum(&mut body, name.len() as u32);
+                body.extend_from_slice(name.as_bytes());
                 write_varnum(&mut body, stream.len() as u32);
             }
             for stream in &writer.streams {
@@ -129,8 +118,10 @@ pub struct File<'a> {
     pub layout: Layout,
     /// Grammar interface names, in table order.
     pub kinds: Vec<&'a str>,
-    /// String table entries (WTF-8), in table order.
-    pub strings: Vec<&'a [u8]>,
+    /// String tables (one for multipart, one per role for optimised), entries WTF-8, in table order.
+    pub strings: Vec<Vec<&'a [u8]>>,
+    /// Stream names (`category:field`; empty for multipart).
+    pub stream_names: Vec<&'a str>,
     /// The tree's streams (one for multipart).
     pub streams: Vec<&'a [u8]>,
 }
@@ -210,39 +201,50 @@ impl<'a> File<'a> {
         }
 
         let mut table = cursor.section("[STRINGS]")?;
-        let count = table.count()?;
-        let mut strings = Vec::with_capacity(count);
+        let mut strings = Vec::new();
         match layout {
             Layout::Multipart => {
+                let count = table.count()?;
+                let mut entries = Vec::with_capacity(count);
                 for _ in 0..count {
                     let len = table.varnum()? as usize;
-                    strings.push(table.take(len)?);
+                    entries.push(table.take(len)?);
                 }
+                strings.push(entries);
             }
             Layout::Optimised => {
-                let mut lens = Vec::with_capacity(count);
-                for _ in 0..count {
-                    lens.push(table.varnum()? as usize);
+                let tables = table.count()?;
+                if tables != crate::roles::STRING_ROLES.len() {
+                    return Err(DecodeError::BadHeader(format!("{tables} string tables")));
                 }
-                for len in lens {
-                    strings.push(table.take(len)?);
+                for _ in 0..tables {
+                    let count = table.count()?;
+                    let lens = (0..count)
+                        .map(|_| table.varnum().map(|n| n as usize))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    strings.push(
+                        lens.into_iter()
+                            .map(|len| table.take(len))
+                            .collect::<Result<Vec<_>, _>>()?,
+                    );
                 }
             }
         }
 
+        let mut stream_names = Vec::new();
         let streams = match layout {
             Layout::Multipart => vec![cursor.section("[TREE]")?.bytes],
             Layout::Optimised => {
                 let mut body = cursor.section("[STREAMS]")?;
                 let count = body.count()?;
-                if count != STREAM_COUNT {
-                    return Err(DecodeError::BadHeader(format!(
-                        "{count} streams, expected {STREAM_COUNT}"
-                    )));
+                let mut lens = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let len = body.varnum()? as usize;
+                    let name = std::str::from_utf8(body.take(len)?)
+                        .map_err(|_| DecodeError::BadHeader("stream name is not UTF-8".into()))?;
+                    stream_names.push(name);
+                    lens.push(body.varnum()? as usize);
                 }
-                let lens = (0..count)
-                    .map(|_| body.varnum().map(|n| n as usize))
-                    .collect::<Result<Vec<_>, _>>()?;
                 lens.into_iter()
                     .map(|len| body.take(len))
                     .collect::<Result<Vec<_>, _>>()?
@@ -258,6 +260,7 @@ impl<'a> File<'a> {
             layout,
             kinds,
             strings,
+            stream_names,
             streams,
         })
     }
@@ -265,10 +268,11 @@ impl<'a> File<'a> {
     /// Decodes the tree.
     pub fn decode(&self) -> Result<Node, DecodeError> {
         let mut reader = Reader::new(self)?;
-        let program = reader
+        let mut program = reader
             .node()?
             .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
         reader.finish()?;
+        crate::scope::restore_params(&mut program)?;
         Ok(program)
     }
 }

@@ -242,11 +242,43 @@ impl Field for TemplateRaw {
     }
 }
 
-/// A property name while deserialising.
-pub struct KeyName(pub String);
+/// A property name or node type while deserialising, held inline: there are about as many keys as values in an
+/// ESTree, and allocating a `String` for each was a measurable share of encoding time. Names longer than the
+/// buffer are never ones we look for, so they compare unequal to everything.
+pub struct KeyName {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl KeyName {
+    /// The name, or `""` for names longer than the buffer.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+struct KeyVisitor;
+
+impl serde::de::Visitor<'_> for KeyVisitor {
+    type Value = KeyName;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a property name")
+    }
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<KeyName, E> {
+        let mut key = KeyName {
+            bytes: [0; 32],
+            len: 0,
+        };
+        if value.len() <= key.bytes.len() {
+            key.bytes[..value.len()].copy_from_slice(value.as_bytes());
+            key.len = value.len();
+        }
+        Ok(key)
+    }
+}
 
 impl<'de> Deserialize<'de> for KeyName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(KeyName)
+        deserializer.deserialize_str(KeyVisitor)
     }
 }

@@ -36,7 +36,7 @@ macro_rules! grammar {
             pub(crate) fn write_fields(&self, w: &mut Writer) {
                 match self {
                     Node::Literal(value) => value.write(w),
-                    $( Node::$variant { $( $field ),* } => { $( Field::write($field, w); )* } )*
+                    $( Node::$variant { $( $field ),* } => { $( w.field = stringify!($field); Field::write($field, w); )* } )*
                 }
             }
 
@@ -64,7 +64,7 @@ macro_rules! grammar {
                     $( $estree => {
                         $( let mut $field: Option<$ty> = None; )*
                         while let Some(key) = map.next_key::<KeyName>()? {
-                            match key.0.as_str() {
+                            match key.as_str() {
                                 $( js_name!($field $(, $js)?) => $field = Some(map.next_value()?), )*
                                 _ => { map.next_value::<serde::de::IgnoredAny>()?; }
                             }
@@ -84,7 +84,7 @@ macro_rules! grammar {
 
         /// Every interface the reader knows, with the function that reads its fields.
         pub(crate) static READERS: &[(&str, ReadFn)] = &[
-            $( (stringify!($variant), |r: &mut Reader| { let _ = &r; Ok(Node::$variant { $( $field: Field::read(r)? ),* }) }), )*
+            $( (stringify!($variant), |r: &mut Reader| { let _ = &r; Ok(Node::$variant { $( $field: { r.field = stringify!($field); Field::read(r)? } ),* }) }), )*
             ("LiteralStringExpression", |r: &mut Reader| LitValue::read(r, LitKind::Str).map(Node::Literal)),
             ("LiteralNumericExpression", |r: &mut Reader| LitValue::read(r, LitKind::Num).map(Node::Literal)),
             ("LiteralBooleanExpression", |r: &mut Reader| LitValue::read(r, LitKind::Bool).map(Node::Literal)),

@@ -12,8 +12,10 @@ mod codegen;
 mod container;
 mod error;
 mod field;
+mod hash;
 mod literal;
 mod reader;
+mod roles;
 mod scope;
 mod varnum;
 mod wasm_api;
@@ -115,8 +117,8 @@ pub fn stats(bytes: &[u8]) -> Result<Stats, DecodeError> {
     Ok(Stats {
         format: file.layout as u32,
         grammar_entries: file.kinds.len(),
-        string_entries: file.strings.len(),
-        string_bytes: file.strings.iter().map(|s| s.len()).sum(),
+        string_entries: file.strings.iter().map(Vec::len).sum(),
+        string_bytes: file.strings.iter().flatten().map(|s| s.len()).sum(),
         stream_bytes: file.streams.iter().map(|s| s.len()).collect(),
         nodes,
         lazy_functions,

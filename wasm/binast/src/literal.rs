@@ -73,7 +73,7 @@ impl LitValue {
         let mut regex: Option<RegexParts> = None;
         let mut bigint: Option<String> = None;
         while let Some(key) = map.next_key::<KeyName>()? {
-            match key.0.as_str() {
+            match key.as_str() {
                 "raw" => raw = Some(map.next_value()?),
                 "regex" => regex = map.next_value()?,
                 "bigint" => bigint = map.next_value()?,
@@ -108,6 +108,7 @@ impl LitValue {
     }
 
     pub(crate) fn write(&self, w: &mut Writer) {
+        w.field = "value";
         match self {
             LitValue::Str(bytes) => w.string(Some(bytes)),
             LitValue::Num(value) => w.number(*value),
@@ -122,6 +123,7 @@ impl LitValue {
     }
 
     pub(crate) fn read(r: &mut Reader, kind: LitKind) -> Result<LitValue, DecodeError> {
+        r.field = "value";
         Ok(match kind {
             LitKind::Str => {
                 let bytes = r

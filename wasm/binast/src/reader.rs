@@ -1,15 +1,17 @@
 //! The tree reader. Every read is bounds-checked and every index validated, so corrupt input is an error.
 
 use crate::ast::{Node, READERS};
-use crate::container::{File, Layout, Stream};
+use crate::container::{File, Layout};
+use crate::hash::FnvMap;
+use crate::roles::{string_role, STRING_ROLES};
 use crate::varnum::read_varnum;
 use crate::DecodeError;
 
 /// Reads one interface's fields.
 pub type ReadFn = fn(&mut Reader) -> Result<Node, DecodeError>;
 
-/// How deep the decoder lets a tree nest: deep enough for real code (long `a + b + …` chains nest one level per
-/// operator), shallow enough that recursion cannot exhaust the Wasm stack.
+/// How deep the decoder (and the encoder's deserialiser) lets a tree nest: deep enough for real code (long
+/// `a + b + …` chains nest one level per operator), shallow enough that recursion cannot exhaust the Wasm stack.
 pub const MAX_DEPTH: usize = 2_000;
 
 /// Decoding state: stream positions and the resolved tables.
@@ -17,9 +19,16 @@ pub struct Reader<'a> {
     layout: Layout,
     streams: Vec<&'a [u8]>,
     offsets: Vec<usize>,
-    kinds: Vec<ReadFn>,
-    strings: Vec<&'a [u8]>,
+    stream_ids: FnvMap<(&'a str, &'a str, &'a str), usize>,
+    /// `stream_ids` by the (static) names' addresses, filled on first use.
+    stream_cache: FnvMap<(usize, usize, usize), usize>,
+    kinds: Vec<(&'static str, ReadFn)>,
+    strings: Vec<Vec<&'a [u8]>>,
     depth: usize,
+    /// The field being read (set by the generated code before each field).
+    pub(crate) field: &'static str,
+    role: &'static str,
+    node_name: &'static str,
 }
 
 impl<'a> Reader<'a> {
@@ -31,29 +40,61 @@ impl<'a> Reader<'a> {
                 READERS
                     .iter()
                     .find(|(known, _)| known == name)
-                    .map(|(_, read)| *read)
+                    .copied()
                     .ok_or_else(|| DecodeError::BadReference(format!("unknown interface {name}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let stream_ids = file
+            .stream_names
+            .iter()
+            .enumerate()
+            .filter_map(|(i, name)| crate::roles::split_stream_name(name).map(|key| (key, i)))
+            .collect();
         Ok(Reader {
             layout: file.layout,
             offsets: vec![0; file.streams.len()],
             streams: file.streams.clone(),
+            stream_ids,
+            stream_cache: FnvMap::default(),
             kinds,
             strings: file.strings.clone(),
             depth: 0,
+            field: "",
+            role: "",
+            node_name: "",
         })
     }
 
-    fn index(&self, stream: Stream) -> usize {
-        match self.layout {
-            Layout::Multipart => 0,
-            Layout::Optimised => stream as usize,
+    fn stream(&mut self, category: &'static str, key: &'static str) -> Result<usize, DecodeError> {
+        if self.layout == Layout::Multipart {
+            return Ok(0);
         }
+        let node = if matches!(category, "kind" | "flag" | "length") && key != "lazy" {
+            self.node_name
+        } else {
+            ""
+        };
+        let address = (
+            category.as_ptr() as usize,
+            node.as_ptr() as usize,
+            key.as_ptr() as usize,
+        );
+        if let Some(&index) = self.stream_cache.get(&address) {
+            return Ok(index);
+        }
+        let index = self
+            .stream_ids
+            .get(&(category, node, key))
+            .copied()
+            .ok_or_else(|| {
+                DecodeError::BadReference(format!("no stream {category}:{node}.{key}"))
+            })?;
+        self.stream_cache.insert(address, index);
+        Ok(index)
     }
 
-    fn varnum(&mut self, stream: Stream) -> Result<u32, DecodeError> {
-        let i = self.index(stream);
+    fn varnum(&mut self, category: &'static str, key: &'static str) -> Result<u32, DecodeError> {
+        let i = self.stream(category, key)?;
         read_varnum(self.streams[i], &mut self.offsets[i])
     }
 
@@ -68,11 +109,12 @@ impl<'a> Reader<'a> {
 
     /// A node or null.
     pub(crate) fn node(&mut self) -> Result<Option<Node>, DecodeError> {
-        let reference = self.varnum(Stream::Kinds)? as usize;
+        let field = self.field;
+        let reference = self.varnum("kind", field)? as usize;
         if reference == 0 {
             return Ok(None);
         }
-        let read = *self
+        let (name, read) = *self
             .kinds
             .get(reference - 1)
             .ok_or_else(|| DecodeError::BadReference(format!("grammar index {}", reference - 1)))?;
@@ -80,30 +122,46 @@ impl<'a> Reader<'a> {
         if self.depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep { limit: MAX_DEPTH });
         }
+        let role = std::mem::replace(&mut self.role, field);
+        let node_name = std::mem::replace(&mut self.node_name, name);
         let node = read(self);
+        self.role = role;
+        self.node_name = node_name;
+        self.field = field;
         self.depth -= 1;
         node.map(Some)
     }
 
     /// A string table entry or null.
     pub(crate) fn string(&mut self) -> Result<Option<&'a [u8]>, DecodeError> {
-        let reference = self.varnum(Stream::Strings)? as usize;
+        let table = match self.layout {
+            Layout::Multipart => 0,
+            Layout::Optimised => string_role(self.field, self.role),
+        };
+        let stream = if table == 0 {
+            self.node_name
+        } else {
+            STRING_ROLES[table]
+        };
+        let reference = self.varnum("string", stream)? as usize;
         if reference == 0 {
             return Ok(None);
         }
         self.strings
-            .get(reference - 1)
+            .get(table)
+            .and_then(|strings| strings.get(reference - 1))
             .copied()
             .map(Some)
             .ok_or_else(|| DecodeError::BadReference(format!("string index {}", reference - 1)))
     }
 
     pub(crate) fn length(&mut self) -> Result<usize, DecodeError> {
-        Ok(self.varnum(Stream::Lengths)? as usize)
+        let field = self.field;
+        Ok(self.varnum("length", field)? as usize)
     }
 
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
-        let i = self.index(Stream::Flags);
+        let i = self.stream("flag", self.field)?;
         let offset = self.offsets[i];
         let byte = *self.streams[i]
             .get(offset)
@@ -113,9 +171,9 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
-        let i = self.index(Stream::Numbers);
+        let i = self.stream("number", "")?;
         if self.layout == Layout::Optimised {
-            let tag = self.varnum(Stream::Numbers)?;
+            let tag = read_varnum(self.streams[i], &mut self.offsets[i])?;
             if tag & 1 == 0 {
                 return Ok(f64::from(tag >> 1));
             }
@@ -136,9 +194,25 @@ impl<'a> Reader<'a> {
         &mut self,
         read: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
-        let lens = (0..self.streams.len())
-            .map(|_| self.length())
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut lens = vec![0usize; self.streams.len()];
+        match self.layout {
+            Layout::Multipart => lens[0] = self.varnum("length", "lazy")? as usize,
+            Layout::Optimised => {
+                let count = self.varnum("length", "lazy")? as usize;
+                if count > lens.len() {
+                    return Err(DecodeError::BadLength(format!(
+                        "lazy body touches {count} streams"
+                    )));
+                }
+                for _ in 0..count {
+                    let index = self.varnum("length", "lazy")? as usize;
+                    let len = self.varnum("length", "lazy")? as usize;
+                    *lens
+                        .get_mut(index)
+                        .ok_or_else(|| DecodeError::BadReference(format!("stream {index}")))? = len;
+                }
+            }
+        }
         let starts = self.offsets.clone();
         for ((len, start), stream) in lens.iter().zip(&starts).zip(&self.streams) {
             if start.checked_add(*len).is_none_or(|end| end > stream.len()) {
@@ -147,7 +221,9 @@ impl<'a> Reader<'a> {
                 )));
             }
         }
+        let field = self.field;
         let value = read(self)?;
+        self.field = field;
         for ((len, start), end) in lens.iter().zip(&starts).zip(&self.offsets) {
             if end - start != *len {
                 return Err(DecodeError::BadLength(format!(

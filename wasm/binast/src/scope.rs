@@ -79,35 +79,63 @@ impl<'de> serde::Deserialize<'de> for AssertedScope {
 }
 
 impl Field for AssertedScope {
+    /// Parameter names are not written: the decoder reads them from the parameter patterns that follow
+    /// ([`restore_params`]). Parameters lead the declared list (they are declared first), so only their captured
+    /// flags are written, then the other declared names in full.
     fn write(&self, w: &mut Writer) {
-        w.length(self.declared.len());
-        for d in &self.declared {
+        let param_count = self
+            .declared
+            .iter()
+            .take_while(|d| d.kind == DeclKind::Param)
+            .count();
+        w.length(param_count);
+        for d in &self.declared[..param_count] {
+            d.captured.write(w);
+        }
+        w.length(self.declared.len() - param_count);
+        for d in &self.declared[param_count..] {
             d.name.write(w);
             w.flag(d.kind as u8);
             d.captured.write(w);
         }
-        self.params.write(w);
         self.has_direct_eval.write(w);
         self.this_captured.write(w);
         self.name_captured.write(w);
     }
     fn read(r: &mut Reader) -> Result<Self, DecodeError> {
+        let param_count = r.length()?;
+        let mut declared = Vec::with_capacity(param_count.min(r.remaining_hint()));
+        for _ in 0..param_count {
+            // Named by `restore_params` once the parameters are read.
+            declared.push(Declared {
+                name: String::new(),
+                kind: DeclKind::Param,
+                captured: bool::read(r)?,
+            });
+        }
         let count = r.length()?;
-        let mut declared = Vec::with_capacity(count.min(r.remaining_hint()));
-        for _ in 0..count {
+        for _ in 0..count.min(r.remaining_hint()) {
             let name = String::read(r)?;
             let byte = r.flag()?;
             let kind = DeclKind::from_byte(byte)
                 .ok_or_else(|| DecodeError::BadReference(format!("kind {byte}")))?;
+            if kind == DeclKind::Param {
+                return Err(DecodeError::BadReference(
+                    "parameter outside the parameter list".into(),
+                ));
+            }
             declared.push(Declared {
                 name,
                 kind,
                 captured: bool::read(r)?,
             });
         }
+        if declared.len() != param_count + count {
+            return Err(DecodeError::BadLength(format!("{count} declared names")));
+        }
         Ok(AssertedScope {
             declared,
-            params: Vec::read(r)?,
+            params: Vec::new(),
             has_direct_eval: bool::read(r)?,
             this_captured: bool::read(r)?,
             name_captured: bool::read(r)?,
@@ -116,6 +144,47 @@ impl Field for AssertedScope {
     fn missing() -> Option<Self> {
         Some(AssertedScope::default())
     }
+}
+
+/// Fills parameter names into decoded scopes from each function's parameter patterns.
+pub fn restore_params(node: &mut Node) -> Result<(), DecodeError> {
+    if let Node::FunctionDeclaration { scope, params, .. }
+    | Node::FunctionExpression { scope, params, .. }
+    | Node::ArrowExpression { scope, params, .. } = node
+    {
+        let mut names = Vec::new();
+        for param in params.iter() {
+            bound_names(param, &mut names);
+        }
+        let mut unique: Vec<&String> = Vec::new();
+        for name in &names {
+            if !unique.contains(&name) {
+                unique.push(name);
+            }
+        }
+        let placeholders = scope
+            .declared
+            .iter()
+            .take_while(|d| d.kind == DeclKind::Param)
+            .count();
+        if placeholders != unique.len() {
+            return Err(DecodeError::BadReference(format!(
+                "scope lists {placeholders} parameters, the function has {}",
+                unique.len()
+            )));
+        }
+        for (declared, name) in scope.declared.iter_mut().zip(unique) {
+            declared.name.clone_from(name);
+        }
+        scope.params = names;
+    }
+    let mut result = Ok(());
+    node.for_each_child_mut(&mut |child| {
+        if result.is_ok() {
+            result = restore_params(child);
+        }
+    });
+    result
 }
 
 #[derive(Default)]

@@ -124,7 +124,7 @@ fn tables_are_sorted_by_frequency() {
         "the most frequent node kind comes first"
     );
     assert_eq!(
-        file.strings[0],
+        file.strings[0][0],
         b"a".as_slice(),
         "`a` is used most (param, declared, captured, referenced)"
     );
