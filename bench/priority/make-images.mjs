@@ -159,7 +159,7 @@ async function writeDemo(into) {
     const file = `${name ?? photo.replace(/\.\w+$/, '')}.jpg`;
     const bytes = await sharp(join(photosDir, photo))
       .resize({ width })
-      .jpeg({ quality: 85, progressive: true, mozjpeg: true })
+      .jpeg({ quality: 90, progressive: true, mozjpeg: true, chromaSubsampling: '4:4:4' })
       .toBuffer();
     writeFileSync(join(into, file), bytes);
   }

@@ -1,0 +1,130 @@
+// An HTTP/2 (TLS) reverse proxy that schedules response bytes by priority, in front of `wrangler dev`:
+//   node h2-server.mjs --port 8443 --upstream http://127.0.0.1:8803 --mode cf --rate 230000 --cert c.pem --key k.pem
+// It is a self-hosting option too: put it (or any server that honours cf-priority-change / RFC 9218) in front of the
+// Worker when not on Cloudflare. Upstream bodies are read as fast as they come; what reaches the client socket is
+// decided by the scheduler and paced just under the link rate, so the order is not undone by the kernel's send
+// buffer and the shaper's queue (a write that is already queued cannot be overtaken).
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import http2 from 'node:http2';
+import { parseArgs } from 'node:util';
+import { bytesUntilChange, pickNext, priorityFor } from './scheduler.mjs';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string', default: '0.0.0.0' },
+    upstream: { type: 'string' },
+    mode: { type: 'string', default: 'cf' },
+    rate: { type: 'string', default: '230000' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+  },
+});
+const mode = /** @type {import('./scheduler.mjs').Mode} */ (values.mode);
+const rateBytesPerSecond = Number(values.rate);
+const upstream = new URL(String(values.upstream));
+// One HTTP/2 DATA frame's worth at most per scheduling decision: small enough to switch streams often.
+const quantumBytes = 1400;
+const tickMs = 4;
+// Token bucket depth: about 2 ticks of data, so pacing never bursts a whole image into the kernel.
+const bucketBytes = Math.max(quantumBytes, Math.round((rateBytesPerSecond * 2 * tickMs) / 1000));
+const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
+// Stripped in every mode so the client receives the same bytes with and without prioritisation.
+const priorityHeaders = new Set(['cf-priority', 'cf-priority-change', 'priority']);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+
+/** @type {Set<any>} */
+const live = new Set();
+let seq = 0;
+let tick = 0;
+let tokens = 0;
+let lastRefillMs = performance.now();
+
+function refill() {
+  const nowMs = performance.now();
+  tokens = Math.min(bucketBytes, tokens + ((nowMs - lastRefillMs) * rateBytesPerSecond) / 1000);
+  lastRefillMs = nowMs;
+}
+
+function pump() {
+  refill();
+  tick++;
+  while (tokens >= 1) {
+    const stream = pickNext(live);
+    if (!stream) break;
+    const socket = stream.h2.session?.socket;
+    // Do not let Node buffer ahead of the link either: the next decision must be made with fresh information.
+    if (socket && socket.writableLength > 2 * quantumBytes) break;
+    const size = Math.min(quantumBytes, Math.floor(tokens), stream.queuedBytes, bytesUntilChange(stream));
+    const head = stream.queue[0];
+    const piece = head.subarray(0, size);
+    if (piece.length === head.length) stream.queue.shift();
+    else stream.queue[0] = head.subarray(piece.length);
+    stream.queuedBytes -= piece.length;
+    stream.sentBytes += piece.length;
+    stream.lastServed = tick;
+    tokens -= piece.length;
+    if (!stream.h2.destroyed) stream.h2.write(piece);
+    finishIfDone(stream);
+  }
+}
+
+function finishIfDone(stream) {
+  if (stream.upstreamEnded && stream.queuedBytes === 0 && live.has(stream)) {
+    live.delete(stream);
+    if (!stream.h2.destroyed) stream.h2.end();
+  }
+}
+
+setInterval(pump, tickMs);
+
+const server = http2.createSecureServer({
+  cert: readFileSync(String(values.cert)),
+  key: readFileSync(String(values.key)),
+  allowHTTP1: false,
+});
+
+server.on('stream', (h2, requestHeaders) => {
+  const path = String(requestHeaders[':path'] ?? '/');
+  const headers = {};
+  for (const [name, value] of Object.entries(requestHeaders)) {
+    if (!name.startsWith(':') && !hopByHop.has(name)) headers[name] = value;
+  }
+  headers.host = upstream.host;
+  const request = http.request(
+    { agent, host: upstream.hostname, port: upstream.port, path, method: String(requestHeaders[':method']), headers },
+    (response) => {
+      const responseHeaders = { ':status': response.statusCode ?? 502 };
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
+      }
+      if (h2.destroyed) return response.destroy();
+      h2.respond(responseHeaders);
+      const { base, changes } = priorityFor(mode, response.headers);
+      const stream = { h2, seq: seq++, sentBytes: 0, queuedBytes: 0, queue: [], base, changes, lastServed: 0 };
+      stream.upstreamEnded = false;
+      live.add(stream);
+      response.on('data', (chunk) => {
+        stream.queue.push(chunk);
+        stream.queuedBytes += chunk.length;
+      });
+      response.on('end', () => {
+        stream.upstreamEnded = true;
+        finishIfDone(stream);
+      });
+      h2.on('close', () => {
+        live.delete(stream);
+        response.destroy();
+      });
+    },
+  );
+  request.on('error', () => {
+    if (!h2.destroyed) h2.respond({ ':status': 502 }, { endStream: true });
+  });
+  h2.pipe(request);
+});
+
+server.listen(Number(values.port), values.host, () => {
+  process.stdout.write(`h2 lab server (${mode}) listening on ${values.host}:${values.port}\n`);
+});
