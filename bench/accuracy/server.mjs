@@ -2,7 +2,7 @@
 // namespace, fronted by toxiproxy on the veth address so every browser request crosses the delay toxics.
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { startToxiproxy } from '../lib/toxiproxy.mjs';
 
@@ -12,16 +12,16 @@ const proxyPort = 8900;
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
 /**
- * Copies what `wrangler dev` serves (config, Worker source, Wasm package, built SPA) into a temporary directory, with
- * node_modules linked: several engineers edit this tree concurrently, and wrangler dev reloads on every change
+ * Copies the built tree `wrangler dev` serves into a temporary directory, with node_modules linked: several engineers edit this tree concurrently, and wrangler dev reloads on every change
  * (answering 503 meanwhile), which would turn their edits into measurement errors.
  * @returns {string} the snapshot directory
  */
 function snapshotWorker() {
   const dir = mkdtempSync(join(tmpdir(), 'speedkit-accuracy-worker-'));
-  for (const path of ['wrangler.toml', 'package.json', 'workers/src', 'wasm/binast/pkg', 'apps/speedtest/dist']) {
-    cpSync(join(repoRoot, path), join(dir, path), { recursive: true });
-  }
+  // Everything the Worker may import (its imports reach into wasm/, packages/...), minus caches and outputs (~30 MB).
+  const skipped = new Set(['node_modules', '.git', 'target', '.wrangler', 'reports', '.tools', 'test-results']);
+  const topLevel = (/** @type {string} */ source) => relative(repoRoot, source).split(sep)[0];
+  cpSync(repoRoot, dir, { recursive: true, filter: (source) => !skipped.has(topLevel(source)) });
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }
@@ -45,16 +45,34 @@ export async function startServer(link) {
   wrangler.stdout?.on('data', keep);
   wrangler.stderr?.on('data', keep);
 
-  const proxy = await startToxiproxy(link, { ns: link.serverNs, listenPort: proxyPort, upstreamPort: wranglerPort });
+  const stop = async () => {
+    if (wrangler.pid !== undefined && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rmSync(snapshotDir, { recursive: true, force: true });
+  };
+  // The snapshot must go on every exit path, also when the process is interrupted (the link's own handlers then
+  // kill wrangler and toxiproxy with the namespaces).
+  const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
+  process.once('exit', removeSnapshot);
+  const proxy = await startToxiproxy(link, {
+    ns: link.serverNs,
+    listenPort: proxyPort,
+    upstreamPort: wranglerPort,
+  }).catch(async (error) => {
+    await stop();
+    throw error;
+  });
   const origin = `http://${link.serverIp}:${proxyPort}`;
-  // Bounded wait for wrangler's first build and workerd start: 240 tries, 250 ms apart (60 s).
+  // Bounded wait for wrangler's first build and workerd start: at most 90 s and 300 tries.
+  const deadlineMs = Date.now() + 90_000;
   for (let attempt = 0; ; attempt++) {
     const probe = await link.exec(link.clientNs, 'curl', ['-sf', '-m', '2', '-o', '/dev/null', `${origin}/meta`], {
       timeoutMs: 5_000,
     });
     if (probe.code === 0) break;
-    if (attempt >= 240 || wrangler.exitCode !== null) {
-      throw new Error(`wrangler dev did not answer through the proxy within 60 s; its output:\n${log}`);
+    if (attempt >= 300 || Date.now() > deadlineMs || wrangler.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev did not answer through the proxy within 90 s; its output:\n${log}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -63,11 +81,6 @@ export async function startServer(link) {
     setDelay: proxy.setDelay,
     /** Last lines wrangler printed, for error reports. */
     log: () => log,
-    stop: async () => {
-      await proxy.stop();
-      if (wrangler.pid !== undefined && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      rmSync(snapshotDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

@@ -89,6 +89,8 @@ export async function measureProfile({ link, server, browser, engines }, profile
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
         errors.push({ engine: engine.name, repetition, error: message });
         log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
+        const serverLog = server.log().trim();
+        if (serverLog) log(`  wrangler dev said:\n${serverLog.split('\n').slice(-15).join('\n')}`);
       } finally {
         await context.close();
       }

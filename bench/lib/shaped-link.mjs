@@ -49,12 +49,7 @@ function runSync(/** @type {string} */ cmd, /** @type {string[]} */ args) {
 
 /** Kills every process living in a namespace (wrangler's workerd, iperf3, Chromium...) and deletes it. */
 function removeNamespaceSync(/** @type {string} */ ns) {
-  if (
-    !runSync('ip', ['netns', 'list'])
-      .split('\n')
-      .some((line) => line.split(' ')[0] === ns)
-  )
-    return;
+  if (!namespaceExists(ns)) return;
   for (let attempt = 0; attempt < 5; attempt++) {
     const pids = runSync('ip', ['netns', 'pids', ns]).split(/\s+/).filter(Boolean).map(Number);
     if (pids.length === 0) break;
@@ -67,7 +62,17 @@ function removeNamespaceSync(/** @type {string} */ ns) {
     }
     runSync('sleep', ['0.2']);
   }
-  runSync('ip', ['netns', 'del', ns]);
+  // `ip netns del` can fail while the kernel still tears down a just-killed process: retry a few times.
+  for (let attempt = 0; attempt < 5 && namespaceExists(ns); attempt++) {
+    if (attempt > 0) runSync('sleep', ['0.2']);
+    runSync('ip', ['netns', 'del', ns]);
+  }
+}
+
+function namespaceExists(/** @type {string} */ ns) {
+  return runSync('ip', ['netns', 'list'])
+    .split('\n')
+    .some((line) => line.split(' ')[0] === ns);
 }
 
 /**
