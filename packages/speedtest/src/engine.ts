@@ -1,6 +1,7 @@
 import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { runLatencyPhase } from './phases/latency';
+import { randomBlob } from './probe';
 import { buildResult, latencyResult } from './result';
 import { median } from './stats/summary';
 import type {
@@ -226,18 +227,6 @@ export class SpeedTest {
   #emit<K extends keyof SpeedTestEvents>(event: K, detail: SpeedTestEvents[K]): void {
     for (const listener of this.#listeners.get(event) ?? []) (listener as Listener<K>)(detail);
   }
-}
-
-/**
- * Random bytes (so no compressing proxy flatters the upload) as one Blob that every upload slices. Filled in 64 KiB
- * calls, the getRandomValues limit.
- */
-function randomBlob(bytes: number): Blob {
-  const data = new Uint8Array(bytes);
-  for (let offset = 0; offset < bytes; offset += 65_536) {
-    crypto.getRandomValues(data.subarray(offset, Math.min(bytes, offset + 65_536)));
-  }
-  return new Blob([data], { type: 'application/octet-stream' });
 }
 
 export type { BandwidthResult };

@@ -138,3 +138,15 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
   signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
+
+/**
+ * Random bytes (so no compressing proxy flatters the upload) as one Blob that every upload slices. Filled in 64 KiB
+ * calls, the getRandomValues limit.
+ */
+export function randomBlob(bytes: number): Blob {
+  const data = new Uint8Array(bytes);
+  for (let offset = 0; offset < bytes; offset += 65_536) {
+    crypto.getRandomValues(data.subarray(offset, Math.min(bytes, offset + 65_536)));
+  }
+  return new Blob([data], { type: 'application/octet-stream' });
+}
