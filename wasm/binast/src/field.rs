@@ -225,7 +225,7 @@ impl Field for FnBody {
 }
 
 /// A template chunk's source text; `cooked` is not stored because the parser derives it from `raw`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct TemplateRaw {
     /// The chunk exactly as written between the backticks / `${` `}`.
     pub raw: String,

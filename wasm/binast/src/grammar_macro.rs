@@ -82,6 +82,36 @@ macro_rules! grammar {
             }
         }
 
+        /// One struct per node kind listing exactly its ESTree properties, for the Wasm bridge.
+        #[cfg(target_arch = "wasm32")]
+        #[allow(non_snake_case, missing_docs)]
+        mod raw {
+            $( pub mod $variant {
+                #[allow(unused_imports)]
+                use crate::from_js::FromJs;
+                #[allow(unused_imports)]
+                use super::super::*;
+                #[derive(serde::Deserialize)]
+                pub struct Raw { $( $( #[serde(rename = $js)] )? #[serde(default)] pub $field: <$ty as FromJs>::Raw ),* }
+            } )*
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        impl Node {
+            /// Reads a node of a known ESTree type from its JS object (see `from_js.rs`).
+            pub(crate) fn from_js_typed(estree_type: &str, value: wasm_bindgen::JsValue) -> Result<Node, String> {
+                use crate::from_js::FromJs;
+                match estree_type {
+                    $( $estree => {
+                        #[allow(unused_variables)]
+                        let raw: raw::$variant::Raw = serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())?;
+                        Ok(Node::$variant { $( $field: <$ty as FromJs>::convert(raw.$field)? ),* })
+                    } )*
+                    other => Err(format!("unsupported node type {other}")),
+                }
+            }
+        }
+
         /// Every interface the reader knows, with the function that reads its fields.
         pub(crate) static READERS: &[(&str, ReadFn)] = &[
             $( (stringify!($variant), |r: &mut Reader| { let _ = &r; Ok(Node::$variant { $( $field: { r.field = stringify!($field); Field::read(r)? } ),* }) }), )*

@@ -12,6 +12,8 @@ mod codegen;
 mod container;
 mod error;
 mod field;
+#[cfg(target_arch = "wasm32")]
+mod from_js;
 mod hash;
 mod literal;
 mod reader;

@@ -31,13 +31,12 @@ fn layout(format: u32) -> Result<Layout, JsError> {
         .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1 or 2")))
 }
 
-/// Encodes an ESTree `Program` object (from acorn) read directly through serde-wasm-bindgen.
+/// Encodes an ESTree `Program` object (from acorn) read directly through serde-wasm-bindgen (see `from_js.rs`).
 /// `format`: 1 = multipart, 2 = optimised. `lazyLevel`: 0-3.
 #[wasm_bindgen(js_name = encodeAst)]
 pub fn encode_ast(program: JsValue, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {
     let layout = layout(format)?;
-    let program: Node =
-        serde_wasm_bindgen::from_value(program).map_err(|e| JsError::new(&e.to_string()))?;
+    let program: Node = crate::from_js::node_from_js(program).map_err(|e| JsError::new(&e))?;
     crate::encode_program(program, layout, lazy_level)
         .map(|e| e.bytes)
         .map_err(|e| JsError::new(&e.to_string()))
