@@ -79,7 +79,10 @@ try {
   const server = await startServer(link);
   const browser = await launchBrowser(link.chromiumPath);
   try {
-    for (const profile of profiles) {
+    // Gigabit profiles first: they only show the machine's ceiling, so the profiles the issue's checks judge run
+    // last, when a shared machine is most likely to have quietened down. Tables keep the profiles.mjs order.
+    const runOrder = [...profiles.filter((p) => p.downMbit >= 1000), ...profiles.filter((p) => p.downMbit < 1000)];
+    for (const profile of runOrder) {
       log(
         `\n${profile.id}: ${profile.downMbit}/${profile.upMbit} Mbit/s, +${profile.rttMs} ms RTT ±${profile.jitterMs} ms`,
       );
@@ -102,7 +105,8 @@ try {
   await link.destroy();
 }
 
-const summaries = summarize(rows);
+const profileIndex = (/** @type {string} */ id) => profiles.findIndex((p) => p.id === id);
+const summaries = summarize([...rows].sort((a, b) => profileIndex(a.profile) - profileIndex(b.profile)));
 const table = markdownTable(summaries);
 const rateMbitOf = (/** @type {string} */ id) => {
   const profile = allProfiles.find((p) => p.id === id) ?? smokeProfile;
