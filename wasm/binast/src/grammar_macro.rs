@@ -83,7 +83,6 @@ macro_rules! grammar {
         }
 
         /// One struct per node kind listing exactly its ESTree properties, for the Wasm bridge.
-        #[cfg(target_arch = "wasm32")]
         #[allow(non_snake_case, missing_docs)]
         mod raw {
             $( pub mod $variant {
@@ -96,7 +95,6 @@ macro_rules! grammar {
             } )*
         }
 
-        #[cfg(target_arch = "wasm32")]
         impl Node {
             /// Reads a node of a known ESTree type from its JS object (see `from_js.rs`).
             pub(crate) fn from_js_typed(estree_type: &str, value: wasm_bindgen::JsValue) -> Result<Node, String> {

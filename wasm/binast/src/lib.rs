@@ -12,7 +12,6 @@ mod codegen;
 mod container;
 mod error;
 mod field;
-#[cfg(target_arch = "wasm32")]
 mod from_js;
 mod hash;
 mod literal;

@@ -36,7 +36,8 @@ fn layout(format: u32) -> Result<Layout, JsError> {
 #[wasm_bindgen(js_name = encodeAst)]
 pub fn encode_ast(program: JsValue, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {
     let layout = layout(format)?;
-    let program: Node = crate::from_js::node_from_js(program).map_err(|e| JsError::new(&e))?;
+    let program: Node =
+        crate::from_js::node_from_js(program).map_err(|e| JsError::new(e.as_str()))?;
     crate::encode_program(program, layout, lazy_level)
         .map(|e| e.bytes)
         .map_err(|e| JsError::new(&e.to_string()))
