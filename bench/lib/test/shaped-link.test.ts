@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { iperfBps } from '../../accuracy/truth.mjs';
+import { canCreateNamespaces, createShapedLink } from '../shaped-link.mjs';
+
+const capability = await canCreateNamespaces();
+const hasIperf = (() => {
+  try {
+    execFileSync('iperf3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const skipReason = !capability.ok ? capability.reason : hasIperf ? undefined : 'iperf3 is not installed';
+if (skipReason) console.warn(`SKIP shaped-link tests: ${skipReason}`);
+
+const namespaces = () => execFileSync('ip', ['netns', 'list']).toString();
+/** TCP goodput of a tbf line rate: 1448 payload bytes per 1514-byte frame. */
+const goodputBps = (mbit: number) => (mbit * 1e6 * 1448) / 1514;
+
+describe.skipIf(skipReason !== undefined)('createShapedLink', () => {
+  let link: Awaited<ReturnType<typeof createShapedLink>>;
+
+  beforeAll(async () => {
+    link = await createShapedLink({ prefix: 'sklinktest', downMbit: 20, upMbit: 5 });
+  });
+  afterAll(async () => {
+    await link?.destroy();
+  });
+
+  it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
+    const bps = await iperfBps(link, 'down', 2);
+    expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(0.03);
+  }, 30_000);
+
+  it('shapes the upload independently of the download', async () => {
+    const bps = await iperfBps(link, 'up', 2);
+    expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(0.03);
+  }, 30_000);
+
+  it('changes rates in place with setRates', async () => {
+    await link.setRates({ downMbit: 40, upMbit: 5 });
+    const bps = await iperfBps(link, 'down', 2);
+    expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(0.03);
+  }, 30_000);
+
+  it('destroy kills what runs inside and deletes both namespaces', async () => {
+    const sleeper = link.spawn(link.serverNs, 'sleep', ['60'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+    await link.destroy();
+    await exited;
+    expect(namespaces()).not.toMatch(/^sklinktest-(srv|cli)\b/m);
+  }, 30_000);
+});
