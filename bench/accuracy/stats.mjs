@@ -42,18 +42,23 @@ export function spreadPercent(values) {
 }
 
 /**
- * Goodput truth from an iperf3 `-J` report: the median of the per-second receiver intervals, skipping the omitted
- * warm-up. iperf3's end summary can be off by several % with a standing queue; the interval median is not.
+ * Goodput truth from an iperf3 `-J` report: bytes over seconds of the receiver's intervals after the omitted
+ * warm-up. The sender's summary overstates goodput by what sits in the queue at the end; per-second receiver
+ * intervals swing when the receiving process is descheduled on a busy machine (0.3 then 5 Mbit/s on a 2 Mbit/s link),
+ * but every byte is still counted once, so their total is robust where a median of intervals is not.
  * For an upload (client sends), pass the server's report (`--get-server-output`): the receiver is the server.
- * @param {{ intervals?: { sum?: { bits_per_second?: number, omitted?: boolean, seconds?: number } }[] }} report
+ * @param {{ intervals?: { sum?: { bytes?: number, omitted?: boolean, seconds?: number } }[] }} report
  * @returns {number} bits per second, NaN when the report has no usable interval
  */
 export function iperfGoodputBps(report) {
-  const rates = (report.intervals ?? [])
-    .map((interval) => interval.sum)
-    .filter((sum) => sum && !sum.omitted && (sum.seconds ?? 1) > 0.5)
-    .map((sum) => Number(sum?.bits_per_second));
-  return median(rates);
+  let bytes = 0;
+  let seconds = 0;
+  for (const { sum } of report.intervals ?? []) {
+    if (!sum || sum.omitted || !Number.isFinite(sum.bytes) || !Number.isFinite(sum.seconds)) continue;
+    bytes += Number(sum.bytes);
+    seconds += Number(sum.seconds);
+  }
+  return seconds > 0 ? (bytes * 8) / seconds : Number.NaN;
 }
 
 /**

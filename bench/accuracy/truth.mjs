@@ -8,7 +8,7 @@ const iperfPort = 5201;
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
 /**
- * iperf3 goodput in bits/s for one direction: median of per-second intervals after a 1 s warm-up.
+ * iperf3 goodput in bits/s for one direction: receiver bytes over seconds after a 1 s warm-up.
  * @param {Link} link
  * @param {'down' | 'up'} direction
  * @param {number} seconds

@@ -52,17 +52,18 @@ describe('biasPercent and spreadPercent', () => {
 });
 
 describe('iperfGoodputBps', () => {
-  it('takes the median of receiver intervals, skipping the omitted warm-up and short tail intervals', () => {
+  it('divides received bytes by seconds over the intervals after the omitted warm-up', () => {
     const report = {
       intervals: [
-        { sum: { bits_per_second: 1e9, omitted: true, seconds: 1 } },
-        { sum: { bits_per_second: 9.5e6, omitted: false, seconds: 1 } },
-        { sum: { bits_per_second: 9.7e6, omitted: false, seconds: 1 } },
-        { sum: { bits_per_second: 9.6e6, omitted: false, seconds: 1 } },
-        { sum: { bits_per_second: 1e3, omitted: false, seconds: 0.02 } },
+        { sum: { bytes: 5_000_000, omitted: true, seconds: 1 } },
+        // A stalled second and its catch-up: together they still carry the link's rate.
+        { sum: { bytes: 35_000, omitted: false, seconds: 1 } },
+        { sum: { bytes: 465_000, omitted: false, seconds: 1 } },
+        { sum: { bytes: 250_000, omitted: false, seconds: 1 } },
       ],
     };
-    expect(iperfGoodputBps(report)).toBe(9.6e6);
+    // 750 000 bytes × 8 / 3 s
+    expect(iperfGoodputBps(report)).toBe(2e6);
   });
 
   it('is NaN for a report without intervals', () => {
