@@ -2,6 +2,7 @@
 // Runs our engine and @cloudflare/speedtest once per rate pair on a tbf-shaped veth link (bench/lib/shaped-link.mjs,
 // prefix "skst") and prints their figures next to the expected TCP goodput (rate × 1448/1514). The full testbed with
 // iperf3 truth, added delay and repetitions is bench/accuracy (`npm run bench:accuracy`).
+import { openSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
@@ -10,6 +11,7 @@ const pairs = (process.argv.slice(2).length ? process.argv.slice(2) : ['50/10'])
   pair.split('/').map(Number),
 );
 const port = 8812;
+const logFd = openSync('/tmp/skst-wrangler.log', 'w');
 const goodput = (mbit) => (mbit * 1448) / 1514;
 
 for (const [downMbit, upMbit] of pairs) {
@@ -22,7 +24,8 @@ for (const [downMbit, upMbit] of pairs) {
       {
         cwd: repoRoot,
         env: toolEnv(),
-        stdio: 'ignore',
+        // wrangler's log (one line per request, errors) for when a request fails: /tmp/skst-wrangler.log
+        stdio: ['ignore', logFd, logFd],
       },
     );
     const origin = `http://${link.serverIp}:${port}`;
@@ -52,8 +55,8 @@ for (const [downMbit, upMbit] of pairs) {
         ).jsonValue();
     const oursMs = Date.now() - started;
     started = Date.now();
-    // A fresh context (own connection pool) so the baseline does not inherit our aborted connections.
-    const basePage = await (await browser.newContext()).newPage();
+    // Each engine in a fresh context, as separate visits would be (no shared connection pool or cache).
+    const basePage = process.env.SAME_CONTEXT ? page : await (await browser.newContext()).newPage();
     if (process.env.SKIP_BASELINE) await basePage.goto('about:blank');
     else await basePage.goto(`${origin}/baseline.html`);
     const base = process.env.SKIP_BASELINE

@@ -55,12 +55,14 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   let stopReason: StopReason | null = null;
   let finalWindow: number[] | null = null;
   let failure: unknown = null;
+  // Set when the phase has decided: no new request starts, the ones in flight may finish (see the drain below).
+  let draining = false;
   const workers: Promise<void>[] = [];
 
   const streamLoop = async () => {
     const context = { serverUrl: options.serverUrl, signal: stop.signal };
     let bytes = options.minRequestBytes;
-    while (!stop.signal.aborted) {
+    while (!stop.signal.aborted && !draining) {
       const remaining = options.maxBytesPerDirection - issuedBytes;
       if (remaining <= 0) return;
       const size = Math.min(bytes, remaining);
@@ -111,7 +113,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
 
   const pinger = async () => {
     const context = { serverUrl: options.serverUrl, signal: stop.signal };
-    while (!stop.signal.aborted) {
+    while (!stop.signal.aborted && !draining) {
       const startedMs = performance.now();
       try {
         const sample = pingSample(await ping(context, direction), testOriginMs, direction, streams);
@@ -185,6 +187,12 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
       }
     }
   } finally {
+    draining = true;
+    // Let requests in flight finish (each is sized to last about targetRequestMs) so their samples count in full and
+    // connections close cleanly instead of mid-body; whatever is still running then is cut. Pause and abort skip this.
+    if (!input.signal.aborted && !failure) {
+      await Promise.race([allWorkers.catch(() => undefined), sleep(options.targetRequestMs, stop.signal)]);
+    }
     stop.abort('phase finished');
     input.signal.removeEventListener('abort', forwardAbort);
     await Promise.allSettled([allWorkers, pingerDone]);
