@@ -90,6 +90,8 @@ test('runs a full small-budget test, shows every headline figure and exports the
 
   await page.screenshot({ path: testInfo.outputPath('speedtest-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  // No horizontal scrolling on a phone, once the charts have followed the resize.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: testInfo.outputPath('speedtest-narrow.png'), fullPage: true });
 });
 

@@ -1,10 +1,10 @@
-import { download, isAbort, ping, sleep, upload } from '../probe';
+import { download, isAbort, sleep, upload } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { summarizeBandwidth, transferSample } from './bandwidth-summary';
-import { pingSample } from './latency';
+import { pingWhileLoaded } from './latency';
 
 export interface BandwidthPhaseInput {
   direction: 'download' | 'upload';
@@ -111,21 +111,6 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     }
   };
 
-  const pinger = async () => {
-    const context = { serverUrl: options.serverUrl, signal: stop.signal };
-    while (!stop.signal.aborted && !draining) {
-      const startedMs = performance.now();
-      try {
-        const sample = pingSample(await ping(context, direction), testOriginMs, direction, streams);
-        loadedPings.push(sample);
-        input.onSample(sample);
-      } catch (error) {
-        if (isAbort(error, stop.signal)) return;
-      }
-      await sleep(Math.max(0, options.loadedPingIntervalMs - (performance.now() - startedMs)), stop.signal);
-    }
-  };
-
   const settledMs = () =>
     direction === 'download' ? performance.now() : Math.min(performance.now(), ...inFlightStartsMs);
   let workersDone = false;
@@ -140,7 +125,19 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     }
     workersDone = true;
   })();
-  const pingerDone = pinger();
+  const pingerDone = pingWhileLoaded({
+    serverUrl: options.serverUrl,
+    signal: stop.signal,
+    load: direction,
+    intervalMs: options.loadedPingIntervalMs,
+    testOriginMs,
+    running: () => !draining,
+    streams: () => streams,
+    onSample: (sample) => {
+      loadedPings.push(sample);
+      input.onSample(sample);
+    },
+  });
   let stepStartIndex = 0;
   let previousStep: { window: number[]; streams: number } | null = null;
 

@@ -1,4 +1,4 @@
-import { isAbort, ping } from '../probe';
+import { isAbort, ping, sleep } from '../probe';
 import type { LoadCondition, RequestSample } from '../types';
 
 /** Turns a ping's probe result into a CSV row. */
@@ -49,4 +49,32 @@ export async function runLatencyPhase(
   }
   if (samples.length === 0) throw new Error('every latency probe failed');
   return samples;
+}
+
+export interface LoadedPingInput {
+  serverUrl: string;
+  signal: AbortSignal;
+  load: 'download' | 'upload';
+  /** Gap between the starts of two pings (ms); a slow ping delays the next, pings never overlap. */
+  intervalMs: number;
+  testOriginMs: number;
+  /** False once the phase has decided: no new ping starts. */
+  running: () => boolean;
+  streams: () => number;
+  onSample: (sample: RequestSample) => void;
+}
+
+/** Latency under load: sequential pings while a transfer phase runs, tagged with its direction. */
+export async function pingWhileLoaded(input: LoadedPingInput): Promise<void> {
+  const context = { serverUrl: input.serverUrl, signal: input.signal };
+  while (!input.signal.aborted && input.running()) {
+    const startedMs = performance.now();
+    try {
+      input.onSample(pingSample(await ping(context, input.load), input.testOriginMs, input.load, input.streams()));
+    } catch (error) {
+      if (isAbort(error, input.signal)) return;
+      // A lost ping under load is a missing sample, not a failed phase.
+    }
+    await sleep(Math.max(0, input.intervalMs - (performance.now() - startedMs)), input.signal);
+  }
 }
