@@ -1,4 +1,5 @@
-// `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]`
+// `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]
+//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other]`
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
@@ -12,8 +13,8 @@ import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
-import { checks, csv, markdownTable } from './report.mjs';
-import { summarize } from './stats.mjs';
+import { csv } from './report.mjs';
+import { analyze, loadRun, resultsDir } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
 import { writeAccuracyDoc } from './write-doc.mjs';
 
@@ -25,10 +26,20 @@ const { values: args } = parseArgs({
     engines: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'no-doc': { type: 'boolean', default: false },
+    name: { type: 'string', default: 'accuracy' },
+    title: { type: 'string', default: 'Full run' },
+    'doc-only': { type: 'string' },
   },
 });
-
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
+
+// `--doc-only accuracy,accuracy-quiet`: rebuild docs/accuracy.md from saved runs (e.g. after editing findings.md).
+if (args['doc-only'] !== undefined) {
+  writeAccuracyDoc(args['doc-only'].split(',').map((name) => loadRun(name.trim())));
+  log('wrote docs/accuracy.md');
+  process.exit(0);
+}
+
 const repetitions = args.smoke ? 1 : Math.min(10, Math.max(1, Number(args.reps ?? 3)));
 const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
 const profiles = args.smoke
@@ -105,22 +116,10 @@ try {
   await link.destroy();
 }
 
-const profileIndex = (/** @type {string} */ id) => profiles.findIndex((p) => p.id === id);
-const summaries = summarize([...rows].sort((a, b) => profileIndex(a.profile) - profileIndex(b.profile)));
-const table = markdownTable(summaries);
-const rateMbitOf = (/** @type {string} */ id) => {
-  const profile = allProfiles.find((p) => p.id === id) ?? smokeProfile;
-  return Math.max(profile.downMbit, profile.upMbit);
-};
-const ours = checks(summaries, {
-  engine: 'speedkit',
-  rateMbitOf,
-  maxRateMbit: 200,
-  maxBiasPercent: args.smoke ? 10 : 5,
-  maxLatencyErrorMs: args.smoke ? 3 : 2,
-});
+const { summaries, table, checks: ours } = analyze(rows, profiles, { smoke: args.smoke });
 machine.loadAfter = loadavg();
 const meta = {
+  title: args.smoke ? 'Smoke' : args.title,
   startedAt: startedAt.toISOString(),
   durationS: (Date.now() - startedAt.getTime()) / 1000,
   machine,
@@ -134,13 +133,13 @@ log(`\n${table}\n`);
 for (const check of ours) log(`${check.ok ? '✔' : '✘'} speedkit ${check.text}`);
 for (const error of errors) log(`✘ ${error.profile} ${error.engine} #${error.repetition}: ${error.error}`);
 
-const outDir = args.smoke ? join(repoRoot, 'reports') : join(repoRoot, 'bench', 'results', 'accuracy');
+const outDir = args.smoke ? join(repoRoot, 'reports') : resultsDir;
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
-const base = args.smoke ? 'accuracy-smoke' : 'accuracy';
+const base = args.smoke ? 'accuracy-smoke' : args.name;
 writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
 writeFileSync(join(outDir, `${base}.csv`), `${csv(summaries)}\n`);
 writeFileSync(join(outDir, `${base}.md`), `${table}\n`);
-if (!args.smoke && !args['no-doc']) writeAccuracyDoc({ meta, table, checks: ours });
+if (!args.smoke && !args['no-doc']) writeAccuracyDoc([{ title: meta.title, file: base, meta, table, checks: ours }]);
 log(`\nwrote ${join(outDir, base)}.{json,csv,md}${args.smoke || args['no-doc'] ? '' : ' and docs/accuracy.md'}`);
 
 // The smoke is a test: one check per expectation, and one for each engine run that failed to finish.

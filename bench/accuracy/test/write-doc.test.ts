@@ -21,15 +21,28 @@ const meta = {
 };
 
 describe('accuracyDoc', () => {
+  const run = {
+    title: 'Full run',
+    file: 'accuracy',
+    meta,
+    table: '| the table |',
+    checks: [{ ok: false, text: '50/10 0ms upload: -8.0% (limit ±5%)' }],
+  };
   const doc = accuracyDoc(
-    { meta, table: '| the table |', checks: [{ ok: false, text: '50/10 0ms upload: -8.0% (limit ±5%)' }] },
+    [run, { ...run, title: 'Quiet re-run', file: 'accuracy-quiet' }],
     'Ours is slower on uploads because…',
   );
+
+  it('gives every run its own section with its raw data file', () => {
+    expect(doc).toContain('## Full run');
+    expect(doc).toContain('## Quiet re-run');
+    expect(doc).toContain('bench/results/accuracy/accuracy-quiet.{json,csv}');
+  });
 
   it('states the date, machine and load of the run', () => {
     expect(doc).toContain('2026-11-22T07:30:00.000Z');
     expect(doc).toContain('Test CPU, 2 cores, Linux 6.18');
-    expect(doc).toContain('1.00 / 2.00 / 3.00 before');
+    expect(doc).toContain('Load average (1/5/15 min): 1.00 / 2.00 / 3.00 before, 0.50 / 0.25 / 0.13 after.');
   });
 
   it('lists truth probes beside the theoretical tbf goodput', () => {

@@ -1,0 +1,41 @@
+// From measured rows to what is printed and published: summaries, table, the issue's checks; and loading saved runs.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { checks, markdownTable } from './report.mjs';
+import { summarize } from './stats.mjs';
+
+export const resultsDir = join(repoRoot, 'bench', 'results', 'accuracy');
+
+/**
+ * @param {import('./testbed.mjs').Row[]} rows
+ * @param {import('./profiles.mjs').Profile[]} profiles the run's profiles, in table order
+ * @param {{ smoke: boolean }} options the smoke tolerates a little more (one repetition, no spread to average out)
+ */
+export function analyze(rows, profiles, { smoke }) {
+  const profileIndex = (/** @type {string} */ id) => profiles.findIndex((p) => p.id === id);
+  const summaries = summarize([...rows].sort((a, b) => profileIndex(a.profile) - profileIndex(b.profile)));
+  const rateMbitOf = (/** @type {string} */ id) => {
+    const profile = profiles.find((p) => p.id === id);
+    return profile ? Math.max(profile.downMbit, profile.upMbit) : Number.POSITIVE_INFINITY;
+  };
+  const ours = checks(summaries, {
+    engine: 'speedkit',
+    rateMbitOf,
+    maxRateMbit: 200,
+    maxBiasPercent: smoke ? 10 : 5,
+    maxLatencyErrorMs: smoke ? 3 : 2,
+  });
+  return { summaries, table: markdownTable(summaries), checks: ours };
+}
+
+/**
+ * A saved run (bench/results/accuracy/<name>.json) ready for the document.
+ * @param {string} name
+ * @returns {import('./write-doc.mjs').DocRun}
+ */
+export function loadRun(name) {
+  const { meta, rows } = JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8'));
+  const { table, checks: ours } = analyze(rows, meta.profiles, { smoke: false });
+  return { title: meta.title ?? `Run ${meta.startedAt}`, file: name, meta, table, checks: ours };
+}
