@@ -57,18 +57,19 @@ export function pageErrors(page: Page): Error[] {
 
 /**
  * Asks the Worker for each script as BinaryAST until it answers with an encoding: the first request misses and
- * starts the background encode. Bounded: 60 tries 250 ms apart per script.
+ * starts the background encode. All encodes are started first, then polled, within `deadlineMs` overall.
  */
-export async function primeBinast(request: APIRequestContext, paths: string[]): Promise<void> {
-  for (const path of paths) {
-    let contentType = '';
-    for (let attempt = 0; attempt < 60 && !contentType.includes('javascript-binast'); attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      const response = await request.get(path, { headers: { accept: 'application/javascript-binast, */*' } });
-      contentType = response.headers()['content-type'] ?? '';
-    }
-    expect(contentType, `${path} served as BinaryAST`).toContain('application/javascript-binast');
+export async function primeBinast(request: APIRequestContext, paths: string[], deadlineMs = 45_000): Promise<void> {
+  const headers = { accept: 'application/javascript-binast, */*' };
+  const isBinast = async (path: string) =>
+    ((await request.get(path, { headers })).headers()['content-type'] ?? '').includes('application/javascript-binast');
+  const pending = new Set(paths);
+  const endMs = Date.now() + deadlineMs;
+  while (pending.size > 0 && Date.now() < endMs) {
+    for (const path of [...pending]) if (await isBinast(path)) pending.delete(path);
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  expect([...pending], 'scripts still served as JavaScript').toEqual([]);
 }
 
 export const libraryPaths = [

@@ -93,6 +93,8 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
   page,
   request,
 }) => {
+  // Encoding d3 and ReactDOM in the Worker takes seconds on a busy machine.
+  test.setTimeout(90_000);
   const errors = pageErrors(page);
   await primeBinast(request, libraryPaths);
   // The loader page first, with an empty HTTP cache: see the repeat-visit test below for why the order matters.
