@@ -8,7 +8,7 @@ export interface Scheduler {
   add(mode: ExecutionMode, run: Run): Promise<unknown>;
   /** The document finished parsing: deferred scripts may start once every blocking one before them has run. */
   parsingDone(): void;
-  /** Resolves when every script added before parsingDone() has executed. */
+  /** Resolves when every script added before parsingDone() has executed (or failed); never rejects. */
   readonly settled: Promise<unknown>;
 }
 
@@ -26,9 +26,11 @@ export function createScheduler(): Scheduler {
   let deferred: Promise<unknown> = gate;
   let parsed = false;
   const asyncRuns: Promise<unknown>[] = [];
+  const settle = () => Promise.allSettled([blocking, deferred, ...asyncRuns]);
   return {
     add(mode, run) {
-      const done = mode === 'async' ? run() : (mode === 'blocking' ? blocking : deferred).then(run);
+      // `run` also on rejection: a script that failed in an unforeseen way must not stop the ones after it.
+      const done = mode === 'async' ? run() : (mode === 'blocking' ? blocking : deferred).then(run, run);
       if (mode === 'blocking') blocking = done;
       else if (mode === 'defer') deferred = done;
       else if (!parsed) asyncRuns.push(done);
@@ -39,6 +41,6 @@ export function createScheduler(): Scheduler {
       openGate(blocking);
     },
     // The chains are read when the gate opens, so every script queued before parsingDone() counts.
-    settled: gate.then(() => Promise.all([blocking, deferred, ...asyncRuns])),
+    settled: gate.then(settle, settle),
   };
 }

@@ -80,6 +80,22 @@ describe('createScheduler', () => {
     expect(order).toEqual(['failed', 'next']);
   });
 
+  it('runs the next scripts and still settles when a script rejects unexpectedly', async () => {
+    const scheduler = createScheduler();
+    const order: string[] = [];
+    let settled = false;
+    void scheduler.settled.then(() => {
+      settled = true;
+    });
+    scheduler.add('blocking', () => Promise.reject(new Error('unforeseen')));
+    scheduler.add('blocking', async () => order.push('after rejection'));
+    scheduler.add('defer', async () => order.push('deferred'));
+    scheduler.parsingDone();
+    await flush();
+    expect(order).toEqual(['after rejection', 'deferred']);
+    expect(settled).toBe(true);
+  });
+
   it('settles once every script queued before the end of parsing has run', async () => {
     const scheduler = createScheduler();
     const late = pendingFetch();
