@@ -37,15 +37,15 @@ describe('summarizeBandwidth', () => {
 
   it('judges a budget stop on every interval of the current step, at most medium confidence', () => {
     const { result } = summarizeBandwidth({ ...observed, finalWindow: null, stopReason: 'bytes' });
-    // Step 2 after its transition interval: 200, 200, 200, 200 (the slowest one trimmed).
-    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'medium', sampleCount: 3 });
+    // Step 2 after its transition interval: 200, 200, 200, 200 (the middle half kept).
+    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'medium', sampleCount: 2 });
   });
 
-  it('averages a long unstable step over its intervals without the slowest 30%, not only the last window', () => {
-    const closedIntervals = [50, 100, 100, 100, 100, 190, 260, 140, 250, 150, 200, 200];
+  it('averages a long unstable step over the middle half of its intervals, not only the last window', () => {
+    const closedIntervals = [50, 100, 100, 100, 100, 190, 260, 140, 250, 150, 210, 200];
     const { result } = summarizeBandwidth({ ...observed, closedIntervals, finalWindow: null, stopReason: 'time' });
-    // Step: 260, 140, 250, 150, 200, 200 → without 140 → mean of 150, 200, 200, 250, 260.
-    expect(result.bitsPerSecond).toMatchObject({ value: 212, sampleCount: 5 });
+    // Step: 260, 140, 250, 150, 210, 200 → without 140 and 260 → mean of 150, 200, 210, 250.
+    expect(result.bitsPerSecond).toMatchObject({ value: 202.5, sampleCount: 4 });
   });
 
   it('keeps the previous step when more streams lowered goodput', () => {

@@ -43,6 +43,14 @@ describe('GoodputMeter', () => {
     expect(meter.lastEndMs).toBe(180);
   });
 
+  it('counts the spans that ended in each closed interval', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 50, 10);
+    meter.addSpan(0, 90, 10);
+    meter.addSpan(0, 250, 10);
+    expect(meter.closedSpanEnds(300)).toEqual([2, 0, 1]);
+  });
+
   it('ignores non-positive byte counts', () => {
     const meter = new GoodputMeter(0, 100);
     meter.addSpan(0, 50, 0);
@@ -69,7 +77,7 @@ describe('decideRamp', () => {
   it('adds streams after the first full window even when one stream is still unstable', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({
       action: 'add-streams',
-      window: [70, 100, 120],
+      window: [70, 100],
     });
   });
 
@@ -96,6 +104,13 @@ describe('decideRamp', () => {
     });
   });
 
+  it('does not call flat intervals stable when no transfer ended in them (one stalled upload spread evenly)', () => {
+    const state = { ...base, streams: 2, previousStepBitsPerSecond: 100, maxStepIntervals: 20 };
+    const flat = { ...state, intervalsBitsPerSecond: [0, 3, 3, 3, 3] };
+    expect(decideRamp({ ...flat, spanEndsPerInterval: [1, 0, 0, 0, 0] }).action).toBe('wait');
+    expect(decideRamp({ ...flat, spanEndsPerInterval: [1, 1, 0, 1, 0] }).action).toBe('finish');
+  });
+
   it('finishes at the stream limit even if more streams would have helped', () => {
     const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 50 };
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');
@@ -105,8 +120,8 @@ describe('decideRamp', () => {
     const swinging = [0, 100, 140, 90, 130, 95, 135];
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');
     const decision = decideRamp({ ...base, maxStreams: 1, maxStepIntervals: 6, intervalsBitsPerSecond: swinging });
-    // Without the slowest 30% (one of six: 90) and the fastest 10% (none of six).
-    expect(decision).toEqual({ action: 'finish', window: [95, 100, 130, 135, 140], stable: false });
+    // The middle half of six: without 90 (lowest) and 140 (highest).
+    expect(decision).toEqual({ action: 'finish', window: [95, 100, 130, 135], stable: false });
   });
 });
 

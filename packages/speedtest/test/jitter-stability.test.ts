@@ -40,8 +40,12 @@ describe('stability', () => {
 });
 
 describe('trimmed', () => {
-  it('drops the slowest 30% and fastest 10% of ten values', () => {
-    expect(trimmed([10, 1, 9, 2, 8, 3, 7, 4, 6, 5])).toEqual([4, 5, 6, 7, 8, 9]);
+  it('keeps the middle half of eight values by default', () => {
+    expect(trimmed([8, 1, 7, 2, 6, 3, 5, 4])).toEqual([3, 4, 5, 6]);
+  });
+
+  it('drops the requested fractions, rounded down: 30% low and 10% high of ten values', () => {
+    expect(trimmed([10, 1, 9, 2, 8, 3, 7, 4, 6, 5], 0.3, 0.1)).toEqual([4, 5, 6, 7, 8, 9]);
   });
 
   it('keeps everything when there are too few values to drop any', () => {

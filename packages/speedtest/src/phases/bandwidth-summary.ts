@@ -30,8 +30,8 @@ export interface PhaseObservation {
 }
 
 /**
- * Pure: the phase's figure and its intervals: the mean of the final window (a budget stop: of the current step's intervals
- * without the slowest 30% and fastest 10%), or of the previous step's window when that was higher. A phase that met the stability criterion may be high confidence; one
+ * Pure: the phase's figure and its intervals: the mean of the final window (a budget stop: of the middle half of the current
+ * step's intervals), or of the previous step's window when that was higher. A phase that met the stability criterion may be high confidence; one
  * stopped by its budget at most medium (its last window might be one long request spread evenly), and low with fewer
  * intervals than a full window, or none at all (then the phase's average rate stands in).
  */

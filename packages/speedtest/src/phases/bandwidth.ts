@@ -145,7 +145,8 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     while (!stop.signal.aborted) {
       await sleep(options.intervalMs / 2, stop.signal);
       if (input.signal.aborted) break;
-      const intervals = meter.closedIntervals(settledMs());
+      const settled = settledMs();
+      const intervals = meter.closedIntervals(settled);
       input.onProgress({
         bitsPerSecond: intervals.at(-1) ?? null,
         latencyMs: loadedPings.at(-1)?.pingMs ?? null,
@@ -163,6 +164,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
       }
       const decision = decideRamp({
         intervalsBitsPerSecond: intervals,
+        spanEndsPerInterval: meter.closedSpanEnds(settled),
         stepStartIndex,
         previousStepBitsPerSecond: previousStep ? mean(previousStep.window) : null,
         streams,

@@ -7,6 +7,7 @@ export class GoodputMeter {
   readonly #originMs: number;
   readonly #intervalMs: number;
   readonly #bytesByInterval: number[] = [];
+  readonly #endsByInterval: number[] = [];
   #totalBytes = 0;
   #lastEndMs = Number.NEGATIVE_INFINITY;
 
@@ -38,6 +39,8 @@ export class GoodputMeter {
     if (!(bytes > 0)) return;
     this.#totalBytes += bytes;
     this.#lastEndMs = Math.max(this.#lastEndMs, endMs);
+    const endIndex = this.intervalAt(endMs);
+    this.#endsByInterval[endIndex] = (this.#endsByInterval[endIndex] ?? 0) + 1;
     const spanMs = endMs - startMs;
     if (!(spanMs > 0)) {
       this.#add(this.intervalAt(endMs), bytes);
@@ -62,6 +65,15 @@ export class GoodputMeter {
       rates.push(((this.#bytesByInterval[index] ?? 0) * 8 * 1000) / this.#intervalMs);
     }
     return rates;
+  }
+
+  /**
+   * How many spans ended in each closed interval: evidence that transfers progressed there. A stalled upload spread
+   * over its whole duration gives flat, "stable" intervals with no span ending in them.
+   */
+  closedSpanEnds(settledMs: number): number[] {
+    const closedCount = Math.max(0, Math.floor((settledMs - this.#originMs) / this.#intervalMs));
+    return Array.from({ length: closedCount }, (_, index) => this.#endsByInterval[index] ?? 0);
   }
 
   #add(index: number, bytes: number): void {

@@ -20,6 +20,8 @@ export interface RampState {
   windowIntervals: number;
   /** Allowed relative spread of the window, and the gain that justifies more streams (e.g. 0.05). */
   tolerance: number;
+  /** Spans (body chunks, finished uploads) that ended in each interval, aligned with the rates; omitted = enough. */
+  spanEndsPerInterval?: readonly number[];
   /** A step that never stabilises is judged on all its intervals after this many. */
   maxStepIntervals: number;
 }
@@ -28,7 +30,7 @@ export interface RampState {
  * One ramp step: wait until the current stream count has `windowIntervals` intervals that agree within
  * `tolerance`, or the step ran `maxStepIntervals` (the first step, one stream, only needs one full window: it is the
  * reference for the next step, and slow start keeps it noisy). A stable step is represented by its agreeing window,
- * an unstable one by all its intervals without the slowest 30% and fastest 10% (`trimmed`). Then add streams if this step beat the previous
+ * an unstable one by the middle half of all its intervals (`trimmed`: their interquartile mean). Then add streams if this step beat the previous
  * one by more than `tolerance` (one more connection still helps), otherwise finish.
  */
 export function decideRamp(state: RampState): RampDecision {
@@ -36,7 +38,12 @@ export function decideRamp(state: RampState): RampDecision {
   const step = state.intervalsBitsPerSecond.slice(state.stepStartIndex + 1);
   if (step.length < state.windowIntervals) return { action: 'wait' };
   const window = step.slice(-state.windowIntervals);
-  const stable = relativeSpread(window) <= state.tolerance;
+  // Agreeing intervals only count when transfers ended inside them: one stalled request spread evenly over many
+  // intervals looks perfectly flat. Half a completion per interval is the least a healthy upload stream gives.
+  const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-state.windowIntervals);
+  const progressed =
+    !state.spanEndsPerInterval || spanEnds.reduce((sum, ends) => sum + ends, 0) >= state.windowIntervals / 2;
+  const stable = progressed && relativeSpread(window) <= state.tolerance;
   const representative = stable ? window : trimmed(step);
   const firstStep = state.previousStepBitsPerSecond === null;
   if (firstStep && state.streams < state.maxStreams) return { action: 'add-streams', window: representative };
