@@ -10,7 +10,7 @@ export interface LoaderOptions {
   decoderUrl: string;
   /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
   beaconUrl?: string;
-  /** CSP nonce given to every script the loader inserts; default: the opt-in element's own nonce. */
+  /** CSP nonce given to every script and preload the loader inserts; when empty, each opt-in element's own nonce. */
   nonce?: string;
 }
 
