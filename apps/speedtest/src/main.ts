@@ -124,4 +124,12 @@ async function showMeta(): Promise<void> {
 
 renderThresholds(byId('thresholds'));
 void showMeta();
-if (options.autostart) void run();
+// Start once the page has loaded and settled: idle pings taken while the browser is still parsing and laying out
+// the page read a few ms high on a busy machine.
+function startWhenSettled(): void {
+  const start = () => setTimeout(() => void run(), 100);
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+}
+
+if (options.autostart) startWhenSettled();

@@ -25,8 +25,8 @@ export function pingSample(
 }
 
 /**
- * Idle latency: one warm-up ping (it pays for DNS, TCP and TLS, which are not round-trip time), then `count`
- * pings one after another.
+ * Idle latency: two warm-up pings (the first pays for DNS, TCP and TLS, which are not round-trip time; the second
+ * for a cold server path), then `count` pings one after another.
  */
 export async function runLatencyPhase(
   serverUrl: string,
@@ -36,7 +36,7 @@ export async function runLatencyPhase(
   onSample: (sample: RequestSample) => void,
 ): Promise<RequestSample[]> {
   const samples: RequestSample[] = [];
-  await ping({ serverUrl, signal }, 'idle');
+  for (let warmUp = 0; warmUp < 2; warmUp++) await ping({ serverUrl, signal }, 'idle');
   for (let index = 0; index < count; index++) {
     try {
       const sample = pingSample(await ping({ serverUrl, signal }, 'idle'), testOriginMs, 'idle', 0);
