@@ -30,11 +30,19 @@ export function encodeJavaScript(source, options = {}) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
   }
   const ast = parseJavaScript(source, sourceType);
-  if (bridge === 'json') return encodeAstJson(JSON.stringify(ast, dropBigInts), format, lazyLevel);
+  if (bridge === 'json') return encodeAstJson(stringify(ast), format, lazyLevel);
   return encodeAst(ast, format, lazyLevel);
 }
 
-/** JSON.stringify cannot serialise BigInt values; the encoder reads BigInts from `bigint`/`raw` anyway. */
-function dropBigInts(/** @type {string} */ _key, /** @type {unknown} */ value) {
-  return typeof value === 'bigint' ? null : value;
+/**
+ * JSON.stringify throws on BigInt values (the encoder reads BigInts from `bigint` anyway); a replacer slows every
+ * stringify, so it is only used when needed.
+ * @param {unknown} ast
+ */
+function stringify(ast) {
+  try {
+    return JSON.stringify(ast);
+  } catch {
+    return JSON.stringify(ast, (_key, value) => (typeof value === 'bigint' ? null : value));
+  }
 }
