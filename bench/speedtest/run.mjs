@@ -69,6 +69,27 @@ async function runBaseline(page, origin) {
   };
 }
 
+/**
+ * One engine run in a fresh browser context. A failed run is retried once: `wrangler dev` reloads (and drops the
+ * requests in flight) whenever a file in the tree changes, which says nothing about either engine.
+ * @param {(page: import('@playwright/test').Page, origin: string) => Promise<Record<string, any>>} measure
+ * @param {{ origin: string, log: () => string }} server
+ */
+async function measureWithRetry(measure, server) {
+  for (let attempt = 1; ; attempt++) {
+    const page = await browser.newPage();
+    try {
+      return { ...(await measure(page, server.origin)), retried: attempt > 1 };
+    } catch (error) {
+      process.stdout.write(`attempt ${attempt} failed: ${error instanceof Error ? error.message : error}\n`);
+      process.stdout.write(`wrangler dev said:\n${server.log().split('\n').slice(-8).join('\n')}\n`);
+      if (attempt >= 2) throw error;
+    } finally {
+      await page.close();
+    }
+  }
+}
+
 const columns = [
   ['engine', 'engine'],
   ['run', 'run'],
@@ -112,9 +133,7 @@ try {
     // Alternate the order so neither engine always runs on a warmer server.
     const order = run % 2 === 1 ? [runOurs, runBaseline] : [runBaseline, runOurs];
     for (const measure of order) {
-      const page = await browser.newPage();
-      const row = { ...(await measure(page, server.origin)), run };
-      await page.close();
+      const row = { ...(await measureWithRetry(measure, server)), run };
       rows.push(row);
       process.stdout.write(
         `${row.engine} run ${run}: ${row.downMbps.toFixed(0)} / ${row.upMbps.toFixed(0)} Mbps, ${(row.testMs / 1000).toFixed(1)} s\n`,
@@ -129,7 +148,7 @@ rows.sort((a, b) => a.engine.localeCompare(b.engine) || a.run - b.run);
 printTable(rows);
 const outDir = join(repoRoot, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-const keys = [...columns.map(([key]) => key), 'wallMs', 'requests', 'notes'];
+const keys = [...columns.map(([key]) => key), 'wallMs', 'requests', 'retried', 'notes'];
 const csv = [keys.join(','), ...rows.map((row) => keys.map((key) => JSON.stringify(row[key] ?? '')).join(','))].join(
   '\n',
 );

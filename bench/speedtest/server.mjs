@@ -7,7 +7,7 @@ import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 
 /**
  * @param {number} port
- * @returns {Promise<{ origin: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ origin: string, stop: () => Promise<void>, log: () => string }>}
  */
 export async function startServer(port) {
   const state = mkdtempSync(join(tmpdir(), 'speedkit-bench-'));
@@ -18,6 +18,7 @@ export async function startServer(port) {
     detached: true,
   });
   let stderr = '';
+  // The tail of wrangler's output, shown when a run fails (e.g. "Reloading local server" after a file changed).
   child.stderr.on('data', (chunk) => {
     stderr = `${stderr}${chunk}`.slice(-4000);
   });
@@ -40,7 +41,7 @@ export async function startServer(port) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${stderr}`);
     try {
-      if ((await fetch(`${origin}/meta`)).ok) return { origin, stop };
+      if ((await fetch(`${origin}/meta`)).ok) return { origin, stop, log: () => stderr };
     } catch {
       // Not listening yet.
     }

@@ -2,7 +2,7 @@ import { jsonError } from '../shared/json';
 import { maxDownloadBytes, measurementHeaders } from './limits';
 import { parseBytesParam } from './params';
 
-// One zero-filled chunk is enqueued repeatedly, so a 1 GB response never allocates more than this.
+// Chunks are made as the client reads them, so a 1 GB response holds a few 64 KiB chunks at a time, never 1 GB.
 const chunkBytes = 64 * 1024;
 const zeroChunk = new Uint8Array(chunkBytes);
 
