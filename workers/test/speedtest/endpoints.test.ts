@@ -1,10 +1,16 @@
 import { exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { maxDownloadBytes, maxUploadBytes } from '../../src/speedtest/limits';
 import { connectionMeta } from '../../src/speedtest/meta';
 
 const base = 'http://speedkit.test';
 const call = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`${base}${path}`, init));
+
+// The first request starts the Worker (every capability's modules, Wasm included): on a busy machine that alone can
+// outlast a test's timeout, so it happens here, outside the tests.
+beforeAll(async () => {
+  await (await call('/__down?bytes=0')).arrayBuffer();
+}, 60_000);
 
 function expectMeasurementHeaders(response: Response): void {
   expect(response.headers.get('cache-control')).toBe('no-store');
