@@ -114,7 +114,7 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
 // Known Worker issue (workers/src/binast, not the loader): the browser revalidates its cached JavaScript with
 // If-None-Match even when Accept differs (Vary: Accept), the Worker passes the asset's 304 through, and the loader
 // receives the cached JavaScript: after one plain or cache-miss response, a URL is never upgraded to BinaryAST.
-test.fixme('a repeat visit gets BinaryAST although the HTTP cache holds the JavaScript', async ({ page, request }) => {
+test('a repeat visit gets BinaryAST although the HTTP cache holds the JavaScript', async ({ page, request }) => {
   await primeBinast(request, libraryPaths);
   await plainRender(page);
   const { records } = await loaderRender(page);

@@ -1,6 +1,7 @@
 import type { Middleware } from '../shared/middleware';
 import { acceptsBinast, binastMediaType } from './accept';
 import { encodeScript } from './codec';
+import { etagMatches, notModified, withoutConditionals } from './conditional';
 import { type BinastConfig, readConfig } from './config';
 import { failureKey, sha256Hex, variantKey } from './store';
 
@@ -32,9 +33,21 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
     return next(request);
   }
-  const response = await next(request);
+  if (!acceptsBinast(request.headers.get('accept'))) {
+    const response = await next(request);
+    const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
+    return isScript ? withVary(response, 'not requested') : response;
+  }
+  const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)));
+  return served.status === 200 && etagMatches(request.headers.get('if-none-match'), served.headers.get('etag'))
+    ? notModified(served)
+    : served;
+};
+
+/** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
+async function negotiate(request: Request, env: Env, ctx: ExecutionContext, response: Response): Promise<Response> {
   if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return response;
-  if (!acceptsBinast(request.headers.get('accept'))) return withVary(response, 'not requested');
+  const url = new URL(request.url);
   const store = env.VARIANTS;
   if (!store) return withVary(response, 'no store');
   const config = readConfig(env as unknown as Record<string, unknown>);
@@ -57,7 +70,7 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
     return withVary(body === null ? response : new Response(body, response), 'error');
   }
-};
+}
 
 function binastResponse(stored: R2ObjectBody, original: Response, key: string): Response {
   const headers = new Headers({
