@@ -44,7 +44,11 @@ const repetitions = args.smoke ? 1 : Math.min(10, Math.max(1, Number(args.reps ?
 const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
 const profiles = args.smoke
   ? [smokeProfile]
-  : allProfiles.filter((p) => !filters.length || filters.some((f) => p.id.startsWith(f)));
+  : allProfiles.filter((p) => !filters.length || filters.some((f) => matchesProfile(p.id, f)));
+/** A filter names one profile exactly ("50/10 40ms") or, when no id equals it, every profile it prefixes ("50/10"). */
+function matchesProfile(/** @type {string} */ id, /** @type {string} */ filter) {
+  return allProfiles.some((p) => p.id === filter) ? id === filter : id.startsWith(filter);
+}
 const engineFilter = args.engines?.split(',') ?? [];
 const engines = engineFilter.length
   ? allEngines.filter((e) => engineFilter.some((f) => e.name === f || (f === 'cloudflare' && e.name.includes(f))))
