@@ -85,7 +85,11 @@ const server = http2.createSecureServer({
   allowHTTP1: false,
 });
 
+// A browser resetting a stream or closing the connection is normal; it must not take the server down.
+server.on('sessionError', () => {});
+
 server.on('stream', (h2, requestHeaders) => {
+  h2.on('error', () => {});
   const path = String(requestHeaders[':path'] ?? '/');
   const headers = {};
   for (const [name, value] of Object.entries(requestHeaders)) {
