@@ -1,4 +1,4 @@
-// Entry point of `npm start`, `npm test`, `npm run build|setup|deploy`. Runs on any Node >= 20: it installs the
+// Entry point of `npm start`, `npm test`, `npm run build|setup|deploy|bench:*`. Runs on any Node >= 20: it installs the
 // toolchain first, then runs everything else with the project's Node 22 and tools first on PATH.
 import { spawn } from 'node:child_process';
 import { build } from './build.mjs';
@@ -39,6 +39,15 @@ try {
       handOver('wrangler', ['dev', '--port', port, '--ip', '127.0.0.1', ...rest]);
       break;
     }
+    case 'bench': {
+      // `npm run bench:<name> -- [args]`: benchmarks need the same toolchain and build as the tests.
+      const [name, ...args] = rest;
+      if (!name) throw new Error('bench needs a name, e.g. `node scripts/run.mjs bench images`');
+      await setup();
+      await build();
+      handOver('node', [`bench/${name}/run.mjs`, ...args]);
+      break;
+    }
     case 'deploy':
       await setup({ browser: false });
       await build();
@@ -52,7 +61,7 @@ try {
       break;
     }
     default:
-      throw new Error(`unknown task "${task}": use setup, build, start, test or deploy`);
+      throw new Error(`unknown task "${task}": use setup, build, start, test, bench or deploy`);
   }
 } catch (error) {
   exitWithError(error);
