@@ -15,16 +15,25 @@ export interface ConnectionMeta {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** Pure: builds the meta object from the request's headers and `request.cf` (absent outside Cloudflare). */
+/** 127.0.0.0/8 and ::1: only `wrangler dev` sees these, never Cloudflare's edge. */
+const isLoopback = (ip: string | null) => ip !== null && (/^127\./.test(ip) || ip === '::1');
+
+/**
+ * Pure: builds the meta object from the request's headers and `request.cf` (absent outside Cloudflare).
+ * `wrangler dev` fills `request.cf` with a fixed placeholder (Austin, DFW, one ASN) when it cannot fetch real data;
+ * a loopback client means that placeholder, so location fields are reported as unknown rather than made up.
+ */
 export function connectionMeta(headers: Headers, cf: Record<string, unknown> | undefined): ConnectionMeta {
+  const clientIp = text(headers.get('cf-connecting-ip'));
+  const location = isLoopback(clientIp) ? undefined : cf;
   return {
-    clientIp: text(headers.get('cf-connecting-ip')),
-    colo: text(cf?.colo),
-    country: text(cf?.country),
-    city: text(cf?.city),
-    region: text(cf?.region),
-    asn: typeof cf?.asn === 'number' ? cf.asn : null,
-    asOrganization: text(cf?.asOrganization),
+    clientIp,
+    colo: text(location?.colo),
+    country: text(location?.country),
+    city: text(location?.city),
+    region: text(location?.region),
+    asn: typeof location?.asn === 'number' ? location.asn : null,
+    asOrganization: text(location?.asOrganization),
     httpProtocol: text(cf?.httpProtocol),
     tlsVersion: text(cf?.tlsVersion),
   };

@@ -162,6 +162,20 @@ describe('GET /meta', () => {
     expect(meta.region).toBeNull();
   });
 
+  it("reports no location for a loopback client, whose request.cf is wrangler dev's placeholder", () => {
+    const placeholder = { colo: 'DFW', country: 'US', city: 'Austin', asn: 395747, httpProtocol: 'HTTP/1.1' };
+    for (const ip of ['127.0.0.1', '::1']) {
+      expect(connectionMeta(new Headers({ 'cf-connecting-ip': ip }), placeholder)).toMatchObject({
+        clientIp: ip,
+        colo: null,
+        country: null,
+        city: null,
+        asn: null,
+        httpProtocol: 'HTTP/1.1',
+      });
+    }
+  });
+
   it('ignores values of the wrong type instead of echoing them', () => {
     expect(connectionMeta(new Headers(), { asn: '64496', colo: 42 })).toMatchObject({ asn: null, colo: null });
   });
