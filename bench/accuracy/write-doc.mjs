@@ -55,9 +55,12 @@ function runSection({ title, file, meta, table, checks }) {
   // TCP goodput a tbf rate allows with 1500-byte MTU and timestamps: 1448 payload bytes per 1514 on the wire.
   const goodput = (/** @type {number | undefined} */ mbit) =>
     mbit === undefined ? 'n/a' : ((mbit * 1448) / 1514).toFixed(1);
-  const probes = Object.entries(meta.probes)
-    .map(([id, p]) => {
-      const profile = meta.profiles.find((/** @type {{ id: string }} */ x) => x.id === id);
+  // In profile order (the run measured gigabit first).
+  const probes = meta.profiles
+    .filter((/** @type {{ id: string }} */ profile) => meta.probes[profile.id])
+    .map((/** @type {{ id: string, downMbit: number, upMbit: number }} */ profile) => {
+      const id = profile.id;
+      const p = meta.probes[id];
       return (
         `| ${id} | ${p.iperfDownMbit.toFixed(1)} / ${p.iperfUpMbit.toFixed(1)} | ` +
         `${goodput(profile?.downMbit)} / ${goodput(profile?.upMbit)} | ${p.idleLatencyMs.toFixed(2)} | ` +
