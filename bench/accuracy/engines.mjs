@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import * as esbuild from 'esbuild';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { chromiumArgs } from '../lib/chromium.mjs';
 
 /**
  * @typedef {object} EngineResult what every engine reports, in the units the tables use
@@ -15,18 +16,6 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
  * @property {number} downLoadedLatencyMs
  * @property {number} upLoadedLatencyMs
  */
-
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /** @param {string} executablePath the shaped link's chromiumPath wrapper */
 export function launchBrowser(executablePath) {

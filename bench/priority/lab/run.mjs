@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../../lib/chromium.mjs';
 import { canCreateNamespaces, createShapedLink } from '../../lib/shaped-link.mjs';
 import { printTable, writeResults } from '../report.mjs';
 import { measure } from './measure.mjs';
@@ -18,17 +19,6 @@ const upMbit = 10;
 // Pace payload at 92% of the tbf rate: TLS + HTTP/2 + TCP/IP overhead is ~5%, and a standing queue in tbf would
 // hold already-scheduled bytes that a more urgent stream could then not overtake.
 const paceBytesPerSecond = Math.round(((downMbit * 1e6) / 8) * 0.92);
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 const median = (all) => {
   const sorted = all.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
