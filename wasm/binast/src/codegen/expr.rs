@@ -448,16 +448,6 @@ impl Gen {
         }
     }
 
-    /// `(params){body}` of a method's function.
-    fn function_rest(&mut self, function: &Node) {
-        if let Node::FunctionExpression { params, body, .. } = function {
-            self.push("(");
-            self.list(params);
-            self.push(")");
-            self.statement(&body.node);
-        }
-    }
-
     pub(crate) fn function(&mut self, node: &Node) {
         if let Node::FunctionDeclaration {
             is_async,
@@ -480,11 +470,12 @@ impl Gen {
                 self.push(" ");
                 self.expr(id, PRIMARY);
             }
-            self.function_rest_any(node);
+            self.function_rest(node);
         }
     }
 
-    fn function_rest_any(&mut self, node: &Node) {
+    /// `(params){body}` of a function declaration or expression (also a method's or accessor's value).
+    fn function_rest(&mut self, node: &Node) {
         if let Node::FunctionDeclaration { params, body, .. }
         | Node::FunctionExpression { params, body, .. } = node
         {
