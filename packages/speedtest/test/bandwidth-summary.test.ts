@@ -17,6 +17,7 @@ const observed: PhaseObservation = {
   previousStep: { window: [100, 100, 100, 100], streams: 1 },
   stopReason: 'stable',
   stableIntervals: 4,
+  tolerance: 0.05,
   streams: 2,
   meteredBytes: 50_000,
   samples: [],
@@ -48,10 +49,33 @@ describe('summarizeBandwidth', () => {
     expect(result.bitsPerSecond).toMatchObject({ value: 202.5, sampleCount: 4 });
   });
 
-  it('keeps the previous step when more streams lowered goodput', () => {
+  it('keeps the previous step when more streams lowered goodput by more than the tolerance', () => {
     const { result } = summarizeBandwidth({ ...observed, finalWindow: [80, 80, 80, 80] });
     expect(result.bitsPerSecond.value).toBe(100);
     expect(result.streams).toBe(1);
+  });
+
+  it('keeps the final step when the previous one was higher only within the tolerance (no max-of-two bias)', () => {
+    // 100 > 97 × 1.05 is false: both steps measured the same link, so the later (more streams) one stands.
+    const { result } = summarizeBandwidth({ ...observed, finalWindow: [97, 96, 98, 97] });
+    expect(result.bitsPerSecond.value).toBe(97);
+    expect(result.streams).toBe(2);
+  });
+
+  it('averages every interval of an upload step after a budget stop, not the middle half', () => {
+    // Upload intervals on a 47.8 Mbit/s link with 40 ms delay (Mbit/s): overlapping requests make them swing.
+    const upload = [62.6, 30, 60.5, 51, 55.5, 43.7, 40.8, 52.5];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      direction: 'upload',
+      closedIntervals: [5, 20, 20, 20, 20, 40, ...upload],
+      finalWindow: null,
+      previousStep: { window: [20, 20, 20, 20], streams: 1 },
+      stopReason: 'time',
+    });
+    // (62.6 + 30 + 60.5 + 51 + 55.5 + 43.7 + 40.8 + 52.5) / 8 = 396.6 / 8; the middle half would give 50.675.
+    expect(result.bitsPerSecond.value).toBeCloseTo(49.575, 9);
+    expect(result.bitsPerSecond.sampleCount).toBe(8);
   });
 
   it('falls back to the phase average, low confidence, when no interval closed', () => {

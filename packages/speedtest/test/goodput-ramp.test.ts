@@ -116,6 +116,23 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');
   });
 
+  it('represents an upload step by all of its intervals, stable or not', () => {
+    const upload = [62.6, 30, 60.5, 51, 55.5, 43.7, 40.8, 52.5];
+    const state = { ...base, streams: 2, previousStepBitsPerSecond: 48, maxStepIntervals: 8, summary: 'step' as const };
+    // Step = every interval after the transition one; its mean is 396.6 / 8 = 49.575, not a gain over 48 by > 5%.
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, ...upload] })).toEqual({
+      action: 'finish',
+      window: upload,
+      stable: false,
+    });
+    const steady = [0, 48, 50, 49, 48, 49];
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: steady })).toEqual({
+      action: 'finish',
+      window: [48, 50, 49, 48, 49],
+      stable: true,
+    });
+  });
+
   it('keeps waiting while goodput swings, then judges the step at its interval limit as unstable', () => {
     const swinging = [0, 100, 140, 90, 130, 95, 135];
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');

@@ -23,6 +23,8 @@ export interface PhaseObservation {
   previousStep: { window: readonly number[]; streams: number } | null;
   stopReason: StopReason;
   stableIntervals: number;
+  /** Relative difference below which two steps count as the same goodput (e.g. 0.05). */
+  tolerance: number;
   streams: number;
   /** Bytes the goodput meter counted (bytes). */
   meteredBytes: number;
@@ -30,10 +32,14 @@ export interface PhaseObservation {
 }
 
 /**
- * Pure: the phase's figure and its intervals: the mean of the final window (a budget stop: of the middle half of the current
- * step's intervals), or of the previous step's window when that was higher. A phase that met the stability criterion may be high confidence; one
- * stopped by its budget at most medium (its last window might be one long request spread evenly), and low with fewer
- * intervals than a full window, or none at all (then the phase's average rate stands in).
+ * Pure: the phase's figure and its intervals. The figure is the mean of the window the ramp finished on; after a
+ * budget stop, of the current step's intervals (download: their middle half; upload: all of them, see `decideRamp`).
+ * The previous step (fewer streams) stands instead only when it was clearly higher, by more than `tolerance`: more
+ * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
+ * estimates of the same rate would bias every result upward.
+ * A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
+ * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
+ * (then the phase's average rate stands in).
  */
 export function summarizeBandwidth(observed: PhaseObservation): {
   result: BandwidthResult;
@@ -49,12 +55,16 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     streams: streamsAt(index),
   }));
   const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
-  let window = observed.finalWindow ?? trimmed(stepIntervals);
+  let window = observed.finalWindow ?? (direction === 'upload' ? stepIntervals : trimmed(stepIntervals));
   let streams = observed.streams;
-  // More streams that lowered goodput (contention, a busy client) say nothing about the link: keep the better step.
-  if (observed.previousStep && (window.length === 0 || mean(observed.previousStep.window) > mean(window))) {
-    window = observed.previousStep.window;
-    streams = observed.previousStep.streams;
+  const previous = observed.previousStep;
+  if (
+    previous &&
+    previous.window.length > 0 &&
+    (window.length === 0 || mean(previous.window) > mean(window) * (1 + observed.tolerance))
+  ) {
+    window = previous.window;
+    streams = previous.streams;
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
   const ceiling =

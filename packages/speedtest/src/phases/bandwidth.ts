@@ -172,6 +172,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         windowIntervals: options.stableIntervals,
         tolerance: options.stableTolerance,
         maxStepIntervals: options.stableIntervals * 2,
+        summary: direction === 'upload' ? 'step' : 'window',
       });
       if (decision.action === 'add-streams') {
         previousStep = { window: decision.window, streams };
@@ -213,6 +214,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     previousStep,
     stopReason: stopReason ?? 'time',
     stableIntervals: options.stableIntervals,
+    tolerance: options.stableTolerance,
     streams,
     meteredBytes: meter.totalBytes,
     samples,
