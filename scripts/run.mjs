@@ -45,7 +45,8 @@ try {
       if (!name) throw new Error('bench needs a name, e.g. `node scripts/run.mjs bench images`');
       await setup();
       await build();
-      handOver('node', [`bench/${name}/run.mjs`, ...args]);
+      // `node scripts/run.mjs bench x -- --flag` passes the `--` npm would have eaten: drop it here too.
+      handOver('node', [`bench/${name}/run.mjs`, ...(args[0] === '--' ? args.slice(1) : args)]);
       break;
     }
     case 'deploy':

@@ -2,7 +2,7 @@
 // `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
 import { expectedJitterMs } from './profiles.mjs';
 import { meanAbsoluteDelta, median } from './stats.mjs';
-import { curlRtts, iperfBps, wireBytes } from './truth.mjs';
+import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
 /** @typedef {import('./engines.mjs').Engine} Engine */
@@ -22,15 +22,16 @@ export async function measureProfile({ link, server, browser, engines }, profile
   await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
 
   // Idle jitter of the path itself (no added delay, after a warm-up that absorbs first-request costs), then the
-  // HTTP RTT with the profile's delay: configured RTT + local overhead (wrangler dev, proxy timer slack) as measured.
+  // HTTP RTT with the profile's delay: configured RTT + local overhead (wrangler dev, proxy timer slack, wake-ups of
+  // an idle server path) as measured.
   await server.setDelay({ rttMs: 0 });
   await curlRtts(link, server.origin, 10);
   const idleRtts = await curlRtts(link, server.origin, 20);
   await server.setDelay({ rttMs: profile.rttMs, jitterMs: profile.jitterMs });
   const delayedRtts = await curlRtts(link, server.origin, 30);
   const overheadMs = median(delayedRtts) - profile.rttMs;
-  const downBps = await iperfBps(link, 'down', options.iperfSeconds);
-  const upBps = await iperfBps(link, 'up', options.iperfSeconds);
+  const downBps = await iperfBps(link, 'down', iperfWindow(profile.downMbit, options.iperfSeconds));
+  const upBps = await iperfBps(link, 'up', iperfWindow(profile.upMbit, options.iperfSeconds));
   const truth = {
     download: downBps,
     upload: upBps,

@@ -8,12 +8,27 @@ const iperfPort = 5201;
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
 /**
- * iperf3 goodput in bits/s for one direction: receiver bytes over seconds after a 1 s warm-up.
+ * Seconds of iperf3 measurement (and of warm-up) for a line rate. The receiver counts bytes when they reach the
+ * application, so a loss near a window edge moves the bytes held for reordering (up to the 400 ms tbf queue's worth)
+ * across it. Fast links never fill that queue, slow ones do: measured at 2 Mbit/s, a 5 s window read 1.987-1.991
+ * Mbit/s in four runs against a line goodput of 1.913 (+4%), with 1 s intervals from 0.4 to 4.7 Mbit/s. A longer
+ * window after a longer warm-up dilutes that edge error.
+ * @param {number} rateMbit line rate of the measured direction
+ * @param {number} baseSeconds the window on fast links
+ */
+export function iperfWindow(rateMbit, baseSeconds) {
+  return rateMbit <= 10
+    ? { seconds: Math.max(baseSeconds, 15), warmUpSeconds: 2 }
+    : { seconds: baseSeconds, warmUpSeconds: 1 };
+}
+
+/**
+ * iperf3 goodput in bits/s for one direction: receiver bytes over seconds after the warm-up.
  * @param {Link} link
  * @param {'down' | 'up'} direction
- * @param {number} seconds
+ * @param {{ seconds: number, warmUpSeconds: number }} window
  */
-export async function iperfBps(link, direction, seconds) {
+export async function iperfBps(link, direction, { seconds, warmUpSeconds }) {
   const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(iperfPort)], {
     stdio: 'ignore',
   });
@@ -24,10 +39,12 @@ export async function iperfBps(link, direction, seconds) {
       if (probe.output.includes(String(iperfPort))) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + 1), '-O', '1', '-J'];
+    const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + warmUpSeconds)];
+    args.push('-O', String(warmUpSeconds), '-J');
     if (direction === 'down') args.push('-R');
     else args.push('--get-server-output');
-    const { code, output } = await link.exec(link.clientNs, 'iperf3', args, { timeoutMs: (seconds + 20) * 1000 });
+    const timeoutMs = (seconds + warmUpSeconds + 20) * 1000;
+    const { code, output } = await link.exec(link.clientNs, 'iperf3', args, { timeoutMs });
     if (code !== 0) throw new Error(`iperf3 ${direction} failed (${code}): ${output.slice(0, 400)}`);
     const report = JSON.parse(output);
     // Upload: the receiver is the server, whose own report iperf3 relays with --get-server-output.
@@ -38,15 +55,33 @@ export async function iperfBps(link, direction, seconds) {
 }
 
 /**
+ * Start-to-start spacing of the curl probes (ms). Back-to-back requests keep every process on the server path
+ * (toxiproxy, wrangler dev, workerd) and the VM's vCPUs awake, which no browser does: at +0 ms, curl read 3.1-3.8 ms
+ * back to back but 5.5-6.1 ms at one request per 20 ms and 6.3-8.0 ms per 100 ms, and a plain fetch loop in
+ * Chromium read 5.9-7.4 ms, while against a trivial server on the same link Chromium was only 0.5 ms above curl
+ * (bench/accuracy/findings.md). With the spacing the path idles between requests as it does for the engines; a
+ * request slower than the spacing (any added delay) is simply followed by the next one.
+ */
+export const probeSpacingMs = 20;
+
+/**
  * HTTP RTTs (ms, server time subtracted) of `count` zero-byte downloads on one kept-alive connection, the way a
- * browser measures latency. The first request (connection setup) is dropped.
+ * browser measures latency, started at most every `probeSpacingMs`. The first request (connection setup) is dropped.
  * @param {Link} link
  * @param {string} origin e.g. http://10.99.0.1:8900
  * @param {number} count
  */
 export async function curlRtts(link, origin, count) {
   const urls = Array.from({ length: count + 1 }, (_, i) => `${origin}/__down?bytes=0&measId=truth${i}`);
-  const args = ['-s', '-m', '60', '-w', '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n'];
+  const args = [
+    '-s',
+    '-m',
+    '60',
+    '--rate',
+    `${Math.round(60_000 / probeSpacingMs)}/m`,
+    '-w',
+    '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n',
+  ];
   for (const url of urls) args.push('-o', '/dev/null', url);
   const { code, output } = await link.exec(link.clientNs, 'curl', args, { timeoutMs: 90_000 });
   if (code !== 0) throw new Error(`curl probes failed (${code}): ${output.slice(0, 400)}`);
