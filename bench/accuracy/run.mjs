@@ -1,5 +1,5 @@
 // `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]
-//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other]`
+//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead]`
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     name: { type: 'string', default: 'accuracy' },
     title: { type: 'string', default: 'Full run' },
     'doc-only': { type: 'string' },
+    overhead: { type: 'boolean', default: false },
   },
 });
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
@@ -74,6 +75,11 @@ if ((await exec('iperf3', ['--version'], { quiet: true }).catch(() => ({ code: 1
   });
 }
 await ensureToxiproxy();
+
+if (args.overhead) {
+  await runOverheadDiagnostic();
+  process.exit(0);
+}
 
 const startedAt = new Date();
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, kernel: release(), loadBefore: loadavg() };
@@ -151,3 +157,31 @@ const failed = ours.filter((c) => !c.ok).length + errors.length;
 const passed = ours.length - ours.filter((c) => !c.ok).length;
 log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+/** `--overhead`: the latency-overhead diagnostic (overhead.mjs) on a 200/50 link, written beside the runs. */
+async function runOverheadDiagnostic() {
+  const { measureOverhead, overheadTable } = await import('./overhead.mjs');
+  const link = await createShapedLink({ prefix: 'skaccovh', downMbit: 200, upMbit: 50 });
+  try {
+    const { startServer } = await import('./server.mjs');
+    const server = await startServer(link);
+    const browser = await launchBrowser(link.chromiumPath);
+    try {
+      const loadBefore = loadavg();
+      log('latency overhead at +0 ms, 200/50 Mbit/s, 3 rounds of 30 requests per row');
+      const rows = await measureOverhead({ link, server, browser }, { rounds: 3, log });
+      const table = overheadTable(rows);
+      log(`\n${table}\n`);
+      if (!existsSync(resultsDir)) mkdirSync(resultsDir, { recursive: true });
+      const meta = { startedAt: new Date().toISOString(), loadBefore, loadAfter: loadavg(), cpu: cpus()[0]?.model };
+      writeFileSync(join(resultsDir, 'overhead.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+      writeFileSync(join(resultsDir, 'overhead.md'), `${table}\n`);
+      log(`wrote ${join(resultsDir, 'overhead')}.{json,md}`);
+    } finally {
+      await browser.close().catch(() => {});
+      await server.stop();
+    }
+  } finally {
+    await link.destroy();
+  }
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { overheadTable } from '../overhead.mjs';
 import { accuracyDoc } from '../write-doc.mjs';
 
 const meta = {
@@ -54,5 +55,20 @@ describe('accuracyDoc', () => {
     expect(doc).toContain('- **FAIL**: 50/10 0ms upload: -8.0% (limit ±5%)');
     expect(doc).toContain('- 50/10 0ms speedkit #2: timeout');
     expect(doc).toContain('## Findings\n\nOurs is slower on uploads because…');
+  });
+
+  it('places the overhead diagnostic before the findings, only when it was run', () => {
+    const table = overheadTable([
+      { path: 'Worker', client: 'curl', gapMs: 0, medianMs: [3.1, 3.25] },
+      { path: 'Worker', client: 'Chromium fetch loop', gapMs: 20, medianMs: [6.5] },
+    ]);
+    expect(table).toContain('| Worker | curl | back to back | 3.10 / 3.25 |');
+    expect(table).toContain('| Worker | Chromium fetch loop | 20 ms | 6.50 |');
+    const withOverhead = accuracyDoc([run], 'Findings text', table);
+    const section = withOverhead.indexOf('## Where the local latency overhead comes from');
+    expect(section).toBeGreaterThan(withOverhead.indexOf('## Full run'));
+    expect(section).toBeLessThan(withOverhead.indexOf('## Findings'));
+    expect(withOverhead).toContain(table);
+    expect(doc).not.toContain('## Where the local latency overhead comes from');
   });
 });
