@@ -49,6 +49,19 @@ function cargoCounts(/** @type {number} */ code, output) {
   return { passed, failed };
 }
 
+/**
+ * The accuracy smoke's own closing line (`N passed, N failed`); a SKIP (no network namespaces here) counts as one
+ * skipped check, a crash before the line as a failure.
+ * @param {number} code @param {string} output
+ */
+function smokeCounts(code, output) {
+  if (/^SKIP accuracy testbed/m.test(output)) return { passed: 0, failed: 0, skipped: 1 };
+  const match = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
+  if (!match) return { passed: 0, failed: 1 };
+  const counts = { passed: Number(match[1]), failed: Number(match[2]) };
+  return code !== 0 && counts.failed === 0 ? { ...counts, failed: 1 } : counts;
+}
+
 /** Wrangler environments declared in wrangler.toml, each deployable on its own. */
 function wranglerEnvironments() {
   const toml = readFileSync(join(repoRoot, 'wrangler.toml'), 'utf8');
@@ -101,6 +114,14 @@ function suites() {
           }),
           code,
         ),
+    },
+    {
+      // One shaped, delayed condition with ground truth (bench/accuracy): our engine within ±10% of iperf3 and ±3 ms
+      // of the latency truth, and both engines finish. Skips itself where namespaces are not allowed.
+      name: 'accuracy smoke (shaped link, both engines)',
+      command: 'node',
+      args: ['bench/accuracy/run.mjs', '--smoke', '--no-build'],
+      count: smokeCounts,
     },
   ];
 }

@@ -9,9 +9,9 @@ const iperfPort = 5201;
 
 /**
  * Seconds of iperf3 measurement (and of warm-up) for a line rate. The receiver counts bytes when they reach the
- * application, so a loss near a window edge moves the bytes held for reordering (up to the 400 ms tbf queue's worth)
- * across it. Fast links never fill that queue, slow ones do: measured at 2 Mbit/s, a 5 s window read 1.987-1.991
- * Mbit/s in four runs against a line goodput of 1.913 (+4%), with 1 s intervals from 0.4 to 4.7 Mbit/s. A longer
+ * application, so bytes delivered late (most likely held for reordering after a loss, once the 400 ms tbf queue
+ * fills, which only slow links do) can cross a window edge. Measured at 2 Mbit/s on an idle machine: four 5 s windows
+ * read 1.987-1.991 Mbit/s against a line goodput of 1.913 (+4%), with 1 s intervals from 0.4 to 4.7 Mbit/s. A longer
  * window after a longer warm-up dilutes that edge error.
  * @param {number} rateMbit line rate of the measured direction
  * @param {number} baseSeconds the window on fast links
