@@ -5,6 +5,8 @@ import { meanAbsoluteDelta, median } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
+
+const iperfRuns = 3;
 /** @typedef {import('./engines.mjs').Engine} Engine */
 /** @typedef {{ profile: string, engine: string, repetition: number, metric: string, reported: number, truth: number, bytes: number, wallMs: number }} Row */
 
@@ -30,8 +32,18 @@ export async function measureProfile({ link, server, browser, engines }, profile
   await server.setDelay({ rttMs: profile.rttMs, jitterMs: profile.jitterMs });
   const delayedRtts = await curlRtts(link, server.origin, 30);
   const overheadMs = median(delayedRtts) - profile.rttMs;
-  const downBps = await iperfBps(link, 'down', iperfWindow(profile.downMbit, options.iperfSeconds));
-  const upBps = await iperfBps(link, 'up', iperfWindow(profile.upMbit, options.iperfSeconds));
+  // Median of three iperf3 runs per direction: one run now and then loses several per cent to a loss episode (seen:
+  // 9.0 Mbit/s on a 10 Mbit/s link whose other runs read 9.56), which would otherwise become everybody's truth.
+  const iperfMedian = async (/** @type {'down' | 'up'} */ direction, /** @type {number} */ rateMbit) => {
+    const runs = [];
+    for (let run = 0; run < iperfRuns; run++)
+      runs.push(await iperfBps(link, direction, iperfWindow(rateMbit, options.iperfSeconds)));
+    return { bps: median(runs), runs };
+  };
+  const down = await iperfMedian('down', profile.downMbit);
+  const up = await iperfMedian('up', profile.upMbit);
+  const downBps = down.bps;
+  const upBps = up.bps;
   const truth = {
     download: downBps,
     upload: upBps,
@@ -47,9 +59,12 @@ export async function measureProfile({ link, server, browser, engines }, profile
     curlJitterMs: meanAbsoluteDelta(delayedRtts),
     iperfDownMbit: downBps / 1e6,
     iperfUpMbit: upBps / 1e6,
+    iperfDownRunsMbit: down.runs.map((bps) => bps / 1e6),
+    iperfUpRunsMbit: up.runs.map((bps) => bps / 1e6),
   };
   log(
-    `  truth: iperf3 ${fmt(probe.iperfDownMbit)}/${fmt(probe.iperfUpMbit)} Mbit/s, overhead ${fmt(overheadMs, 2)} ms, ` +
+    `  truth: iperf3 ${fmt(probe.iperfDownMbit)}/${fmt(probe.iperfUpMbit)} Mbit/s ` +
+      `(runs ${probe.iperfDownRunsMbit.map((v) => fmt(v, 2)).join(' ')} / ${probe.iperfUpRunsMbit.map((v) => fmt(v, 2)).join(' ')}), overhead ${fmt(overheadMs, 2)} ms, ` +
       `curl RTT ${fmt(probe.curlLatencyMs, 2)} ms (idle ${fmt(probe.idleLatencyMs, 2)}), jitter ${fmt(probe.curlJitterMs, 2)} ms`,
   );
 
