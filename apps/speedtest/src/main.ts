@@ -29,8 +29,32 @@ let result: SpeedTestResult | null = null;
 
 const phaseNames = { latency: 'Measuring idle latency', download: 'Measuring download', upload: 'Measuring upload' };
 
-function showProgress(event: ProgressEvent): void {
+/**
+ * Progress is redrawn at most once per `progressRedrawMs`: the engine reports after every ping, a few ms apart, and a
+ * repaint each time would compete for the CPU with what the pings measure (this matters on small machines).
+ */
+const progressRedrawMs = 200;
+let pendingProgress: ProgressEvent | null = null;
+let redrawTimer: ReturnType<typeof setTimeout> | undefined;
+
+function queueProgress(event: ProgressEvent): void {
   window.__speedkitProgress = event;
+  pendingProgress = event;
+  redrawTimer ??= setTimeout(() => {
+    redrawTimer = undefined;
+    if (pendingProgress) showProgress(pendingProgress);
+    pendingProgress = null;
+  }, progressRedrawMs);
+}
+
+/** A final or paused status must not be overwritten by a progress redraw still queued. */
+function dropQueuedProgress(): void {
+  clearTimeout(redrawTimer);
+  redrawTimer = undefined;
+  pendingProgress = null;
+}
+
+function showProgress(event: ProgressEvent): void {
   progress.value = event.fraction;
   const rate = event.currentBitsPerSecond === null ? '' : ` · ${formatBitsPerSecond(event.currentBitsPerSecond)}`;
   const streams = event.streams ? ` · ${event.streams} streams` : '';
@@ -43,6 +67,7 @@ function showProgress(event: ProgressEvent): void {
 }
 
 function finished(finalResult: SpeedTestResult): void {
+  dropQueuedProgress();
   result = finalResult;
   window.__speedkitResult = finalResult;
   progress.value = 1;
@@ -65,14 +90,16 @@ async function run(): Promise<void> {
   startButton.textContent = 'Stop';
   pauseButton.disabled = false;
   pauseButton.textContent = 'Pause';
-  engine.on('progress', showProgress);
+  engine.on('progress', queueProgress);
   engine.on('state', (state) => {
+    if (state !== 'running') dropQueuedProgress();
     if (state === 'paused') status.textContent = 'Paused: the current phase restarts on resume.';
     pauseButton.textContent = state === 'paused' ? 'Resume' : 'Pause';
   });
   try {
     finished(await engine.start());
   } catch (error) {
+    dropQueuedProgress();
     const message = error instanceof Error ? error.message : String(error);
     if (engine.state === 'aborted') {
       status.textContent = 'Stopped. Start again for a new test.';
