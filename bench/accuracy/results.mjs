@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { checks, markdownTable } from './report.mjs';
-import { summarize } from './stats.mjs';
+import { summarize, throughputTruthBps } from './stats.mjs';
 
 export const resultsDir = join(repoRoot, 'bench', 'results', 'accuracy');
 
@@ -38,4 +38,26 @@ export function loadRun(name) {
   const { meta, rows } = JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8'));
   const { table, checks: ours } = analyze(rows, meta.profiles, { smoke: false });
   return { title: meta.title ?? `Run ${meta.startedAt}`, file: name, meta, table, checks: ours };
+}
+
+/**
+ * A saved run's throughput truth re-derived from the iperf3 runs it recorded, with the current rule
+ * (`throughputTruthBps`), for when that rule changes after the measurement (pure: returns a new run object).
+ * @param {{ meta: any, rows: import('./testbed.mjs').Row[] }} run
+ */
+export function retruth({ meta, rows }) {
+  /** @type {Record<string, { download: number, upload: number }>} */
+  const truths = {};
+  const probes = { ...meta.probes };
+  for (const [profile, probe] of Object.entries(meta.probes)) {
+    if (!probe.iperfDownRunsMbit || !probe.iperfUpRunsMbit) throw new Error(`${profile}: no recorded iperf3 runs`);
+    const download = throughputTruthBps(probe.iperfDownRunsMbit.map((/** @type {number} */ v) => v * 1e6));
+    const upload = throughputTruthBps(probe.iperfUpRunsMbit.map((/** @type {number} */ v) => v * 1e6));
+    truths[profile] = { download, upload };
+    probes[profile] = { ...probe, iperfDownMbit: download / 1e6, iperfUpMbit: upload / 1e6 };
+  }
+  const updated = rows.map((row) =>
+    row.metric === 'download' || row.metric === 'upload' ? { ...row, truth: truths[row.profile][row.metric] } : row,
+  );
+  return { meta: { ...meta, probes, throughputTruth: 'best of the recorded iperf3 runs, re-derived' }, rows: updated };
 }

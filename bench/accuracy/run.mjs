@@ -1,7 +1,7 @@
 // `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]
-//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead]`
+//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead] [--retruth accuracy-rerun]`
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,7 +14,7 @@ import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
 import { csv } from './report.mjs';
-import { analyze, loadRun, resultsDir } from './results.mjs';
+import { analyze, loadRun, resultsDir, retruth } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
 import { writeAccuracyDoc } from './write-doc.mjs';
 
@@ -30,9 +30,23 @@ const { values: args } = parseArgs({
     title: { type: 'string', default: 'Full run' },
     'doc-only': { type: 'string' },
     overhead: { type: 'boolean', default: false },
+    retruth: { type: 'string' },
   },
 });
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
+
+// `--retruth accuracy-rerun`: re-derive a saved run's throughput truth from its recorded iperf3 runs.
+if (args.retruth !== undefined) {
+  const file = join(resultsDir, `${args.retruth}.json`);
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  const { meta, rows } = retruth(saved);
+  const { summaries, table } = analyze(rows, meta.profiles, { smoke: false });
+  writeFileSync(file, `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
+  writeFileSync(join(resultsDir, `${args.retruth}.csv`), `${csv(summaries)}\n`);
+  writeFileSync(join(resultsDir, `${args.retruth}.md`), `${table}\n`);
+  log(`re-derived the throughput truth of ${file}`);
+  process.exit(0);
+}
 
 // `--doc-only accuracy,accuracy-quiet`: rebuild docs/accuracy.md from saved runs (e.g. after editing findings.md).
 if (args['doc-only'] !== undefined) {

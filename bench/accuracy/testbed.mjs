@@ -1,7 +1,7 @@
 // One profile of the testbed: shape the link, measure truth (iperf3, HTTP RTT probes), then run every engine
 // `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
 import { expectedJitterMs } from './profiles.mjs';
-import { meanAbsoluteDelta, median } from './stats.mjs';
+import { meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
@@ -32,16 +32,15 @@ export async function measureProfile({ link, server, browser, engines }, profile
   await server.setDelay({ rttMs: profile.rttMs, jitterMs: profile.jitterMs });
   const delayedRtts = await curlRtts(link, server.origin, 30);
   const overheadMs = median(delayedRtts) - profile.rttMs;
-  // Median of three iperf3 runs per direction: one run now and then loses several per cent to a loss episode (seen:
-  // 9.0 Mbit/s on a 10 Mbit/s link whose other runs read 9.56), which would otherwise become everybody's truth.
-  const iperfMedian = async (/** @type {'down' | 'up'} */ direction, /** @type {number} */ rateMbit) => {
+  // Three iperf3 runs per direction, truth = the best (see throughputTruthBps).
+  const iperfTruth = async (/** @type {'down' | 'up'} */ direction, /** @type {number} */ rateMbit) => {
     const runs = [];
     for (let run = 0; run < iperfRuns; run++)
       runs.push(await iperfBps(link, direction, iperfWindow(rateMbit, options.iperfSeconds)));
-    return { bps: median(runs), runs };
+    return { bps: throughputTruthBps(runs), runs };
   };
-  const down = await iperfMedian('down', profile.downMbit);
-  const up = await iperfMedian('up', profile.upMbit);
+  const down = await iperfTruth('down', profile.downMbit);
+  const up = await iperfTruth('up', profile.upMbit);
   const downBps = down.bps;
   const upBps = up.bps;
   const truth = {

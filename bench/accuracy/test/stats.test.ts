@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectedJitterMs } from '../profiles.mjs';
+import { retruth } from '../results.mjs';
 import {
   biasPercent,
   curlRttsMs,
@@ -8,6 +9,7 @@ import {
   median,
   spreadPercent,
   summarize,
+  throughputTruthBps,
 } from '../stats.mjs';
 
 describe('median', () => {
@@ -101,5 +103,42 @@ describe('summarize', () => {
     expect(summary.reported).toBe(47e6);
     expect(summary.biasPercent).toBeCloseTo(((47 - 47.8) / 47.8) * 100, 9);
     expect(summary.bytes).toBe(200);
+  });
+});
+
+describe('throughputTruthBps', () => {
+  it('takes the best run: a TCP run can fall short of the link, not exceed it', () => {
+    expect(throughputTruthBps([1.85e6, 1.85e6, 1.96e6])).toBe(1.96e6);
+    expect(throughputTruthBps([Number.NaN, 9.56e6])).toBe(9.56e6);
+    expect(throughputTruthBps([])).toBeNaN();
+  });
+});
+
+describe('retruth', () => {
+  it('re-derives download and upload truth from the recorded iperf3 runs and leaves other rows alone', () => {
+    const meta = {
+      probes: {
+        '10/2 0ms': {
+          iperfDownMbit: 9.56,
+          iperfUpMbit: 1.85,
+          iperfDownRunsMbit: [9.56, 9.03, 9.56],
+          iperfUpRunsMbit: [1.85, 1.85, 1.96],
+        },
+      },
+    };
+    const base = { profile: '10/2 0ms', engine: 'speedkit', repetition: 1, bytes: 1, wallMs: 1 };
+    const rows = [
+      { ...base, metric: 'upload', reported: 1.98e6, truth: 1.85e6 },
+      { ...base, metric: 'latency', reported: 6, truth: 5.5 },
+    ];
+    const result = retruth({ meta, rows });
+    expect(result.rows[0].truth).toBeCloseTo(1.96e6, 3);
+    expect(result.rows[1].truth).toBe(5.5);
+    expect(result.meta.probes['10/2 0ms'].iperfUpMbit).toBeCloseTo(1.96, 9);
+    expect(rows[0].truth).toBe(1.85e6);
+  });
+
+  it('refuses a run that recorded no iperf3 runs', () => {
+    expect(() => retruth({ meta: { probes: { x: { iperfUpMbit: 1 } } }, rows: [] })).toThrow(/no recorded iperf3 runs/);
   });
 });
