@@ -27,13 +27,14 @@ const method = `## Method
   application data, not to TCP handshakes/ACKs: TCP itself sees the veth's near-zero RTT.
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
 - **Truth**, measured in the same run per profile: download/upload = iperf3 receiver bytes over seconds (5 s after a
-  1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less, where a loss at a window edge moves up to 400 ms of
-  queued bytes across it) straight over the shaped veth; latency = configured RTT + the measured local overhead,
+  1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less, where bytes delivered late cross a window edge) straight
+  over the shaped veth, the best of three runs per direction (a TCP run can fall short of the link, not exceed it;
+  a run titled "one iperf3 run" predates that rule); latency = configured RTT + the measured local overhead,
   i.e. the median of curl zero-byte requests on a kept-alive connection through the same proxy and Worker (request
   sent → first byte, server time subtracted as the engines do; 30 before the runs and 20 after each repetition, so
   truth spans the same load), started at most every 20 ms so that the server path idles between requests as it does
-  for a browser (see "Where the local latency overhead comes from"); jitter = expected mean |Δ| of toxiproxy's draw, (n²−1)/(3n) with n = 2J, + the jitter of 20
-  paced curl probes without added delay. Loaded latency has no independent truth (it is the queue the test itself
+  for a browser (see "Where the local latency overhead comes from"); jitter = expected mean |Δ| of toxiproxy's
+  draw, (n²−1)/(3n) with n = 2J, + the jitter of 20 paced curl probes without added delay. Loaded latency has no independent truth (it is the queue the test itself
   builds) and is shown for comparison.
 - *bias %* = (median reported − truth) / truth; *error* = median reported − truth (in the metric's unit);
   *spread %* = (max − min) / median across repetitions; *MB moved* = bytes through the server's veth (both
