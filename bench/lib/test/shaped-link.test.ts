@@ -18,6 +18,8 @@ if (skipReason) console.warn(`SKIP shaped-link tests: ${skipReason}`);
 const namespaces = () => execFileSync('ip', ['netns', 'list']).toString();
 /** TCP goodput of a tbf line rate: 1448 payload bytes per 1514-byte frame. */
 const goodputBps = (mbit: number) => (mbit * 1e6 * 1448) / 1514;
+/** A short iperf3 window (s): enough to see the shaping, not meant as accuracy truth. */
+const twoSeconds = { seconds: 2, warmUpSeconds: 1 };
 
 describe.skipIf(skipReason !== undefined)('createShapedLink', () => {
   let link: Awaited<ReturnType<typeof createShapedLink>>;
@@ -30,18 +32,18 @@ describe.skipIf(skipReason !== undefined)('createShapedLink', () => {
   });
 
   it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
-    const bps = await iperfBps(link, 'down', 2);
+    const bps = await iperfBps(link, 'down', twoSeconds);
     expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(0.03);
   }, 30_000);
 
   it('shapes the upload independently of the download', async () => {
-    const bps = await iperfBps(link, 'up', 2);
+    const bps = await iperfBps(link, 'up', twoSeconds);
     expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(0.03);
   }, 30_000);
 
   it('changes rates in place with setRates', async () => {
     await link.setRates({ downMbit: 40, upMbit: 5 });
-    const bps = await iperfBps(link, 'down', 2);
+    const bps = await iperfBps(link, 'down', twoSeconds);
     expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(0.03);
   }, 30_000);
 
