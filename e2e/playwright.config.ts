@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs } from '../bench/lib/chromium.mjs';
 
 // The suite starts its own `wrangler dev` on a port of its own, so a developer's `npm start` on 8787 can keep running.
 const port = Number(process.env.E2E_PORT ?? 8799);
@@ -13,17 +14,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
+      args: [...chromiumArgs],
     },
   },
   webServer: {

@@ -1,6 +1,6 @@
-// Flags for Debian Chromium in this sandbox, shared by every benchmark that drives a browser (e2e/playwright.config.ts
-// keeps its own copy: a TypeScript project cannot import this file without a declaration). Without the
-// background-networking flags Chromium keeps dialling Google's hosts, which this closed network refuses.
+// Flags for Debian Chromium in this sandbox, shared by every benchmark that drives a browser and by the e2e suite
+// (e2e/playwright.config.ts, through chromium.d.mts). Without the background-networking flags Chromium keeps
+// dialling Google's hosts, which this closed network refuses.
 export const chromiumArgs = [
   '--headless',
   '--no-sandbox',
