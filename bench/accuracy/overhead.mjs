@@ -2,7 +2,8 @@
 // zero-byte requests by curl and by a plain fetch loop in Chromium (no engine), each back to back and with idle gaps,
 // against the Worker path (toxiproxy -> wrangler dev -> workerd) and against a trivial Node server on the same link.
 // It backs the choice of paced curl probes as latency truth (truth.mjs `probeSpacingMs`).
-import { curlRttsMs, median } from './stats.mjs';
+import { median } from './stats.mjs';
+import { curlRtts } from './truth.mjs';
 
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 /** @typedef {{ path: string, client: string, gapMs: number, medianMs: number[] }} OverheadRow */
@@ -57,18 +58,9 @@ export async function measureOverhead({ link, server, browser }, { rounds, log }
   }
 }
 
-/**
- * Median request-sent → first-byte time of curl requests on one kept-alive connection, started at most every
- * `gapMs` (curl's --rate; 0 = back to back).
- * @param {Link} link @param {string} origin @param {number} gapMs
- */
-async function curlMedian(link, origin, gapMs) {
-  const args = ['-s', '-m', '60', '-w', '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n'];
-  if (gapMs > 0) args.push('--rate', `${Math.round(60_000 / gapMs)}/m`);
-  for (let i = 0; i <= requests; i++) args.push('-o', '/dev/null', `${origin}/__down?bytes=0&measId=overhead${i}`);
-  const { code, output } = await link.exec(link.clientNs, 'curl', args, { timeoutMs: 90_000 });
-  if (code !== 0) throw new Error(`curl failed (${code}): ${output.slice(0, 300)}`);
-  return median(curlRttsMs(output).slice(1));
+/** Median of `curlRtts` (truth.mjs) started at most every `gapMs` (0 = back to back). */
+async function curlMedian(/** @type {Link} */ link, /** @type {string} */ origin, /** @type {number} */ gapMs) {
+  return median(await curlRtts(link, origin, requests, gapMs));
 }
 
 /**

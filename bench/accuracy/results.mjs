@@ -1,8 +1,8 @@
 // From measured rows to what is printed and published: summaries, table, the issue's checks; and loading saved runs.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
-import { checks, markdownTable } from './report.mjs';
+import { checks, csv, markdownTable } from './report.mjs';
 import { summarize, throughputTruthBps } from './stats.mjs';
 
 export const resultsDir = join(repoRoot, 'bench', 'results', 'accuracy');
@@ -27,6 +27,19 @@ export function analyze(rows, profiles, { smoke }) {
     maxLatencyErrorMs: smoke ? 3 : 2,
   });
   return { summaries, table: markdownTable(summaries), checks: ours };
+}
+
+/**
+ * Writes a run as `<dir>/<name>.{json,csv,md}`: every repetition's row with the summaries, the CSV, the table.
+ * @param {string} dir
+ * @param {string} name
+ * @param {{ meta: unknown, rows: import('./testbed.mjs').Row[], summaries: ReturnType<typeof summarize>, table: string }} run
+ */
+export function saveRun(dir, name, { meta, rows, summaries, table }) {
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
+  writeFileSync(join(dir, `${name}.csv`), `${csv(summaries)}\n`);
+  writeFileSync(join(dir, `${name}.md`), `${table}\n`);
 }
 
 /**

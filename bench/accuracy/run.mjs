@@ -13,8 +13,7 @@ import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
-import { csv } from './report.mjs';
-import { analyze, loadRun, resultsDir, retruth } from './results.mjs';
+import { analyze, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
 import { writeAccuracyDoc } from './write-doc.mjs';
 
@@ -41,9 +40,7 @@ if (args.retruth !== undefined) {
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   const { meta, rows } = retruth(saved);
   const { summaries, table } = analyze(rows, meta.profiles, { smoke: false });
-  writeFileSync(file, `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
-  writeFileSync(join(resultsDir, `${args.retruth}.csv`), `${csv(summaries)}\n`);
-  writeFileSync(join(resultsDir, `${args.retruth}.md`), `${table}\n`);
+  saveRun(resultsDir, args.retruth, { meta, rows, summaries, table });
   log(`re-derived the throughput truth of ${file}`);
   process.exit(0);
 }
@@ -158,11 +155,8 @@ for (const check of ours) log(`${check.ok ? '✔' : '✘'} speedkit ${check.text
 for (const error of errors) log(`✘ ${error.profile} ${error.engine} #${error.repetition}: ${error.error}`);
 
 const outDir = args.smoke ? join(repoRoot, 'reports') : resultsDir;
-if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
 const base = args.smoke ? 'accuracy-smoke' : args.name;
-writeFileSync(join(outDir, `${base}.json`), `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
-writeFileSync(join(outDir, `${base}.csv`), `${csv(summaries)}\n`);
-writeFileSync(join(outDir, `${base}.md`), `${table}\n`);
+saveRun(outDir, base, { meta, rows, summaries, table });
 if (!args.smoke && !args['no-doc']) writeAccuracyDoc([{ title: meta.title, file: base, meta, table, checks: ours }]);
 log(`\nwrote ${join(outDir, base)}.{json,csv,md}${args.smoke || args['no-doc'] ? '' : ' and docs/accuracy.md'}`);
 

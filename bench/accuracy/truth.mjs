@@ -56,32 +56,26 @@ export async function iperfBps(link, direction, { seconds, warmUpSeconds }) {
 
 /**
  * Start-to-start spacing of the curl probes (ms). Back-to-back requests keep every process on the server path
- * (toxiproxy, wrangler dev, workerd) and the VM's vCPUs awake, which no browser does: at +0 ms, curl read 3.1-3.8 ms
- * back to back but 5.5-6.1 ms at one request per 20 ms and 6.3-8.0 ms per 100 ms, and a plain fetch loop in
- * Chromium read 5.9-7.4 ms, while against a trivial server on the same link Chromium was only 0.5 ms above curl
- * (bench/accuracy/findings.md). With the spacing the path idles between requests as it does for the engines; a
- * request slower than the spacing (any added delay) is simply followed by the next one.
+ * (toxiproxy, wrangler dev, workerd) and the VM's vCPUs awake, which no browser does: at +0 ms curl read 2.8-4.2 ms
+ * back to back against 4.6-4.7 ms at one request per 20 ms (`--overhead`, docs/accuracy.md, which also shows the
+ * 1.5-2 ms that Chromium's requests still add on this path). With the spacing the path idles between requests as it
+ * does for the engines; a request slower than the spacing (any added delay) is simply followed by the next one.
  */
 export const probeSpacingMs = 20;
 
 /**
  * HTTP RTTs (ms, server time subtracted) of `count` zero-byte downloads on one kept-alive connection, the way a
- * browser measures latency, started at most every `probeSpacingMs`. The first request (connection setup) is dropped.
+ * browser measures latency, started at most every `spacingMs` (0 = back to back). The first request (connection
+ * setup) is dropped.
  * @param {Link} link
  * @param {string} origin e.g. http://10.99.0.1:8900
  * @param {number} count
+ * @param {number} [spacingMs]
  */
-export async function curlRtts(link, origin, count) {
+export async function curlRtts(link, origin, count, spacingMs = probeSpacingMs) {
   const urls = Array.from({ length: count + 1 }, (_, i) => `${origin}/__down?bytes=0&measId=truth${i}`);
-  const args = [
-    '-s',
-    '-m',
-    '60',
-    '--rate',
-    `${Math.round(60_000 / probeSpacingMs)}/m`,
-    '-w',
-    '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n',
-  ];
+  const args = ['-s', '-m', '60', '-w', '%{time_pretransfer} %{time_starttransfer} %header{server-timing}\n'];
+  if (spacingMs > 0) args.push('--rate', `${Math.round(60_000 / spacingMs)}/m`);
   for (const url of urls) args.push('-o', '/dev/null', url);
   const { code, output } = await link.exec(link.clientNs, 'curl', args, { timeoutMs: 90_000 });
   if (code !== 0) throw new Error(`curl probes failed (${code}): ${output.slice(0, 400)}`);
