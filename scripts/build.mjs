@@ -76,8 +76,8 @@ export async function build() {
   });
   // Before the SPA: vite copies apps/speedtest/public (with the generated demo images) into dist.
   await cachedStep(
-    'Images: demo + test fixtures (sharp, from ../shared/fixtures/images)',
-    ['scripts/images-fixtures.mjs', '../shared/fixtures/images'],
+    'Images: demo + test fixtures (sharp, from fixtures/images)',
+    ['scripts/images-fixtures.mjs', 'fixtures/images'],
     'apps/speedtest/public/demo/images',
     async () => (await import('./images-fixtures.mjs')).generate(),
   );
@@ -87,8 +87,8 @@ export async function build() {
     ['fixtures', 'workers/test/priority/fixtures'],
   ]) {
     await cachedStep(
-      `Priority: ${mode} images (sharp + libjpeg-turbo, from ../shared/fixtures/images)`,
-      ['bench/priority/make-images.mjs', '../shared/fixtures/images'],
+      `Priority: ${mode} images (sharp + libjpeg-turbo, from fixtures/images)`,
+      ['bench/priority/make-images.mjs', 'fixtures/images'],
       output,
       () => mustExec('node', ['bench/priority/make-images.mjs', mode], { cwd: repoRoot, env, quiet: true }),
     );

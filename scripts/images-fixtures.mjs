@@ -1,4 +1,4 @@
-// Generates the image demo site and the image Worker's test fixtures from the real photos in ../shared/fixtures/images:
+// Generates the image demo site and the image Worker's test fixtures from the real photos in fixtures/images:
 // JPEG (baseline and progressive), PNG and WebP variants, small copies for slow-codec tests, and deliberately broken
 // files (truncated, garbage, a decompression-bomb header, an animated GIF). Output is gitignored; scripts/build.mjs
 // runs this as a cached step before the SPA build, which copies apps/speedtest/public into dist.
@@ -6,9 +6,8 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { join, parse } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { repoRoot } from './lib/tools.mjs';
+import { photosDir, repoRoot } from './lib/tools.mjs';
 
-const sourceDir = join(repoRoot, '..', 'shared', 'fixtures', 'images');
 export const outputDir = join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'images');
 
 /** CRC-32 as PNG chunks need it. @param {Uint8Array} bytes */
@@ -63,12 +62,12 @@ export async function generate() {
 async function generateInto(outputDir) {
   mkdirSync(join(outputDir, 'small'), { recursive: true });
   mkdirSync(join(outputDir, 'broken'), { recursive: true });
-  const names = readdirSync(sourceDir)
+  const names = readdirSync(photosDir)
     .filter((file) => /\.(png|jpe?g)$/i.test(file))
     .sort();
   for (const file of names) {
     const { name } = parse(file);
-    const input = sharp(join(sourceDir, file));
+    const input = sharp(join(photosDir, file));
     await input
       .clone()
       .png({ compressionLevel: 9 })
@@ -106,17 +105,17 @@ async function generateInto(outputDir) {
       .toFile(join(outputDir, 'small', `${name}.avif`));
   }
   // Already squeezed hard: re-encoding at the default quality comes out larger, so the original must be served.
-  await sharp(join(sourceDir, 'coffee.png'))
+  await sharp(join(photosDir, 'coffee.png'))
     .resize({ width: 96 })
     .jpeg({ quality: 5 })
     .toFile(join(outputDir, 'small', 'coffee-q5.jpg'));
   // One JPEG with EXIF metadata kept, for the metadata option.
-  await sharp(join(sourceDir, 'chelsea.png'))
+  await sharp(join(photosDir, 'chelsea.png'))
     .withMetadata({ exif: { IFD0: { Copyright: 'CC0 Stefan van der Walt', Artist: 'speedkit fixtures' } } })
     .jpeg({ quality: 90 })
     .toFile(join(outputDir, 'small', 'chelsea-exif.jpg'));
 
-  const jpeg = await sharp(join(sourceDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
+  const jpeg = await sharp(join(photosDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
   writeFileSync(join(outputDir, 'broken', 'truncated.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 3)));
   // Bytes that pass a magic-number check but nothing else.
   const garbage = Buffer.alloc(4096);

@@ -10,6 +10,7 @@ import jpegDecode, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import jpegEncode, { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
 import webpEncode, { init as initWebpEncode } from '@jsquash/webp/encode.js';
 import sharp from 'sharp';
+import { photosDir } from '../../scripts/lib/tools.mjs';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const gc = /** @type {() => void} */ (globalThis.gc);
@@ -57,7 +58,7 @@ for (const codec of codecs) {
   for (const megapixels of [0.5, 1, 2, 4]) {
     const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.25));
     const height = Math.round((megapixels * 1e6) / width);
-    const resized = sharp(join(repoRoot, '..', 'shared', 'fixtures', 'images', 'hubble_deep_field.jpg')).resize(
+    const resized = sharp(join(photosDir, 'hubble_deep_field.jpg')).resize(
       width,
       height,
       { fit: 'fill' },

@@ -1,4 +1,4 @@
-// Generates the priority capability's images from the real photos in ../shared/fixtures/images:
+// Generates the priority capability's images from the real photos in fixtures/images:
 //   node bench/priority/make-images.mjs fixtures  -> workers/test/priority/fixtures/ (many encoders and scan scripts)
 //   node bench/priority/make-images.mjs demo      -> apps/speedtest/public/demo/priority/ (10 progressive JPEGs)
 // Two JPEG encoders on purpose: sharp (libvips with MozJPEG; optimised scan scripts) and libjpeg-turbo's
@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { photosDir } from '../../scripts/lib/tools.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const photosDir = resolve(repoRoot, '../shared/fixtures/images');
+export { photosDir };
 export const fixturesDir = join(repoRoot, 'workers/test/priority/fixtures');
 export const demoDir = join(repoRoot, 'apps/speedtest/public/demo/priority');
 

@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The real photos every image fixture, demo and benchmark is derived from (fixtures/images/README.md). */
+export const photosDir = join(repoRoot, 'fixtures', 'images');
+
 export const versions = {
   node: '22.23.3',
   wasmPack: '0.15.1',

@@ -4,7 +4,7 @@ import { scanImage } from '../../src/priority/scanner';
 import { type Fixture, fixtures, jpegFixtures } from './fixtures';
 import { type WalkedJpeg, walkJpeg } from './walk-jpeg';
 
-/** Sizes of the source photos in ../shared/fixtures/images (from their own headers, read once by hand). */
+/** Sizes of the source photos in fixtures/images (from their own headers, read once by hand). */
 const photoSizes: Record<string, [number, number]> = {
   astronaut: [512, 512],
   brick: [512, 512],
