@@ -12,6 +12,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'packages/*/test/**/*.test.ts',
+            'apps/*/test/**/*.test.ts',
             'scripts/**/*.test.ts',
             'bench/*/test/**/*.test.ts',
           ],

@@ -1,10 +1,66 @@
 import { percentile, type SpeedTestResult } from '@speedkit/speedtest';
-import { Chart, type ChartConfiguration, registerables } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  type ChartConfiguration,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  ScatterController,
+  Tooltip,
+} from 'chart.js';
 import { sizeBucket, sizeBucketOrder } from './format';
 
-Chart.register(...registerables);
+// Only what the four charts use: registering everything doubled the script's parse and run time on phones.
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  ScatterController,
+  Tooltip,
+);
 
-const colors = { download: '#1d4ed8', upload: '#b45309', idle: '#15803d', range: '#6b7280' };
+/** Colours the charts drew with, published for the e2e contrast check. */
+export interface ChartColors {
+  text: string;
+  grid: string;
+  download: string;
+  upload: string;
+  idle: string;
+  range: string;
+  background: string;
+}
+
+declare global {
+  interface Window {
+    __speedkitChartColors?: ChartColors;
+  }
+}
+
+/** Chart colours come from CSS custom properties so the dark scheme gets its own, readable ones. */
+function readColors(): ChartColors {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string) => style.getPropertyValue(name).trim();
+  return {
+    text: read('--chart-text'),
+    grid: read('--chart-grid'),
+    download: read('--chart-download'),
+    upload: read('--chart-upload'),
+    idle: read('--chart-idle'),
+    range: read('--chart-range'),
+    background: read('--bg'),
+  };
+}
+
 const charts = new Map<string, Chart>();
 
 // Mixed charts (bar + line) do not fit one ChartConfiguration type parameter; the datasets are checked by hand.
@@ -17,10 +73,16 @@ function draw(id: string, config: AnyConfig): void {
   charts.set(id, new Chart(canvas, config as ChartConfiguration));
 }
 
+/** Removes every chart: a new run starts with empty chart boxes, never the previous run's. */
+export function clearCharts(): void {
+  for (const chart of charts.values()) chart.destroy();
+  charts.clear();
+}
+
 const common = { animation: false as const, responsive: true, maintainAspectRatio: false };
 
-/** Dots per request, a min–max line and a p25–p75 box for each request-size class. */
-function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'upload'): void {
+/** Dots per request, a min–max line and a p25–p75 box for each request-size class. Each request is one stream's. */
+function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'upload', colors: ChartColors): void {
   const mbpsBySize = new Map<string, number[]>(sizeBucketOrder.map((bucket) => [bucket, []]));
   for (const sample of result.samples) {
     if (sample.kind !== kind || sample.bitsPerSecond === null) continue;
@@ -36,7 +98,7 @@ function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'up
       datasets: [
         {
           type: 'line',
-          label: 'Requests',
+          label: 'Requests (one stream each)',
           data: values.flatMap((list, index) => list.map((y) => ({ x: labels[index] as unknown as number, y }))),
           showLine: false,
           pointRadius: 3,
@@ -63,13 +125,13 @@ function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'up
     },
     options: {
       ...common,
-      scales: { y: { title: { display: true, text: 'Mbps' }, beginAtZero: true } },
+      scales: { y: { title: { display: true, text: 'Mbps per stream' }, beginAtZero: true } },
       plugins: { legend: { position: 'bottom' } },
     },
   });
 }
 
-function drawLatency(result: SpeedTestResult): void {
+function drawLatency(result: SpeedTestResult, colors: ChartColors): void {
   const series = (load: string) =>
     result.samples
       .filter((sample) => sample.kind === 'latency' && sample.load === load)
@@ -94,7 +156,7 @@ function drawLatency(result: SpeedTestResult): void {
   });
 }
 
-function drawGoodput(result: SpeedTestResult): void {
+function drawGoodput(result: SpeedTestResult, colors: ChartColors): void {
   const series = (direction: string) =>
     result.intervals
       .filter((interval) => interval.direction === direction)
@@ -111,16 +173,31 @@ function drawGoodput(result: SpeedTestResult): void {
       ...common,
       scales: {
         x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
-        y: { title: { display: true, text: 'Mbps' }, beginAtZero: true },
+        y: { title: { display: true, text: 'Mbps, all streams' }, beginAtZero: true },
       },
       plugins: { legend: { position: 'bottom' } },
     },
   });
 }
 
-export function renderCharts(result: SpeedTestResult): void {
-  drawPerSize('chart-download', result, 'download');
-  drawPerSize('chart-upload', result, 'upload');
-  drawLatency(result);
-  drawGoodput(result);
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Draws the four charts, one per task, so no single task blocks input for long. */
+export async function renderCharts(result: SpeedTestResult, isCurrent: () => boolean): Promise<void> {
+  const colors = readColors();
+  Chart.defaults.color = colors.text;
+  Chart.defaults.borderColor = colors.grid;
+  const steps = [
+    () => drawPerSize('chart-download', result, 'download', colors),
+    () => drawPerSize('chart-upload', result, 'upload', colors),
+    () => drawLatency(result, colors),
+    () => drawGoodput(result, colors),
+  ];
+  for (const step of steps) {
+    await nextTask();
+    // A new run started meanwhile: its charts must not be overwritten by this one's.
+    if (!isCurrent()) return;
+    step();
+  }
+  window.__speedkitChartColors = colors;
 }

@@ -1,13 +1,17 @@
 import { type Estimate, type SpeedTestResult, summarize } from '@speedkit/speedtest';
-import { formatBitsPerSecond, formatMs } from './format';
+import { formatBitsPerSecond, formatBitsPerSecondRange, formatMs, formatMsRange, streamCount } from './format';
 
 export type Metric = 'download' | 'upload' | 'latency' | 'jitter' | 'loadedDown' | 'loadedUp' | 'rpm';
 
 interface MetricData {
   title: string;
+  /** One sentence: which statistic of which values the card shows. */
+  headline: string;
+  /** Every value the statistic could have used, for the spread rows (e.g. every interval of the phase). */
   values: number[];
+  valuesLabel: string;
   format: (value: number) => string;
-  basis: string;
+  range: ((estimate: Estimate) => string) | null;
   estimate: Estimate | null;
 }
 
@@ -18,70 +22,123 @@ const intervals = (result: SpeedTestResult, direction: string) =>
   result.intervals.filter((interval) => interval.direction === direction).map((interval) => interval.bitsPerSecond);
 
 const rpm = (value: number) => `${Math.round(value)} RPM`;
+const msRange = (estimate: Estimate) => formatMsRange(estimate.low, estimate.high);
 
-/** The raw values behind each headline figure. */
+const stopReasons = {
+  stable: 'goodput was stable',
+  'step-limit': 'the last stream count never settled',
+  bytes: 'the byte budget ran out',
+  time: 'the time budget ran out',
+};
+
+function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'): MetricData {
+  const phase = result[direction];
+  const count = phase?.bitsPerSecond.sampleCount ?? 0;
+  const headline = phase
+    ? `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.`
+    : 'Not measured.';
+  return {
+    title: direction === 'download' ? 'Download' : 'Upload',
+    headline,
+    values: intervals(result, direction),
+    valuesLabel: `every ${result.options.intervalMs} ms interval of the phase, all streams together (includes the ramp-up)`,
+    format: formatBitsPerSecond,
+    range: (estimate) => formatBitsPerSecondRange(estimate.low, estimate.high, estimate.value),
+    estimate: phase?.bitsPerSecond ?? null,
+  };
+}
+
+/** The raw values behind each headline figure, and which statistic of them the card shows. */
 export function metricData(result: SpeedTestResult, metric: Metric): MetricData {
   const idle = pings(result, 'idle');
   switch (metric) {
     case 'download':
     case 'upload':
-      return {
-        title: metric === 'download' ? 'Download' : 'Upload',
-        values: intervals(result, metric),
-        format: formatBitsPerSecond,
-        basis: `goodput intervals of ${result.options.intervalMs} ms, all streams together`,
-        estimate: result[metric]?.bitsPerSecond ?? null,
-      };
+      return bandwidthData(result, metric);
     case 'latency':
       return {
         title: 'Idle latency',
+        headline: `Headline = median of ${idle.length} idle pings.`,
         values: idle,
+        valuesLabel: 'idle pings',
         format: formatMs,
-        basis: 'idle pings',
+        range: msRange,
         estimate: result.latency.idleMs,
       };
     case 'jitter':
       return {
         title: 'Jitter',
+        headline: 'Headline = mean of the differences between consecutive idle pings.',
         values: idle.slice(1).map((value, index) => Math.abs(value - (idle[index] as number))),
+        valuesLabel: 'differences between consecutive idle pings',
         format: formatMs,
-        basis: 'differences between consecutive idle pings',
+        range: null,
         estimate: null,
       };
     case 'loadedDown':
+    case 'loadedUp': {
+      const load = metric === 'loadedDown' ? 'download' : 'upload';
+      const values = pings(result, load);
       return {
-        title: 'Latency under download load',
-        values: pings(result, 'download'),
+        title: `Latency under ${load} load`,
+        headline: `Headline = median of ${values.length} pings sent while ${load === 'download' ? 'downloading' : 'uploading'}.`,
+        values,
+        valuesLabel: `pings while ${load === 'download' ? 'downloading' : 'uploading'}`,
         format: formatMs,
-        basis: 'pings while downloading',
-        estimate: result.latency.downloadLoadedMs,
+        range: msRange,
+        estimate: metric === 'loadedDown' ? result.latency.downloadLoadedMs : result.latency.uploadLoadedMs,
       };
-    case 'loadedUp':
-      return {
-        title: 'Latency under upload load',
-        values: pings(result, 'upload'),
-        format: formatMs,
-        basis: 'pings while uploading',
-        estimate: result.latency.uploadLoadedMs,
-      };
-    case 'rpm':
+    }
+    case 'rpm': {
+      const loaded = [...pings(result, 'download'), ...pings(result, 'upload')];
       return {
         title: 'Responsiveness (round trips per minute under load)',
-        values: [...pings(result, 'download'), ...pings(result, 'upload')]
-          .filter((ms) => ms > 0)
-          .map((ms) => 60_000 / ms),
+        headline: `Headline = 60000 / median of all ${loaded.length} loaded pings.`,
+        values: loaded.filter((ms) => ms > 0).map((ms) => 60_000 / ms),
+        valuesLabel: '60000 / each loaded ping',
         format: rpm,
-        basis: '60000 / each loaded ping',
+        range: null,
         estimate: null,
       };
+    }
   }
 }
 
-/** Fills the details panel for one metric. */
+function list(rows: readonly [string, string][]): HTMLDListElement {
+  const element = document.createElement('dl');
+  for (const [term, value] of rows) {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    element.append(dt, dd);
+  }
+  return element;
+}
+
+const paragraph = (text: string, className?: string) => {
+  const element = document.createElement('p');
+  if (className) element.className = className;
+  element.textContent = text;
+  return element;
+};
+
+/** Fills the details panel for one metric: what the headline is, its interval, then the spread of the raw values. */
 export function renderDetails(container: HTMLElement, result: SpeedTestResult, metric: Metric): void {
   const data = metricData(result, metric);
   const summary = summarize(data.values);
-  const rows: [string, string][] = [
+  const heading = document.createElement('h3');
+  heading.textContent = data.title;
+  const explanation = document.querySelector(`[data-explains="${metric}"]`)?.textContent ?? '';
+  const headlineRows: [string, string][] = [];
+  if (data.estimate) {
+    headlineRows.push(['Headline', data.format(data.estimate.value)]);
+    headlineRows.push([
+      '95% interval',
+      `${data.range?.(data.estimate) ?? '—'} (${data.estimate.level} confidence, ${data.estimate.sampleCount} samples)`,
+    ]);
+  }
+  const spreadRows: [string, string][] = [
     ['Average', data.format(summary.mean)],
     ['Median', data.format(summary.median)],
     ['Minimum', data.format(summary.min)],
@@ -89,24 +146,12 @@ export function renderDetails(container: HTMLElement, result: SpeedTestResult, m
     ['90th percentile', data.format(summary.p90)],
     ['Samples', String(summary.count)],
   ];
-  if (data.estimate) {
-    rows.push([
-      'Confidence',
-      `${data.estimate.level} (95% interval ${data.format(data.estimate.low)} – ${data.format(data.estimate.high)})`,
-    ]);
-  }
-  const heading = document.createElement('h3');
-  heading.textContent = data.title;
-  const basis = document.createElement('p');
-  basis.className = 'hint';
-  basis.textContent = `From ${data.basis}.`;
-  const list = document.createElement('dl');
-  for (const [term, value] of rows) {
-    const dt = document.createElement('dt');
-    dt.textContent = term;
-    const dd = document.createElement('dd');
-    dd.textContent = value;
-    list.append(dt, dd);
-  }
-  container.replaceChildren(heading, basis, list);
+  container.replaceChildren(
+    heading,
+    paragraph(explanation, 'hint'),
+    paragraph(data.headline, 'headline-rule'),
+    list(headlineRows),
+    paragraph(`Spread of ${data.valuesLabel}:`, 'hint'),
+    list(spreadRows),
+  );
 }

@@ -1,4 +1,4 @@
-import { type SpeedTestResult, samplesToCsv } from '@speedkit/speedtest';
+import { resultToCsv, type SpeedTestResult } from '@speedkit/speedtest';
 
 /** Saves text as a file through a temporary link: everything stays in the browser. */
 function save(text: string, type: string, fileName: string): void {
@@ -15,7 +15,7 @@ function save(text: string, type: string, fileName: string): void {
 const stamp = (result: SpeedTestResult) => result.startedAt.replace(/[:.]/g, '-');
 
 export function downloadCsv(result: SpeedTestResult): void {
-  save(samplesToCsv(result.samples), 'text/csv', `speedkit-${stamp(result)}.csv`);
+  save(resultToCsv(result), 'text/csv', `speedkit-${stamp(result)}.csv`);
 }
 
 export function downloadJson(result: SpeedTestResult): void {

@@ -1,10 +1,32 @@
-import { type ProgressEvent, SpeedTest, type SpeedTestResult } from '@speedkit/speedtest';
-import { renderCharts } from './charts';
+import {
+  latencyResult,
+  type Phase,
+  type ProgressEvent,
+  type RequestSample,
+  resolveOptions,
+  SpeedTest,
+  type SpeedTestResult,
+} from '@speedkit/speedtest';
 import { type Metric, renderDetails } from './details';
 import { downloadCsv, downloadJson } from './export';
-import { formatBitsPerSecond, formatBytes, formatMs } from './format';
+import { explainFailure } from './failure';
+import { formatBitsPerSecond, formatBytes, formatMs, streamCount } from './format';
+import { addToHistory, historyEntry, loadHistory, saveHistory } from './history';
+import { renderHistory } from './history-view';
+import { describeConnection } from './meta';
+import { autostartDecision, dataNotice } from './notice';
 import { pageOptions } from './query';
-import { renderHeadline, renderQuality, renderThresholds, setCard } from './view';
+import {
+  clearCards,
+  markUnfinishedCards,
+  renderHeadline,
+  renderQuality,
+  renderThresholds,
+  setCard,
+  showBandwidthCard,
+  showLatencyCards,
+  showLoadedCard,
+} from './view';
 
 /** What the accuracy testbed and the e2e read: the final result and the latest progress. */
 declare global {
@@ -13,21 +35,47 @@ declare global {
     __speedkitProgress?: ProgressEvent;
     __speedkitError?: string;
   }
+  interface Navigator {
+    /** Network Information API (Chromium): `saveData` is the user's "data saver" choice. */
+    connection?: { saveData?: boolean };
+  }
 }
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const startButton = byId<HTMLButtonElement>('start');
 const pauseButton = byId<HTMLButtonElement>('pause');
 const status = byId<HTMLElement>('status');
+const announcer = byId<HTMLElement>('announcer');
 const progress = byId<HTMLProgressElement>('progress');
 const details = byId<HTMLElement>('details');
 const csvButton = byId<HTMLButtonElement>('export-csv');
 const jsonButton = byId<HTMLButtonElement>('export-json');
+const historyList = byId<HTMLElement>('history');
+const clearHistoryButton = byId<HTMLButtonElement>('clear-history');
 const options = pageOptions(location.search);
+const resolved = resolveOptions(options.engine);
 let engine: SpeedTest | null = null;
 let result: SpeedTestResult | null = null;
+/** Increases with every run, so late work of an old run (charts) never lands on a new one. */
+let runId = 0;
+let history = loadHistory();
+/** The chart module once a finished run loaded it. */
+let chartsModule: typeof import('./charts') | null = null;
 
-const phaseNames = { latency: 'Measuring idle latency', download: 'Measuring download', upload: 'Measuring upload' };
+const phaseNames: Record<Phase, string> = { latency: 'Idle latency', download: 'Download', upload: 'Upload' };
+const phaseAnnouncements: Record<Phase, string> = {
+  latency: 'Measuring idle latency.',
+  download: 'Measuring download.',
+  upload: 'Measuring upload.',
+};
+
+/**
+ * Screen readers hear phases and outcomes only (a handful of messages per run); the live figures go to the visible
+ * status line, which is not a live region, so it can update every redraw without flooding the listener.
+ */
+function announce(text: string): void {
+  announcer.textContent = text;
+}
 
 /**
  * Progress is redrawn at most once per `progressRedrawMs`: the engine reports after every ping, a few ms apart, and a
@@ -36,9 +84,16 @@ const phaseNames = { latency: 'Measuring idle latency', download: 'Measuring dow
 const progressRedrawMs = 200;
 let pendingProgress: ProgressEvent | null = null;
 let redrawTimer: ReturnType<typeof setTimeout> | undefined;
+let currentPhase: Phase = 'latency';
+let announcedPhase: Phase | null = null;
 
 function queueProgress(event: ProgressEvent): void {
   window.__speedkitProgress = event;
+  currentPhase = event.phase;
+  if (announcedPhase !== event.phase) {
+    announcedPhase = event.phase;
+    announce(phaseAnnouncements[event.phase]);
+  }
   pendingProgress = event;
   redrawTimer ??= setTimeout(() => {
     redrawTimer = undefined;
@@ -54,58 +109,115 @@ function dropQueuedProgress(): void {
   pendingProgress = null;
 }
 
+const isFinal = (metric: string) =>
+  document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`)?.dataset.state === 'final';
+
 function showProgress(event: ProgressEvent): void {
   progress.value = event.fraction;
-  const rate = event.currentBitsPerSecond === null ? '' : ` · ${formatBitsPerSecond(event.currentBitsPerSecond)}`;
-  const streams = event.streams ? ` · ${event.streams} streams` : '';
-  const moved = formatBytes(event.bytes.download + event.bytes.upload);
-  status.textContent = `${phaseNames[event.phase]}${rate}${streams} · ${moved} used`;
-  if (event.phase === 'latency') setCard('latency', formatMs(event.currentLatencyMs), 'measuring…');
-  if (event.phase !== 'latency' && event.currentBitsPerSecond !== null) {
-    setCard(event.phase, formatBitsPerSecond(event.currentBitsPerSecond), 'measuring…');
+  const parts = [phaseNames[event.phase]];
+  if (event.currentBitsPerSecond !== null) parts.push(formatBitsPerSecond(event.currentBitsPerSecond));
+  if (event.streams) parts.push(streamCount(event.streams));
+  parts.push(`${formatBytes(event.bytes.download + event.bytes.upload)} used`);
+  status.textContent = parts.join(' · ');
+  if (event.phase === 'latency' && !isFinal('latency')) {
+    setCard('latency', formatMs(event.currentLatencyMs), 'measuring…', 'live');
+  }
+  if (event.phase !== 'latency' && event.currentBitsPerSecond !== null && !isFinal(event.phase)) {
+    setCard(event.phase, formatBitsPerSecond(event.currentBitsPerSecond), 'measuring…', 'live');
   }
 }
 
-function finished(finalResult: SpeedTestResult): void {
+function finished(finalResult: SpeedTestResult, thisRun: number): void {
   dropQueuedProgress();
   result = finalResult;
   window.__speedkitResult = finalResult;
   progress.value = 1;
   const bytes = formatBytes(finalResult.totalBytes.download + finalResult.totalBytes.upload);
   status.textContent = `Done in ${(finalResult.durationMs / 1000).toFixed(1)} s, ${bytes} used.`;
+  const down = formatBitsPerSecond(finalResult.download?.bitsPerSecond.value);
+  const up = formatBitsPerSecond(finalResult.upload?.bitsPerSecond.value);
+  announce(
+    `Test finished: download ${down}, upload ${up}, idle latency ${formatMs(finalResult.latency.idleMs.value)}.`,
+  );
   renderHeadline(finalResult);
   renderQuality(finalResult);
-  renderCharts(finalResult);
   csvButton.disabled = false;
   jsonButton.disabled = false;
+  history = addToHistory(history, historyEntry(finalResult));
+  saveHistory(history);
+  renderHistory(historyList, history);
+  // Chart.js is loaded only now: it is most of the page's script and nothing needs it while the test runs.
+  void import('./charts').then((module) => {
+    chartsModule = module;
+    return module.renderCharts(finalResult, () => thisRun === runId);
+  });
 }
 
-async function run(): Promise<void> {
-  engine = new SpeedTest(options.engine);
+/** Everything a previous run left on screen goes, so nothing old sits unmarked next to the new live values. */
+function clearPreviousRun(): void {
   result = null;
   window.__speedkitResult = undefined;
   window.__speedkitError = undefined;
+  window.__speedkitProgress = undefined;
+  clearCards();
+  renderQuality(null);
+  details.replaceChildren(
+    Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No figure selected.' }),
+  );
+  progress.value = 0;
   csvButton.disabled = true;
   jsonButton.disabled = true;
+  announcedPhase = null;
+  currentPhase = 'latency';
+  chartsModule?.clearCharts();
+}
+
+async function run(): Promise<void> {
+  const thisRun = ++runId;
+  clearPreviousRun();
+  engine = new SpeedTest(options.engine);
+  const loadedPings: Record<'download' | 'upload', RequestSample[]> = { download: [], upload: [] };
   startButton.textContent = 'Stop';
   pauseButton.disabled = false;
   pauseButton.textContent = 'Pause';
+  status.textContent = 'Starting…';
   engine.on('progress', queueProgress);
+  engine.on('sample', (sample) => {
+    if (sample.kind === 'latency' && sample.load !== 'idle') loadedPings[sample.load].push(sample);
+  });
+  engine.on('phase', ({ phase, result: phaseResult }) => {
+    // A finished phase shows its final figure at once: no "measuring…" on a phase that is over.
+    if (phase === 'latency') showLatencyCards(phaseResult as SpeedTestResult['latency']);
+    else {
+      showBandwidthCard(phase, phaseResult as NonNullable<SpeedTestResult['download']>);
+      const loaded = latencyResult([], loadedPings.download, loadedPings.upload);
+      showLoadedCard(phase, phase === 'download' ? loaded.downloadLoadedMs : loaded.uploadLoadedMs);
+    }
+  });
   engine.on('state', (state) => {
     if (state !== 'running') dropQueuedProgress();
-    if (state === 'paused') status.textContent = 'Paused: the current phase restarts on resume.';
+    if (state === 'paused') {
+      status.textContent = 'Paused: the current phase restarts on resume.';
+      announce('Paused.');
+    }
+    if (state === 'running' && announcedPhase !== null) announce(`Resumed: ${phaseAnnouncements[currentPhase]}`);
     pauseButton.textContent = state === 'paused' ? 'Resume' : 'Pause';
   });
   try {
-    finished(await engine.start());
+    finished(await engine.start(), thisRun);
   } catch (error) {
     dropQueuedProgress();
     const message = error instanceof Error ? error.message : String(error);
     if (engine.state === 'aborted') {
-      status.textContent = 'Stopped. Start again for a new test.';
+      status.textContent = 'Stopped. Figures marked "stopped" are not results. Start again for a new test.';
+      announce('Test stopped.');
+      markUnfinishedCards('stopped');
     } else {
       window.__speedkitError = message;
-      status.textContent = `The test failed: ${message}`;
+      const explained = explainFailure(message, currentPhase, resolved.serverUrl, location.origin);
+      status.textContent = explained;
+      announce(explained);
+      markUnfinishedCards('failed');
     }
   } finally {
     startButton.textContent = 'Start again';
@@ -123,11 +235,21 @@ pauseButton.addEventListener('click', () => {
 });
 csvButton.addEventListener('click', () => result && downloadCsv(result));
 jsonButton.addEventListener('click', () => result && downloadJson(result));
+clearHistoryButton.addEventListener('click', () => {
+  history = [];
+  saveHistory(history);
+  renderHistory(historyList, history);
+});
 
 for (const card of document.querySelectorAll<HTMLButtonElement>('.card')) {
   card.addEventListener('click', () => {
     if (!result) {
-      details.innerHTML = '<p class="hint">Figures appear when the test has finished.</p>';
+      details.replaceChildren(
+        Object.assign(document.createElement('p'), {
+          className: 'hint',
+          textContent: 'Figures appear here when the test has finished.',
+        }),
+      );
       return;
     }
     for (const other of document.querySelectorAll('.card')) other.setAttribute('aria-expanded', 'false');
@@ -139,17 +261,18 @@ for (const card of document.querySelectorAll<HTMLButtonElement>('.card')) {
 async function showMeta(): Promise<void> {
   const meta = byId<HTMLElement>('meta');
   try {
-    const response = await fetch(`${options.engine.serverUrl ?? ''}/meta`, { cache: 'no-store' });
-    const body = (await response.json()) as Record<string, string | number | null>;
-    const where = [body.city, body.country, body.colo && `via ${body.colo}`, body.asn && `AS${body.asn}`];
-    const text = where.filter(Boolean).join(', ');
-    meta.textContent = `Connection: ${text || 'location unknown (local server)'}${body.httpProtocol ? ` · ${body.httpProtocol}` : ''}`;
+    const response = await fetch(`${resolved.serverUrl}/meta`, { cache: 'no-store' });
+    meta.textContent = describeConnection((await response.json()) as Record<string, unknown>);
   } catch {
     meta.textContent = 'Connection: could not reach /meta.';
   }
 }
 
 renderThresholds(byId('thresholds'));
+renderHistory(historyList, history);
+const decision = autostartDecision(options.autostart, navigator.connection?.saveData);
+byId<HTMLElement>('notice-text').textContent = dataNotice(decision, resolved);
+byId<HTMLElement>('data-notice').dataset.decision = decision;
 void showMeta();
 // Start once the page has loaded and settled: idle pings taken while the browser is still parsing and laying out
 // the page read a few ms high on a busy machine.
@@ -159,4 +282,4 @@ function startWhenSettled(): void {
   else window.addEventListener('load', start, { once: true });
 }
 
-if (options.autostart) startWhenSettled();
+if (decision === 'start') startWhenSettled();

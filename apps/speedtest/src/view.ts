@@ -1,13 +1,26 @@
-import { type QualityClass, qualityThresholds, type Requirement, type SpeedTestResult } from '@speedkit/speedtest';
-import { formatBitsPerSecond, formatMs } from './format';
+import {
+  type Estimate,
+  type QualityClass,
+  qualityThresholds,
+  type Requirement,
+  type SpeedTestResult,
+} from '@speedkit/speedtest';
+import { formatBitsPerSecond, formatMs, streamCount } from './format';
+
+/** Where a card's figure comes from: nothing yet, a live reading, the final figure, or a phase cut short by Stop. */
+export type CardState = 'empty' | 'live' | 'final' | 'stopped';
+
+export const metrics = ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm'] as const;
 
 const card = (metric: string) => document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`);
 
-/** Writes one headline card: value and a note (confidence, streams). */
-export function setCard(metric: string, value: string, note = '\u00a0'): void {
+/** Writes one headline card: value, a note (confidence, streams), and its state for styling and tests. */
+export function setCard(metric: string, value: string, note: string, state: CardState): void {
   const element = card(metric);
-  const valueElement = element?.querySelector('[data-value]');
-  const noteElement = element?.querySelector('[data-note]');
+  if (!element) return;
+  element.dataset.state = state;
+  const valueElement = element.querySelector('[data-value]');
+  const noteElement = element.querySelector('[data-note]');
   if (valueElement) {
     // The unit in a smaller span keeps the number readable and the card from overflowing on phones.
     const [number, ...unit] = value.split(' ');
@@ -16,34 +29,70 @@ export function setCard(metric: string, value: string, note = '\u00a0'): void {
     unitElement.textContent = unit.join(' ');
     valueElement.replaceChildren(number ?? '', ...(unit.length ? [unitElement] : []));
   }
-  if (noteElement) noteElement.textContent = note;
+  if (noteElement) noteElement.textContent = note || '\u00a0';
 }
 
-const confidence = (level: string | undefined) => (level ? `${level} confidence` : '\u00a0');
-const streamCount = (count: number) => `${count} ${count === 1 ? 'stream' : 'streams'}`;
+/** Every card back to "—": a new run never shows the previous run's figures next to its own. */
+export function clearCards(): void {
+  for (const metric of metrics) {
+    setCard(metric, '—', 'waiting', 'empty');
+    card(metric)?.setAttribute('aria-expanded', 'false');
+  }
+}
+
+/** After Stop or a failure: live readings stay visible but say they are not results. */
+export function markUnfinishedCards(reason: 'stopped' | 'failed'): void {
+  for (const metric of metrics) {
+    const element = card(metric);
+    if (element?.dataset.state === 'live') {
+      // The last live reading stays for reference; note and state say it is not a result.
+      element.dataset.state = 'stopped';
+      const note = element.querySelector('[data-note]');
+      if (note) note.textContent = `${reason}: not a result`;
+    } else if (element?.dataset.state === 'empty') {
+      setCard(metric, '—', reason === 'stopped' ? 'not measured (stopped)' : 'not measured', 'empty');
+    }
+  }
+}
+
+const confidence = (estimate: Estimate | null | undefined) => (estimate ? `${estimate.level} confidence` : '');
+
+export function showLatencyCards(latency: SpeedTestResult['latency']): void {
+  setCard('latency', formatMs(latency.idleMs.value), confidence(latency.idleMs), 'final');
+  setCard('jitter', formatMs(latency.jitterMs), `from ${latency.idleMs.sampleCount} idle pings`, 'final');
+}
+
+export function showBandwidthCard(
+  direction: 'download' | 'upload',
+  phase: NonNullable<SpeedTestResult['download']>,
+): void {
+  setCard(
+    direction,
+    formatBitsPerSecond(phase.bitsPerSecond.value),
+    `${confidence(phase.bitsPerSecond)} · ${streamCount(phase.streams)}`,
+    'final',
+  );
+}
+
+export function showLoadedCard(direction: 'download' | 'upload', estimate: Estimate | null): void {
+  const metric = direction === 'download' ? 'loadedDown' : 'loadedUp';
+  if (estimate) setCard(metric, formatMs(estimate.value), confidence(estimate), 'final');
+}
 
 /** Fills every card from a finished result. */
 export function renderHeadline(result: SpeedTestResult): void {
   const { download, upload, latency, rpm } = result;
-  setCard(
-    'download',
-    formatBitsPerSecond(download?.bitsPerSecond.value),
-    download ? `${confidence(download.bitsPerSecond.level)} · ${streamCount(download.streams)}` : undefined,
-  );
-  setCard(
-    'upload',
-    formatBitsPerSecond(upload?.bitsPerSecond.value),
-    upload ? `${confidence(upload.bitsPerSecond.level)} · ${streamCount(upload.streams)}` : undefined,
-  );
-  setCard('latency', formatMs(latency.idleMs.value), confidence(latency.idleMs.level));
-  setCard('jitter', formatMs(latency.jitterMs), `${latency.idleMs.sampleCount} idle pings`);
-  setCard('loadedDown', formatMs(latency.downloadLoadedMs?.value), confidence(latency.downloadLoadedMs?.level));
-  setCard('loadedUp', formatMs(latency.uploadLoadedMs?.value), confidence(latency.uploadLoadedMs?.level));
+  showLatencyCards(latency);
+  if (download) showBandwidthCard('download', download);
+  if (upload) showBandwidthCard('upload', upload);
+  showLoadedCard('download', latency.downloadLoadedMs);
+  showLoadedCard('upload', latency.uploadLoadedMs);
   const rpmText = (value: number | null) => (value === null ? '—' : `${Math.round(value)}`);
   setCard(
     'rpm',
     rpm.overall === null ? '—' : `${rpmText(rpm.overall)} RPM`,
     `down ${rpmText(rpm.download)} · up ${rpmText(rpm.upload)}`,
+    'final',
   );
 }
 
@@ -55,12 +104,12 @@ const classLabels: Record<QualityClass, string> = {
   bad: 'Bad',
 };
 
-export function renderQuality(result: SpeedTestResult): void {
-  for (const [experience, quality] of Object.entries(result.quality)) {
-    const element = document.querySelector<HTMLElement>(`[data-experience="${experience}"]`);
-    if (!element) continue;
-    element.textContent = classLabels[quality];
-    element.dataset.quality = quality;
+export function renderQuality(result: SpeedTestResult | null): void {
+  for (const element of document.querySelectorAll<HTMLElement>('[data-experience]')) {
+    const quality = result?.quality[element.dataset.experience as keyof SpeedTestResult['quality']];
+    element.textContent = quality ? classLabels[quality] : '—';
+    if (quality) element.dataset.quality = quality;
+    else delete element.dataset.quality;
   }
 }
 

@@ -1,7 +1,13 @@
-import type { RequestSample } from './types';
+import type { Estimate } from './stats/confidence';
+import type { GoodputInterval, RequestSample, SpeedTestResult } from './types';
 
-/** CSV columns, one row per request, in this order. */
+/**
+ * CSV columns, in this order. One file holds three kinds of row (`record`): every request (`ping` or `transfer`),
+ * every goodput interval (`interval`), and every figure the page shows (`summary`), so the file alone reproduces the
+ * page. Columns that do not apply to a row are empty.
+ */
 export const csvColumns = [
+  'record',
   'direction',
   'load',
   'bytes',
@@ -14,33 +20,154 @@ export const csvColumns = [
   'ping_ms',
   'parallel_streams',
   'timing_source',
+  'in_headline',
+  'metric',
+  'value',
+  'low',
+  'high',
+  'unit',
+  'confidence',
+  'sample_count',
+  'basis',
 ] as const;
 
-const cell = (value: string | number | null): string => {
-  if (value === null) return '';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(3);
-  return /[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+type Column = (typeof csvColumns)[number];
+type Row = Partial<Record<Column, string | number | null>>;
+
+const cell = (value: string | number | null | undefined): string => {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '';
+    return Number.isInteger(value) ? String(value) : value.toFixed(3);
+  }
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 };
 
-/** RFC 4180 CSV of every sample (CRLF line ends, header row first, empty cell for unknown). */
-export function samplesToCsv(samples: readonly RequestSample[]): string {
-  const rows = samples.map((sample) =>
-    [
-      sample.kind,
-      sample.load,
-      sample.bytes,
-      sample.receivedBytes,
-      sample.startMs,
-      sample.durationMs,
-      sample.bitsPerSecond,
-      sample.ttfbMs,
-      sample.serverMs,
-      sample.pingMs,
-      sample.parallelStreams,
-      sample.timingSource,
-    ]
-      .map(cell)
-      .join(','),
+const toLines = (rows: readonly Row[]) => rows.map((row) => csvColumns.map((column) => cell(row[column])).join(','));
+
+/** A request as a row: pings have no direction (they are round trips), transfers carry theirs. */
+function sampleRow(sample: RequestSample): Row {
+  return {
+    record: sample.kind === 'latency' ? 'ping' : 'transfer',
+    direction: sample.kind === 'latency' ? null : sample.kind,
+    load: sample.load,
+    bytes: sample.bytes,
+    received_bytes: sample.receivedBytes,
+    start_ms: sample.startMs,
+    duration_ms: sample.durationMs,
+    bits_per_second: sample.bitsPerSecond,
+    ttfb_ms: sample.ttfbMs,
+    server_ms: sample.serverMs,
+    ping_ms: sample.pingMs,
+    parallel_streams: sample.parallelStreams,
+    timing_source: sample.timingSource,
+  };
+}
+
+/**
+ * Pure: which intervals the headline figure is the mean of. The basis holds copies of interval values, so each basis
+ * value claims the first unclaimed interval with the same value (equal values give the same mean either way).
+ */
+export function headlineFlags(intervals: readonly GoodputInterval[], basis: readonly number[]): boolean[] {
+  const flags = intervals.map(() => false);
+  for (const value of basis) {
+    const index = intervals.findIndex((interval, at) => !flags[at] && interval.bitsPerSecond === value);
+    if (index >= 0) flags[index] = true;
+  }
+  return flags;
+}
+
+function intervalRows(result: SpeedTestResult): Row[] {
+  const rows: Row[] = [];
+  for (const direction of ['download', 'upload'] as const) {
+    const intervals = result.intervals.filter((interval) => interval.direction === direction);
+    const flags = headlineFlags(intervals, result[direction]?.headlineBasisBitsPerSecond ?? []);
+    intervals.forEach((interval, index) => {
+      rows.push({
+        record: 'interval',
+        direction,
+        load: direction,
+        start_ms: interval.startMs,
+        duration_ms: result.options.intervalMs,
+        bits_per_second: interval.bitsPerSecond,
+        parallel_streams: interval.streams,
+        in_headline: flags[index] ? 1 : 0,
+      });
+    });
+  }
+  return rows;
+}
+
+const estimateRow = (metric: string, unit: string, estimate: Estimate, basis: string): Row => ({
+  record: 'summary',
+  metric,
+  value: estimate.value,
+  low: estimate.low,
+  high: estimate.high,
+  unit,
+  confidence: estimate.level,
+  sample_count: estimate.sampleCount,
+  basis,
+});
+
+const figureRow = (metric: string, unit: string, value: number | string | null, basis: string): Row => ({
+  record: 'summary',
+  metric,
+  value,
+  unit,
+  basis,
+});
+
+function summaryRows(result: SpeedTestResult): Row[] {
+  const rows: Row[] = [];
+  const { latency, rpm } = result;
+  for (const direction of ['download', 'upload'] as const) {
+    const phase = result[direction];
+    if (!phase) continue;
+    rows.push(
+      estimateRow(
+        direction,
+        'bit/s',
+        phase.bitsPerSecond,
+        `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${phase.streams} streams, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`,
+      ),
+      figureRow(`${direction}_client_bytes`, 'bytes', phase.clientBytes, 'bytes this direction moved, client count'),
+    );
+    if (phase.serverBytes !== null) {
+      rows.push(figureRow(`${direction}_server_bytes`, 'bytes', phase.serverBytes, 'bytes the server reported'));
+    }
+  }
+  rows.push(estimateRow('idle_latency', 'ms', latency.idleMs, 'median ping_ms of ping rows with load=idle'));
+  rows.push(figureRow('jitter', 'ms', latency.jitterMs, 'mean |difference| of consecutive idle ping_ms'));
+  if (latency.downloadLoadedMs) {
+    rows.push(estimateRow('download_loaded_latency', 'ms', latency.downloadLoadedMs, 'median ping_ms, load=download'));
+  }
+  if (latency.uploadLoadedMs) {
+    rows.push(estimateRow('upload_loaded_latency', 'ms', latency.uploadLoadedMs, 'median ping_ms, load=upload'));
+  }
+  rows.push(
+    figureRow('rpm', 'RPM', rpm.overall, '60000 / median ping_ms of every loaded ping row'),
+    figureRow('rpm_download', 'RPM', rpm.download, '60000 / download_loaded_latency'),
+    figureRow('rpm_upload', 'RPM', rpm.upload, '60000 / upload_loaded_latency'),
   );
-  return `${[csvColumns.join(','), ...rows].join('\r\n')}\r\n`;
+  for (const [experience, quality] of Object.entries(result.quality)) {
+    rows.push(figureRow(`quality_${experience}`, 'class', quality, 'thresholds in qualityThresholds'));
+  }
+  rows.push(
+    figureRow('total_download_bytes', 'bytes', result.totalBytes.download, 'including aborted requests'),
+    figureRow('total_upload_bytes', 'bytes', result.totalBytes.upload, 'including aborted requests'),
+    figureRow('duration_ms', 'ms', result.durationMs, `test started ${result.startedAt}`),
+  );
+  return rows;
+}
+
+/** RFC 4180 CSV of every request only (CRLF line ends, header row first, empty cell for unknown). */
+export function samplesToCsv(samples: readonly RequestSample[]): string {
+  return `${[csvColumns.join(','), ...toLines(samples.map(sampleRow))].join('\r\n')}\r\n`;
+}
+
+/** RFC 4180 CSV of a whole result: every request, every goodput interval, then every figure shown on the page. */
+export function resultToCsv(result: SpeedTestResult): string {
+  const rows = [...result.samples.map(sampleRow), ...intervalRows(result), ...summaryRows(result)];
+  return `${[csvColumns.join(','), ...toLines(rows)].join('\r\n')}\r\n`;
 }

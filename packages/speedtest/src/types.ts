@@ -75,6 +75,11 @@ export type StopReason = 'stable' | 'step-limit' | 'bytes' | 'time';
 
 export interface BandwidthResult {
   bitsPerSecond: Estimate;
+  /**
+   * The goodput values (bit/s) `bitsPerSecond` is the mean of: a window of `intervals` (the phase's average rate when
+   * no interval closed). Lets the CSV mark the intervals behind the headline.
+   */
+  headlineBasisBitsPerSecond: number[];
   /** Streams in use when the phase finished (count). */
   streams: number;
   stopReason: StopReason;

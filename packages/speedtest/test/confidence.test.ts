@@ -2,13 +2,48 @@ import { describe, expect, it } from 'vitest';
 import { capLevel, levelOf, meanEstimate, medianEstimate, tQuantile95 } from '../src/stats/confidence';
 
 describe('meanEstimate', () => {
-  it('uses the t quantile: [90,110,100,100] has mean 100 and half-width 3.182·sqrt(200/3)/2 (13%)', () => {
+  it('puts the t-based relative error on the log scale: [90,110,100,100] gives 100·e^±h, h = 3.182·0.0816/2', () => {
     const estimate = meanEstimate([90, 110, 100, 100]);
-    const halfWidth = (3.182 * Math.sqrt(200 / 3)) / 2;
+    const logHalfWidth = (3.182 * Math.sqrt(200 / 3)) / 100 / 2;
     expect(estimate.value).toBe(100);
-    expect(estimate.low).toBeCloseTo(100 - halfWidth, 10);
-    expect(estimate.high).toBeCloseTo(100 + halfWidth, 10);
+    expect(estimate.low).toBeCloseTo(100 * Math.exp(-logHalfWidth), 10);
+    expect(estimate.high).toBeCloseTo(100 * Math.exp(logHalfWidth), 10);
     expect(estimate.level).toBe('medium');
+  });
+
+  it('never reaches below zero for widely swinging goodput (the symmetric interval gave -290 Mbit/s)', () => {
+    // Three 250 ms intervals at 2.4, 0.2 and 0.76 Gbit/s: mean 1.12 Gbit/s, mean − t·sd/√n ≈ −1.6 Gbit/s.
+    const values = [2.4e9, 0.2e9, 0.76e9];
+    const symmetricLow = 1.12e9 - (4.303 * Math.sqrt((1.28e9 ** 2 + 0.92e9 ** 2 + 0.36e9 ** 2) / 2)) / Math.sqrt(3);
+    expect(symmetricLow).toBeLessThan(0);
+    const estimate = meanEstimate(values);
+    expect(estimate.value).toBeCloseTo(1.12e9, 0);
+    expect(estimate.low).toBeGreaterThan(0);
+    expect(estimate.low).toBeLessThan(estimate.value);
+    expect(estimate.high).toBeGreaterThan(estimate.value);
+    expect(estimate.level).toBe('low');
+  });
+
+  it('has no interval from one value: 0 to infinity, low confidence', () => {
+    expect(meanEstimate([5])).toMatchObject({ low: 0, high: Number.POSITIVE_INFINITY, level: 'low' });
+  });
+
+  it('keeps every bound at or above zero for any non-negative input (seeded random sets, 1 to 30 values)', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 500; trial++) {
+      const count = 1 + Math.floor(random() * 30);
+      const values = Array.from({ length: count }, () => (random() < 0.2 ? 0 : random() * 1e9));
+      const estimate = meanEstimate(values);
+      if (estimate.value > 0) {
+        expect(estimate.low).toBeGreaterThanOrEqual(0);
+        expect(estimate.low).toBeLessThanOrEqual(estimate.value);
+        expect(estimate.high).toBeGreaterThanOrEqual(estimate.value);
+      }
+    }
   });
 
   it('is high confidence when intervals agree within a percent', () => {

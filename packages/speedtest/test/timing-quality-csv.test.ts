@@ -120,7 +120,17 @@ describe('samplesToCsv', () => {
   it('writes a header and one row per sample, empty cells for unknowns', () => {
     const lines = samplesToCsv([sample]).trimEnd().split('\r\n');
     expect(lines[0]).toBe(csvColumns.join(','));
-    expect(lines[1]).toBe('download,download,100000,100000,12.346,8,100000000,2.500,,2.500,2,resource-timing');
+    expect(lines[1]).toBe(
+      'transfer,download,download,100000,100000,12.346,8,100000000,2.500,,2.500,2,resource-timing,,,,,,,,,',
+    );
+  });
+
+  it('leaves the direction of a ping row empty: a ping is a round trip, not a direction', () => {
+    const ping: RequestSample = { ...sample, kind: 'latency', load: 'idle', bytes: 0, bitsPerSecond: null };
+    const cells = (samplesToCsv([ping]).split('\r\n')[1] ?? '').split(',');
+    expect(cells[csvColumns.indexOf('record')]).toBe('ping');
+    expect(cells[csvColumns.indexOf('direction')]).toBe('');
+    expect(cells[csvColumns.indexOf('load')]).toBe('idle');
   });
 
   it('has as many cells in every row as there are columns', () => {

@@ -74,9 +74,11 @@ export function summarizeBandwidth(observed: PhaseObservation): {
         ? 'medium'
         : 'low';
   const sum = (pick: (sample: RequestSample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
+  const basis = window.length > 0 ? [...window] : [averageBitsPerSecond];
   return {
     result: {
-      bitsPerSecond: capLevel(meanEstimate(window.length > 0 ? window : [averageBitsPerSecond]), ceiling),
+      bitsPerSecond: capLevel(meanEstimate(basis), ceiling),
+      headlineBasisBitsPerSecond: basis,
       streams,
       stopReason: observed.stopReason,
       clientBytes: direction === 'download' ? observed.meteredBytes : sum((sample) => sample.bytes),

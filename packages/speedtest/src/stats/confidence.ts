@@ -30,20 +30,28 @@ export function levelOf(value: number, halfWidth: number, absoluteSlack = 0): Co
   return halfWidth / value <= 0.15 ? 'medium' : 'low';
 }
 
-/** Mean with a t-based 95% interval: for goodput intervals, which are roughly normal around a stable rate. */
+/**
+ * Mean with a 95% interval computed on the log scale: [mean·e^−h, mean·e^+h] with h = t·(sd/mean)/√n, the t-based
+ * relative standard error. A rate cannot be negative, and the symmetric interval (mean ± t·sd/√n) went below zero
+ * whenever a few intervals swung widely (a user saw "−290323 kbps – 2.54 Gbps"); the log-scale interval is always
+ * positive, matches the symmetric one to first order when the intervals agree, and widens upward when they do not.
+ * The level is taken from the farther end's relative distance, e^h − 1.
+ */
 export function meanEstimate(values: readonly number[]): Estimate {
   const value = mean(values);
-  const halfWidth =
-    values.length < 2
-      ? Number.POSITIVE_INFINITY
-      : (tQuantile95(values.length - 1) * standardDeviation(values)) / Math.sqrt(values.length);
-  return {
-    value,
-    low: value - halfWidth,
-    high: value + halfWidth,
-    level: levelOf(value, halfWidth),
-    sampleCount: values.length,
-  };
+  if (values.length < 2 || !(value > 0)) {
+    return {
+      value,
+      low: values.length === 0 ? Number.NaN : 0,
+      high: values.length === 0 ? Number.NaN : Number.POSITIVE_INFINITY,
+      level: 'low',
+      sampleCount: values.length,
+    };
+  }
+  const logHalfWidth = (tQuantile95(values.length - 1) * standardDeviation(values)) / value / Math.sqrt(values.length);
+  const low = value * Math.exp(-logHalfWidth);
+  const high = value * Math.exp(logHalfWidth);
+  return { value, low, high, level: levelOf(value, high - value), sampleCount: values.length };
 }
 
 /**

@@ -1,0 +1,31 @@
+import type { Phase } from '@speedkit/speedtest';
+
+const endpointOf: Record<Phase, string> = {
+  latency: 'GET /__down?bytes=0 (latency probe)',
+  download: 'GET /__down (download)',
+  upload: 'POST /__up (upload)',
+};
+
+/**
+ * Pure: turns an engine failure into a sentence a user can act on: what was tried, against which server, and what to
+ * check. The browser's own message ("Failed to fetch") is kept at the end for anyone reporting the problem.
+ */
+export function explainFailure(message: string, phase: Phase, serverUrl: string, pageOrigin: string): string {
+  const server = serverUrl || pageOrigin;
+  const tried = `${endpointOf[phase]} on ${server}`;
+  const status = /\b([45]\d\d)\b/.exec(message)?.[1];
+  let check: string;
+  if (status === '503') {
+    check = 'The server answered 503 (busy or restarting): wait a moment and start again.';
+  } else if (status) {
+    check = `The server answered ${status}: check that it runs speedkit's endpoints (/__down, /__up) at that address.`;
+  } else if (/fetch|network|load failed/i.test(message)) {
+    check =
+      serverUrl && !serverUrl.startsWith(pageOrigin)
+        ? 'Check that the server is up, reachable from this network, and allows cross-origin requests (Access-Control-Allow-Origin).'
+        : 'Check your connection, that the server is up, and that no proxy, firewall or extension blocks it.';
+  } else {
+    check = 'Start again; if it keeps failing, report the message below.';
+  }
+  return `The test failed while trying ${tried}. ${check} (Browser said: ${message})`;
+}

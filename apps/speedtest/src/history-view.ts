@@ -1,0 +1,46 @@
+import { formatBitsPerSecond, formatBytes, formatMs } from './format';
+import type { HistoryEntry } from './history';
+
+const when = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+};
+
+/** The past-runs table; an empty history reads as one sentence instead of an empty table. */
+export function renderHistory(container: HTMLElement, history: readonly HistoryEntry[]): void {
+  if (history.length === 0) {
+    const empty = document.createElement('p');
+    empty.className = 'hint';
+    empty.textContent = 'No past runs in this browser yet.';
+    container.replaceChildren(empty);
+    return;
+  }
+  const table = document.createElement('table');
+  table.innerHTML =
+    '<caption class="visually-hidden">Past runs, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Download</th><th scope="col">Upload</th><th scope="col">Latency</th><th scope="col">Loaded</th><th scope="col">RPM</th><th scope="col">Data</th></tr></thead>';
+  const body = document.createElement('tbody');
+  for (const entry of history) {
+    const row = document.createElement('tr');
+    for (const text of [
+      when(entry.startedAt),
+      formatBitsPerSecond(entry.downloadBitsPerSecond),
+      formatBitsPerSecond(entry.uploadBitsPerSecond),
+      formatMs(entry.idleLatencyMs),
+      formatMs(entry.loadedLatencyMs),
+      entry.rpm === null ? '—' : String(Math.round(entry.rpm)),
+      formatBytes(entry.bytes),
+    ]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    body.append(row);
+  }
+  table.append(body);
+  const wrapper = document.createElement('div');
+  wrapper.className = 'table-scroll';
+  wrapper.append(table);
+  container.replaceChildren(wrapper);
+}

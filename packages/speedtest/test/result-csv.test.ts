@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { csvColumns, headlineFlags, resultToCsv } from '../src/csv';
+import { resolveOptions } from '../src/options';
+import { buildResult } from '../src/result';
+import { meanEstimate } from '../src/stats/confidence';
+import type { BandwidthResult, GoodputInterval, RequestSample } from '../src/types';
+
+const ping = (startMs: number, pingMs: number, load: RequestSample['load']): RequestSample => ({
+  kind: 'latency',
+  bytes: 0,
+  receivedBytes: 0,
+  startMs,
+  durationMs: pingMs,
+  bitsPerSecond: null,
+  ttfbMs: pingMs,
+  serverMs: 0,
+  pingMs,
+  parallelStreams: 0,
+  load,
+  timingSource: 'resource-timing',
+});
+
+const interval = (startMs: number, bitsPerSecond: number, streams: number): GoodputInterval => ({
+  direction: 'download',
+  startMs,
+  bitsPerSecond,
+  streams,
+});
+
+const intervals = [interval(100, 50e6, 1), interval(200, 90e6, 1), interval(300, 100e6, 2), interval(400, 90e6, 2)];
+const basis = [100e6, 90e6];
+const download: BandwidthResult = {
+  bitsPerSecond: meanEstimate(basis),
+  headlineBasisBitsPerSecond: basis,
+  streams: 2,
+  stopReason: 'stable',
+  clientBytes: 4_000_000,
+  serverBytes: null,
+  durationMs: 400,
+};
+
+const result = buildResult({
+  startedAt: '2026-11-24T00:00:00.000Z',
+  durationMs: 600,
+  idlePings: [ping(0, 10, 'idle'), ping(20, 12, 'idle'), ping(40, 11, 'idle')],
+  downloadLoadedPings: [ping(150, 30, 'download'), ping(350, 50, 'download')],
+  uploadLoadedPings: [],
+  download,
+  upload: null,
+  samples: [ping(0, 10, 'idle'), ping(20, 12, 'idle'), ping(40, 11, 'idle')],
+  intervals,
+  totalBytes: { download: 4_100_000, upload: 0 },
+  options: resolveOptions({ intervalMs: 100 }),
+});
+
+/** RFC 4180 cells of one line (quotes around cells with commas, "" for a quote inside). */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index];
+    if (quoted && char === '"' && line[index + 1] === '"') {
+      current += '"';
+      index++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      cells.push(current);
+      current = '';
+    } else current += char;
+  }
+  return [...cells, current];
+}
+
+const parse = (csv: string) =>
+  csv
+    .trimEnd()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => Object.fromEntries(cellsOf(line).map((value, index) => [csvColumns[index], value])));
+
+describe('headlineFlags', () => {
+  it('marks the later of two equal intervals only when the first is already claimed', () => {
+    expect(headlineFlags(intervals, basis)).toEqual([false, true, true, false]);
+  });
+
+  it('marks nothing for a basis that is not an interval (the phase average)', () => {
+    expect(headlineFlags(intervals, [77e6])).toEqual([false, false, false, false]);
+  });
+});
+
+describe('resultToCsv', () => {
+  const rows = parse(resultToCsv(result));
+
+  it('has one interval row per goodput interval with its streams and duration', () => {
+    const intervalRows = rows.filter((row) => row.record === 'interval');
+    expect(intervalRows).toHaveLength(4);
+    expect(intervalRows[2]).toMatchObject({ direction: 'download', parallel_streams: '2', duration_ms: '100' });
+  });
+
+  it('reproduces the download headline as the mean of the interval rows marked in_headline', () => {
+    const marked = rows.filter((row) => row.record === 'interval' && row.in_headline === '1');
+    const mean = marked.reduce((sum, row) => sum + Number(row.bits_per_second), 0) / marked.length;
+    const summary = rows.find((row) => row.record === 'summary' && row.metric === 'download');
+    expect(Number(summary?.value)).toBeCloseTo(mean, 0);
+    expect(Number(summary?.low)).toBeGreaterThan(0);
+    expect(summary?.sample_count).toBe('2');
+  });
+
+  it('reproduces the idle latency as the median of the idle ping rows', () => {
+    const idle = rows.filter((row) => row.record === 'ping' && row.load === 'idle').map((row) => Number(row.ping_ms));
+    const summary = rows.find((row) => row.metric === 'idle_latency');
+    expect(Number(summary?.value)).toBe([...idle].sort((a, b) => a - b)[1]);
+    expect(summary?.unit).toBe('ms');
+  });
+
+  it('states every figure of the page: latencies, RPM, quality and bytes', () => {
+    const metrics = rows.filter((row) => row.record === 'summary').map((row) => row.metric);
+    for (const metric of ['download', 'jitter', 'download_loaded_latency', 'rpm', 'quality_gaming', 'duration_ms']) {
+      expect(metrics).toContain(metric);
+    }
+  });
+
+  it('has as many cells as columns in every row, quoted where a cell holds a comma', () => {
+    const lines = resultToCsv(result).trimEnd().split('\r\n');
+    for (const line of lines) expect(cellsOf(line)).toHaveLength(csvColumns.length);
+    expect(lines.some((line) => line.includes('"mean of the download interval rows'))).toBe(true);
+  });
+});
