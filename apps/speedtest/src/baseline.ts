@@ -1,4 +1,8 @@
 import SpeedTestEngine, { type MeasurementConfig, type Results } from '@cloudflare/speedtest';
+import { SpeedTest, type SpeedTestResult } from '@speedkit/speedtest';
+import { type ComparisonRow, comparisonRows } from './comparison';
+import { formatBytes } from './format';
+import { pageOptions } from './query';
 
 /**
  * Runs the unmodified @cloudflare/speedtest against this origin's endpoints (or `?server=`), for the e2e and the
@@ -24,6 +28,9 @@ declare global {
   interface Window {
     __baselineResult?: BaselineResult;
     __baselineError?: string;
+    /** speedkit's run on the same page, after the baseline (absent with `compare=0`). */
+    __speedkitResult?: SpeedTestResult;
+    __speedkitError?: string;
   }
 }
 
@@ -86,7 +93,56 @@ const observer = new PerformanceObserver((list) => countRequested(list.getEntrie
 observer.observe({ type: 'resource', buffered: true });
 
 const status = document.getElementById('status') as HTMLElement;
+const announcer = document.getElementById('announcer') as HTMLElement;
 const summaryElement = document.getElementById('summary') as HTMLElement;
+const tableBody = document.querySelector('#comparison tbody') as HTMLElement;
+const query = new URLSearchParams(location.search);
+const compare = query.get('compare') !== '0';
+let baselineDone: BaselineResult | null = null;
+let oursDone: SpeedTestResult | null = null;
+
+function say(text: string): void {
+  status.textContent = text;
+  announcer.textContent = text;
+}
+
+function renderTable(): void {
+  const rows: ComparisonRow[] = comparisonRows(baselineDone, oursDone);
+  tableBody.replaceChildren(
+    ...rows.map((row) => {
+      const tr = document.createElement('tr');
+      tr.dataset.figure = row.key;
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = row.label;
+      const theirs = document.createElement('td');
+      theirs.textContent = row.baseline;
+      const ours = document.createElement('td');
+      ours.textContent = row.ours;
+      tr.append(th, theirs, ours);
+      return tr;
+    }),
+  );
+}
+
+/** speedkit's engine after the baseline, never at the same time: two tests sharing a link would each read low. */
+async function runOurs(): Promise<void> {
+  const options = pageOptions(location.search);
+  say('@cloudflare/speedtest finished; now running speedkit…');
+  const engine = new SpeedTest(options.engine);
+  try {
+    oursDone = await engine.start();
+    window.__speedkitResult = oursDone;
+    const bytes = formatBytes(oursDone.totalBytes.download + oursDone.totalBytes.upload);
+    say(`Both finished. speedkit took ${(oursDone.durationMs / 1000).toFixed(1)} s and ${bytes}.`);
+  } catch (error) {
+    window.__speedkitError = error instanceof Error ? error.message : String(error);
+    say(`speedkit failed: ${window.__speedkitError}`);
+  }
+  renderTable();
+}
+
+renderTable();
 
 try {
   const params = new URLSearchParams(location.search);
@@ -101,7 +157,7 @@ try {
     logMeasurementApiUrl: null,
     measurements,
   });
-  status.textContent = 'Running @cloudflare/speedtest…';
+  say('Running @cloudflare/speedtest…');
   engine.onFinish = (results) => {
     countRequested(observer.takeRecords());
     let scores: BaselineResult['scores'] = null;
@@ -123,14 +179,17 @@ try {
       measurements,
     };
     window.__baselineResult = baseline;
-    status.textContent = `Finished in ${(baseline.wallMs / 1000).toFixed(1)} s.`;
+    baselineDone = baseline;
+    say(`@cloudflare/speedtest finished in ${(baseline.wallMs / 1000).toFixed(1)} s.`);
     summaryElement.textContent = JSON.stringify(baseline.summary, null, 2);
+    renderTable();
+    if (compare) void runOurs();
   };
   engine.onError = (message) => {
     window.__baselineError = message;
-    status.textContent = `Failed: ${message}`;
+    say(`@cloudflare/speedtest failed: ${message}`);
   };
 } catch (error) {
   window.__baselineError = error instanceof Error ? error.message : String(error);
-  status.textContent = `Failed: ${window.__baselineError}`;
+  say(`@cloudflare/speedtest failed: ${window.__baselineError}`);
 }

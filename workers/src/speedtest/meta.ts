@@ -11,6 +11,8 @@ export interface ConnectionMeta {
   asOrganization: string | null;
   httpProtocol: string | null;
   tlsVersion: string | null;
+  /** Round trip of the client's TCP connection as the edge measured it (ms); null over QUIC or locally. */
+  clientTcpRttMs: number | null;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -21,7 +23,9 @@ const isLoopback = (ip: string | null) => ip !== null && (/^127\./.test(ip) || i
 /**
  * Pure: builds the meta object from the request's headers and `request.cf` (absent outside Cloudflare).
  * `wrangler dev` fills `request.cf` with a fixed placeholder (Austin, DFW, one ASN) when it cannot fetch real data;
- * a loopback client means that placeholder, so location fields are reported as unknown rather than made up.
+ * a loopback client means that placeholder, so location, network, TLS version and RTT are reported as unknown rather
+ * than made up (the placeholder claims TLSv1.3 on a plain-HTTP loopback connection). The HTTP protocol stays: it
+ * describes the local connection correctly.
  */
 export function connectionMeta(headers: Headers, cf: Record<string, unknown> | undefined): ConnectionMeta {
   const clientIp = text(headers.get('cf-connecting-ip'));
@@ -35,7 +39,9 @@ export function connectionMeta(headers: Headers, cf: Record<string, unknown> | u
     asn: typeof location?.asn === 'number' ? location.asn : null,
     asOrganization: text(location?.asOrganization),
     httpProtocol: text(cf?.httpProtocol),
-    tlsVersion: text(cf?.tlsVersion),
+    tlsVersion: text(location?.tlsVersion),
+    clientTcpRttMs:
+      typeof location?.clientTcpRtt === 'number' && location.clientTcpRtt > 0 ? location.clientTcpRtt : null,
   };
 }
 

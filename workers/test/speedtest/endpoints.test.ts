@@ -140,7 +140,18 @@ describe('GET /meta', () => {
     expect(response.status).toBe(200);
     const meta = await response.json<Record<string, unknown>>();
     expect(Object.keys(meta).sort()).toEqual(
-      ['asOrganization', 'asn', 'city', 'clientIp', 'colo', 'country', 'httpProtocol', 'region', 'tlsVersion'].sort(),
+      [
+        'asOrganization',
+        'asn',
+        'city',
+        'clientIp',
+        'clientTcpRttMs',
+        'colo',
+        'country',
+        'httpProtocol',
+        'region',
+        'tlsVersion',
+      ].sort(),
     );
   });
 
@@ -150,20 +161,35 @@ describe('GET /meta', () => {
       country: 'NL',
       city: 'Amsterdam',
       asn: 64496,
+      asOrganization: 'Example Net',
       httpProtocol: 'HTTP/2',
+      tlsVersion: 'TLSv1.3',
+      clientTcpRtt: 23,
     });
     expect(meta).toMatchObject({
       clientIp: '203.0.113.7',
       colo: 'AMS',
       country: 'NL',
       asn: 64496,
+      asOrganization: 'Example Net',
       httpProtocol: 'HTTP/2',
+      tlsVersion: 'TLSv1.3',
+      clientTcpRttMs: 23,
     });
     expect(meta.region).toBeNull();
   });
 
   it("reports no location for a loopback client, whose request.cf is wrangler dev's placeholder", () => {
-    const placeholder = { colo: 'DFW', country: 'US', city: 'Austin', asn: 395747, httpProtocol: 'HTTP/1.1' };
+    const placeholder = {
+      colo: 'DFW',
+      country: 'US',
+      city: 'Austin',
+      asn: 395747,
+      asOrganization: 'Placeholder',
+      httpProtocol: 'HTTP/1.1',
+      tlsVersion: 'TLSv1.3',
+      clientTcpRtt: 1,
+    };
     for (const ip of ['127.0.0.1', '::1']) {
       expect(connectionMeta(new Headers({ 'cf-connecting-ip': ip }), placeholder)).toMatchObject({
         clientIp: ip,
@@ -171,6 +197,9 @@ describe('GET /meta', () => {
         country: null,
         city: null,
         asn: null,
+        asOrganization: null,
+        tlsVersion: null,
+        clientTcpRttMs: null,
         httpProtocol: 'HTTP/1.1',
       });
     }

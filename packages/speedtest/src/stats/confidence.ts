@@ -21,13 +21,32 @@ const t95 = [
 export const tQuantile95 = (degreesOfFreedom: number): number => t95[degreesOfFreedom - 1] ?? 1.96;
 
 /**
- * Level from the interval's half-width relative to the value: ≤ 5% high, ≤ 15% medium, else low. Latencies under
- * a few ms are limited by timer resolution, so an absolute half-width ≤ `absoluteSlack` also counts as high.
+ * Relative half-widths (fractions of the value) that separate the levels, and absolute half-widths that count as
+ * precise enough whatever the value (timer resolution for small latencies).
  */
-export function levelOf(value: number, halfWidth: number, absoluteSlack = 0): ConfidenceLevel {
+export interface LevelRule {
+  high: number;
+  medium: number;
+  absoluteHigh: number;
+  absoluteMedium: number;
+}
+
+/** Goodput: repeatable within 5% is high, within 15% medium. */
+export const rateRule: LevelRule = { high: 0.05, medium: 0.15, absoluteHigh: 0, absoluteMedium: 0 };
+
+/**
+ * Latency medians. The rate rule read "low" on every latency card in 7 of 7 runs, and the sample count was not the
+ * cause: pings under load spread over 30–100% of their median (that spread is what bufferbloat is), so a median
+ * within ±5% would take hundreds of pings, not the 15–60 a phase has room for. 10% / 25% (or 1 ms / 3 ms) still
+ * separate a steady link from a noisy one: a repeat run reads within about that much.
+ */
+export const latencyRule: LevelRule = { high: 0.1, medium: 0.25, absoluteHigh: 1, absoluteMedium: 3 };
+
+/** Level from the interval's half-width, relative to the value or absolute (see `LevelRule`). */
+export function levelOf(value: number, halfWidth: number, rule: LevelRule = rateRule): ConfidenceLevel {
   if (!Number.isFinite(halfWidth) || !(value > 0)) return 'low';
-  if (halfWidth <= absoluteSlack || halfWidth / value <= 0.05) return 'high';
-  return halfWidth / value <= 0.15 ? 'medium' : 'low';
+  if (halfWidth <= rule.absoluteHigh || halfWidth / value <= rule.high) return 'high';
+  return halfWidth <= rule.absoluteMedium || halfWidth / value <= rule.medium ? 'medium' : 'low';
 }
 
 /**
@@ -55,20 +74,22 @@ export function meanEstimate(values: readonly number[]): Estimate {
 }
 
 /**
- * Median with a distribution-free 95% interval from order statistics: ranks n/2 ± 0.98·√n (the normal
- * approximation to the binomial). Latency samples are skewed, so a mean ± sd interval would mislead.
+ * Median with a distribution-free 95% interval from order statistics: the r-th and s-th smallest values with
+ * r = ⌊n/2 − 0.98·√n⌋ and s = ⌈n/2 + 1 + 0.98·√n⌉ (1-based; the normal approximation to the binomial). Latency
+ * samples are skewed, so a mean ± sd interval would mislead. Fewer than 5 samples have no useful interval.
  */
-export function medianEstimate(values: readonly number[], absoluteSlackMs = 1): Estimate {
+export function medianEstimate(values: readonly number[], rule: LevelRule = latencyRule): Estimate {
   const count = values.length;
   const value = median(values);
   if (count === 0) return { value, low: Number.NaN, high: Number.NaN, level: 'low', sampleCount: 0 };
   const sorted = [...values].sort((a, b) => a - b);
-  const lowRank = Math.max(0, Math.floor(count / 2 - 0.98 * Math.sqrt(count)));
-  const highRank = Math.min(count - 1, Math.ceil(count / 2 + 0.98 * Math.sqrt(count)) - 1);
-  const low = sorted[lowRank] as number;
-  const high = sorted[highRank] as number;
+  const spread = 0.98 * Math.sqrt(count);
+  const lowIndex = Math.max(0, Math.floor(count / 2 - spread) - 1);
+  const highIndex = Math.min(count - 1, Math.ceil(count / 2 + 1 + spread) - 1);
+  const low = sorted[lowIndex] as number;
+  const high = sorted[highIndex] as number;
   const halfWidth = count < 5 ? Number.POSITIVE_INFINITY : Math.max(value - low, high - value);
-  return { value, low, high, level: levelOf(value, halfWidth, absoluteSlackMs), sampleCount: count };
+  return { value, low, high, level: levelOf(value, halfWidth, rule), sampleCount: count };
 }
 
 const rank: Record<ConfidenceLevel, number> = { low: 0, medium: 1, high: 2 };
