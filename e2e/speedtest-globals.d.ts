@@ -7,6 +7,7 @@ declare global {
     __speedkitError?: string;
     __baselineResult?: unknown;
     __baselineError?: string;
+    __speedkitChartColors?: Record<string, string>;
   }
 }
 

@@ -135,7 +135,7 @@ export function renderDetails(container: HTMLElement, result: SpeedTestResult, m
     headlineRows.push(['Headline', data.format(data.estimate.value)]);
     headlineRows.push([
       '95% interval',
-      `${data.range?.(data.estimate) ?? '—'} (${data.estimate.level} confidence, ${data.estimate.sampleCount} samples)`,
+      `${data.range?.(data.estimate) ?? '—'} (${data.estimate.level} confidence, ${data.estimate.sampleCount} ${data.estimate.sampleCount === 1 ? 'sample' : 'samples'})`,
     ]);
   }
   const spreadRows: [string, string][] = [

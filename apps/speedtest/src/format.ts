@@ -24,13 +24,13 @@ export function formatBitsPerSecond(bitsPerSecond: number | null | undefined): s
 
 /**
  * An interval of rates in the unit of the figure it belongs to, so both ends read on one scale ("0.94 – 1.31 Gbps",
- * never "940 Mbps – 1.31 Gbps" or a negative kbps). A bound that is not finite (one sample) reads "no upper bound".
+ * never "940 Mbps – 1.31 Gbps" or a negative kbps). A bound that is not finite (one sample) reads "none from a single interval".
  */
 export function formatBitsPerSecondRange(low: number, high: number, figure: number): string {
   if (!isNumber(figure) || !isNumber(low)) return '—';
   const { divisor, unit, digits } = rateUnit(figure);
   const show = (value: number) => (value / divisor).toFixed(value / divisor < 10 ? Math.max(digits, 2) : digits);
-  if (!isNumber(high)) return `${show(Math.max(0, low))} ${unit} – no upper bound`;
+  if (!isNumber(high)) return 'none from a single interval';
   return `${show(Math.max(0, low))} – ${show(high)} ${unit}`;
 }
 

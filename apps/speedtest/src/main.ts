@@ -165,6 +165,7 @@ function clearPreviousRun(): void {
     Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No figure selected.' }),
   );
   progress.value = 0;
+  status.classList.remove('problem');
   csvButton.disabled = true;
   jsonButton.disabled = true;
   announcedPhase = null;
@@ -209,13 +210,14 @@ async function run(): Promise<void> {
     dropQueuedProgress();
     const message = error instanceof Error ? error.message : String(error);
     if (engine.state === 'aborted') {
-      status.textContent = 'Stopped. Figures marked "stopped" are not results. Start again for a new test.';
-      announce('Test stopped.');
+      status.textContent = 'Stopped: crossed-out figures are not results.';
+      announce('Stopped. Crossed-out figures are not results.');
       markUnfinishedCards('stopped');
     } else {
       window.__speedkitError = message;
       const explained = explainFailure(message, currentPhase, resolved.serverUrl, location.origin);
       status.textContent = explained;
+      status.classList.add('problem');
       announce(explained);
       markUnfinishedCards('failed');
     }
