@@ -273,7 +273,10 @@ async function showMeta(): Promise<void> {
 renderThresholds(byId('thresholds'));
 renderHistory(historyList, history);
 const decision = autostartDecision(options.autostart, navigator.connection?.saveData);
-byId<HTMLElement>('notice-text').textContent = dataNotice(decision, resolved);
+// The page ships with the default notice; rewriting identical text would repaint it as a late, large paint (LCP).
+const noticeText = byId<HTMLElement>('notice-text');
+const notice = dataNotice(decision, resolved);
+if (noticeText.textContent !== notice) noticeText.textContent = notice;
 byId<HTMLElement>('data-notice').dataset.decision = decision;
 void showMeta();
 // Start once the page has loaded and settled: idle pings taken while the browser is still parsing and laying out

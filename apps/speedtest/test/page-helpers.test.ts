@@ -143,3 +143,11 @@ describe('comparisonRows', () => {
     expect(comparisonRows(baseline, ours).find((row) => row.key === 'download')?.ours).toBe('9.6 Mbps');
   });
 });
+
+describe('the notice in index.html', () => {
+  it('is the default notice, so a default page never repaints it', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const html = await readFile(new URL('../index.html', import.meta.url), 'utf8');
+    expect(html).toContain(`<p id="notice-text">${dataNotice('start', resolveOptions({}))}</p>`);
+  });
+});
