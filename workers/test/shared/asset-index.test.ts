@@ -1,23 +1,21 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { assetCandidates } from '../../src/shared/asset-index';
+import { assetPath } from '../../src/shared/asset-index';
 
 const call = (path: string) =>
   exports.default.fetch(new Request(`http://speedkit.test${path}`, { redirect: 'manual' }));
 
-describe('assetCandidates', () => {
-  it('maps a folder to its index.html', () => {
-    expect(assetCandidates('/')).toEqual(['/index.html']);
-    expect(assetCandidates('/demo/')).toEqual(['/demo/index.html']);
+describe('assetPath', () => {
+  it('asks for a page by its canonical name, so the assets have no redirect to send', () => {
+    expect(assetPath('/demo/images.html')).toBe('/demo/images');
+    expect(assetPath('/index.html')).toBe('/');
+    expect(assetPath('/demo/index.html')).toBe('/demo/');
   });
 
-  it('tries an extensionless path as is, then as .html', () => {
-    expect(assetCandidates('/demo/images')).toEqual(['/demo/images', '/demo/images.html']);
-  });
-
-  it('leaves a path with an extension alone', () => {
-    expect(assetCandidates('/demo/images.html')).toEqual(['/demo/images.html']);
-    expect(assetCandidates('/v1.2/app')).toEqual(['/v1.2/app', '/v1.2/app.html']);
+  it('leaves every other path alone', () => {
+    for (const path of ['/', '/demo/', '/demo/images', '/demo/images/coffee.png', '/a.html.js']) {
+      expect(assetPath(path)).toBe(path);
+    }
   });
 });
 
@@ -32,8 +30,8 @@ describe('static pages through the all-in-one Worker', { timeout: 30_000 }, () =
     },
   );
 
-  it('serves / and /demo/ from their index pages', async () => {
-    for (const path of ['/', '/demo/']) {
+  it('serves /, /demo/ and extensionless pages as before', async () => {
+    for (const path of ['/', '/demo/', '/demo/images']) {
       const response = await call(path);
       expect(response.status, path).toBe(200);
       expect(await response.text(), path).toContain('<main');
