@@ -1,6 +1,5 @@
 import {
   latencyResult,
-  type Phase,
   type ProgressEvent,
   type RequestSample,
   resolveOptions,
@@ -10,9 +9,10 @@ import {
 import { type Metric, renderDetails } from './details';
 import { downloadCsv, downloadJson } from './export';
 import { explainFailure } from './failure';
-import { formatBitsPerSecond, formatBytes, formatMs, streamCount } from './format';
+import { formatBitsPerSecond, formatBytes, formatMs } from './format';
 import { addToHistory, historyEntry, loadHistory, saveHistory } from './history';
 import { renderHistory } from './history-view';
+import { LiveStatus, phaseAnnouncements } from './live-status';
 import { describeConnection } from './meta';
 import { autostartDecision, dataNotice } from './notice';
 import { pageOptions } from './query';
@@ -22,7 +22,6 @@ import {
   renderHeadline,
   renderQuality,
   renderThresholds,
-  setCard,
   showBandwidthCard,
   showLatencyCards,
   showLoadedCard,
@@ -61,74 +60,10 @@ let runId = 0;
 let history = loadHistory();
 /** The chart module once a finished run loaded it. */
 let chartsModule: typeof import('./charts') | null = null;
-
-const phaseNames: Record<Phase, string> = { latency: 'Idle latency', download: 'Download', upload: 'Upload' };
-const phaseAnnouncements: Record<Phase, string> = {
-  latency: 'Measuring idle latency.',
-  download: 'Measuring download.',
-  upload: 'Measuring upload.',
-};
-
-/**
- * Screen readers hear phases and outcomes only (a handful of messages per run); the live figures go to the visible
- * status line, which is not a live region, so it can update every redraw without flooding the listener.
- */
-function announce(text: string): void {
-  announcer.textContent = text;
-}
-
-/**
- * Progress is redrawn at most once per `progressRedrawMs`: the engine reports after every ping, a few ms apart, and a
- * repaint each time would compete for the CPU with what the pings measure (this matters on small machines).
- */
-const progressRedrawMs = 200;
-let pendingProgress: ProgressEvent | null = null;
-let redrawTimer: ReturnType<typeof setTimeout> | undefined;
-let currentPhase: Phase = 'latency';
-let announcedPhase: Phase | null = null;
-
-function queueProgress(event: ProgressEvent): void {
-  window.__speedkitProgress = event;
-  currentPhase = event.phase;
-  if (announcedPhase !== event.phase) {
-    announcedPhase = event.phase;
-    announce(phaseAnnouncements[event.phase]);
-  }
-  pendingProgress = event;
-  redrawTimer ??= setTimeout(() => {
-    redrawTimer = undefined;
-    if (pendingProgress) showProgress(pendingProgress);
-    pendingProgress = null;
-  }, progressRedrawMs);
-}
-
-/** A final or paused status must not be overwritten by a progress redraw still queued. */
-function dropQueuedProgress(): void {
-  clearTimeout(redrawTimer);
-  redrawTimer = undefined;
-  pendingProgress = null;
-}
-
-const isFinal = (metric: string) =>
-  document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`)?.dataset.state === 'final';
-
-function showProgress(event: ProgressEvent): void {
-  progress.value = event.fraction;
-  const parts = [phaseNames[event.phase]];
-  if (event.currentBitsPerSecond !== null) parts.push(formatBitsPerSecond(event.currentBitsPerSecond));
-  if (event.streams) parts.push(streamCount(event.streams));
-  parts.push(`${formatBytes(event.bytes.download + event.bytes.upload)} used`);
-  status.textContent = parts.join(' · ');
-  if (event.phase === 'latency' && !isFinal('latency')) {
-    setCard('latency', formatMs(event.currentLatencyMs), 'measuring…', 'live');
-  }
-  if (event.phase !== 'latency' && event.currentBitsPerSecond !== null && !isFinal(event.phase)) {
-    setCard(event.phase, formatBitsPerSecond(event.currentBitsPerSecond), 'measuring…', 'live');
-  }
-}
+const live = new LiveStatus(status, announcer, progress);
 
 function finished(finalResult: SpeedTestResult, thisRun: number): void {
-  dropQueuedProgress();
+  live.drop();
   result = finalResult;
   window.__speedkitResult = finalResult;
   progress.value = 1;
@@ -136,7 +71,7 @@ function finished(finalResult: SpeedTestResult, thisRun: number): void {
   status.textContent = `Done in ${(finalResult.durationMs / 1000).toFixed(1)} s, ${bytes} used.`;
   const down = formatBitsPerSecond(finalResult.download?.bitsPerSecond.value);
   const up = formatBitsPerSecond(finalResult.upload?.bitsPerSecond.value);
-  announce(
+  live.announce(
     `Test finished: download ${down}, upload ${up}, idle latency ${formatMs(finalResult.latency.idleMs.value)}.`,
   );
   renderHeadline(finalResult);
@@ -164,12 +99,9 @@ function clearPreviousRun(): void {
   details.replaceChildren(
     Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No figure selected.' }),
   );
-  progress.value = 0;
-  status.classList.remove('problem');
+  live.reset();
   csvButton.disabled = true;
   jsonButton.disabled = true;
-  announcedPhase = null;
-  currentPhase = 'latency';
   chartsModule?.clearCharts();
 }
 
@@ -182,7 +114,10 @@ async function run(): Promise<void> {
   pauseButton.disabled = false;
   pauseButton.textContent = 'Pause';
   status.textContent = 'Starting…';
-  engine.on('progress', queueProgress);
+  engine.on('progress', (event) => {
+    window.__speedkitProgress = event;
+    live.queue(event);
+  });
   engine.on('sample', (sample) => {
     if (sample.kind === 'latency' && sample.load !== 'idle') loadedPings[sample.load].push(sample);
   });
@@ -196,29 +131,29 @@ async function run(): Promise<void> {
     }
   });
   engine.on('state', (state) => {
-    if (state !== 'running') dropQueuedProgress();
+    if (state !== 'running') live.drop();
     if (state === 'paused') {
       status.textContent = 'Paused: the current phase restarts on resume.';
-      announce('Paused.');
+      live.announce('Paused.');
     }
-    if (state === 'running' && announcedPhase !== null) announce(`Resumed: ${phaseAnnouncements[currentPhase]}`);
+    if (state === 'running' && live.started) live.announce(`Resumed: ${phaseAnnouncements[live.phase]}`);
     pauseButton.textContent = state === 'paused' ? 'Resume' : 'Pause';
   });
   try {
     finished(await engine.start(), thisRun);
   } catch (error) {
-    dropQueuedProgress();
+    live.drop();
     const message = error instanceof Error ? error.message : String(error);
     if (engine.state === 'aborted') {
       status.textContent = 'Stopped: crossed-out figures are not results.';
-      announce('Stopped. Crossed-out figures are not results.');
+      live.announce('Stopped. Crossed-out figures are not results.');
       markUnfinishedCards('stopped');
     } else {
       window.__speedkitError = message;
-      const explained = explainFailure(message, currentPhase, resolved.serverUrl, location.origin);
+      const explained = explainFailure(message, live.phase, resolved.serverUrl, location.origin);
       status.textContent = explained;
       status.classList.add('problem');
-      announce(explained);
+      live.announce(explained);
       markUnfinishedCards('failed');
     }
   } finally {
