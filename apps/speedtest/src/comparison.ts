@@ -23,6 +23,8 @@ export interface ComparisonRow {
 }
 
 const pending = 'running…';
+/** The library reports 0 ms for a loaded latency it never measured (no loaded pings): that is "—", not a figure. */
+const measuredMs = (ms: number | undefined) => (ms !== undefined && ms > 0 ? ms : undefined);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Pure: one row per figure, both engines in the same units and formatting; a run not finished reads "running…". */
@@ -47,25 +49,25 @@ export function comparisonRows(baseline: BaselineFigures | null, ours: SpeedTest
     {
       key: 'latency',
       label: 'Latency (idle)',
-      baseline: theirs((b) => b.summary.latency, formatMs),
+      baseline: theirs((b) => measuredMs(b.summary.latency), formatMs),
       ours: mine((o) => o.latency.idleMs.value, formatMs),
     },
     {
       key: 'jitter',
       label: 'Jitter',
-      baseline: theirs((b) => b.summary.jitter, formatMs),
+      baseline: theirs((b) => measuredMs(b.summary.jitter), formatMs),
       ours: mine((o) => o.latency.jitterMs, formatMs),
     },
     {
       key: 'loadedDown',
       label: 'Latency, download load',
-      baseline: theirs((b) => b.summary.downLoadedLatency, formatMs),
+      baseline: theirs((b) => measuredMs(b.summary.downLoadedLatency), formatMs),
       ours: mine((o) => o.latency.downloadLoadedMs?.value, formatMs),
     },
     {
       key: 'loadedUp',
       label: 'Latency, upload load',
-      baseline: theirs((b) => b.summary.upLoadedLatency, formatMs),
+      baseline: theirs((b) => measuredMs(b.summary.upLoadedLatency), formatMs),
       ours: mine((o) => o.latency.uploadLoadedMs?.value, formatMs),
     },
     {

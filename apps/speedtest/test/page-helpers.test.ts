@@ -133,6 +133,8 @@ describe('comparisonRows', () => {
     expect(rows.find((row) => row.key === 'download')).toMatchObject({ baseline: '9.5 Mbps', ours: 'running…' });
     expect(rows.find((row) => row.key === 'bytes')?.baseline).toBe('96.0 MB');
     expect(rows.find((row) => row.key === 'loadedDown')?.baseline).toBe('—');
+    const unmeasured = { ...baseline, summary: { ...baseline.summary, downLoadedLatency: 0 } };
+    expect(comparisonRows(unmeasured, null).find((row) => row.key === 'loadedDown')?.baseline).toBe('—');
     const ours = {
       download: { bitsPerSecond: { value: 9.6e6 } },
       upload: null,
