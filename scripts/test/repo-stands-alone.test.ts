@@ -11,6 +11,8 @@ const checkedFolders = ['scripts', 'bench', 'e2e', 'workers', 'packages', 'apps'
 const checkedRootFiles = ['package.json', 'wrangler.toml', 'vitest.config.ts', 'tsconfig.json', 'biome.json'];
 /** Source and config; prose (Markdown) may mention other places, and data files (results, images) hold no paths. */
 const codeFile = /\.(m?[jt]s|d\.mts|json|toml|sh|rs|html|css)$|(^|\/)run$/;
+/** This file: its own examples of what is flagged would flag it. */
+const thisFile = relative(repoRoot, fileURLToPath(import.meta.url));
 
 /** Absolute paths of one machine: a home, a workspace, a mount. System paths (/usr/bin, /dev, /proc, /tmp) are fine. */
 const machinePath = /(^|['"`\s=(:])\/(work|home|root|Users|mnt|srv|opt)\//;
@@ -24,7 +26,7 @@ function trackedFiles(): string[] {
   return listed
     .toString()
     .split('\0')
-    .filter((file) => file !== '' && codeFile.test(file) && !file.startsWith('bench/results/'));
+    .filter((file) => file !== '' && file !== thisFile && codeFile.test(file) && !file.startsWith('bench/results/'));
 }
 
 /** Every place in `file` that names a path outside the repository, as `file:line: text`. */
