@@ -19,7 +19,7 @@ export async function visualMetrics(frames) {
   const decoded = [];
   let previous = null;
   for (const frame of frames) {
-    const histogram = previous && previous.jpeg.equals(frame.jpeg) ? previous.histogram : await histogramOfJpeg(frame.jpeg);
+    const histogram = previous?.jpeg.equals(frame.jpeg) ? previous.histogram : await histogramOfJpeg(frame.jpeg);
     previous = { jpeg: frame.jpeg, histogram };
     decoded.push({ timeMs: frame.timeMs, histogram });
   }

@@ -89,7 +89,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
         domContentLoadedMs: nav.domContentLoadedEventStart,
         loadMs: nav.loadEventStart,
         protocol: nav.nextHopProtocol,
-        // @ts-ignore -- filled by observer.js
+        // @ts-expect-error -- filled by observer.js
         record: window.__speedPage,
       };
     });

@@ -15,7 +15,9 @@
   });
   observe('largest-contentful-paint', (e) => {
     const element = e.element;
-    const name = element ? element.tagName.toLowerCase() + (element.getAttribute('src') ? ` ${element.getAttribute('src')}` : '') : '';
+    const name = element
+      ? element.tagName.toLowerCase() + (element.getAttribute('src') ? ` ${element.getAttribute('src')}` : '')
+      : '';
     record.lcp.push({ timeMs: e.startTime, size: e.size, element: name.slice(0, 120) });
   });
   observe('layout-shift', (e) => {

@@ -26,7 +26,15 @@ export function startOriginBridge({ target, socketPath, loaderDir }) {
     for (const [name, value] of Object.entries(request.headers)) if (!hopByHop.has(name)) headers[name] = value;
     headers.host = target.host;
     const upstream = client.request(
-      { agent, protocol: target.protocol, host: target.hostname, port: target.port, path, method: request.method, headers },
+      {
+        agent,
+        protocol: target.protocol,
+        host: target.hostname,
+        port: target.port,
+        path,
+        method: request.method,
+        headers,
+      },
       (answer) => {
         const out = {};
         for (const [name, value] of Object.entries(answer.headers)) if (!hopByHop.has(name)) out[name] = value;

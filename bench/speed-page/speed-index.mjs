@@ -53,7 +53,10 @@ export function speedIndex(frames) {
   if (frames.length === 0) throw new Error('speedIndex needs at least one frame');
   const start = new Uint32Array(frames[0].histogram.length);
   const end = frames[frames.length - 1].histogram;
-  const progress = frames.map((frame) => ({ timeMs: frame.timeMs, progress: visualProgress(frame.histogram, start, end) }));
+  const progress = frames.map((frame) => ({
+    timeMs: frame.timeMs,
+    progress: visualProgress(frame.histogram, start, end),
+  }));
   // Until the first frame the page is blank (progress 0).
   let areaMs = Math.max(0, progress[0].timeMs);
   let lastChangeMs = progress[0].progress > 0 ? progress[0].timeMs : 0;
