@@ -2,10 +2,12 @@
 // URIs). Per profile: findings as sentences, filmstrips side by side, the visual-progress chart, the metrics table.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { formatValue, metrics } from './summary.mjs';
 
 const require = createRequire(import.meta.url);
-const chartJs = () => readFileSync(require.resolve('chart.js/dist/chart.umd.min.js'), 'utf8');
+// chart.js exports no subpath for its UMD build; it sits beside the package's main file.
+const chartJs = () => readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 const clientScript = () => readFileSync(new URL('./report-client.js', import.meta.url), 'utf8');
 
 /** @param {string} text */
@@ -100,7 +102,7 @@ function profileSection(profileSummary, data) {
       const claimed = f.changes.some((c) => c.claim);
       const extra =
         f.unclaimed.length > 0 && claimed ? ` <small class="note">(${escapeHtml(f.unclaimed.join('; '))})</small>` : '';
-      const badge = claimed ? '' : ' <span class="badge" data-no-claim>no claim: intervals overlap</span>';
+      const badge = claimed ? '' : ' <span class="badge" data-no-claim>no claim</span>';
       return `<li class="${claimed ? 'claim' : 'noclaim'}" data-variant="${f.variant}">${escapeHtml(f.sentence)}${badge}${extra}</li>`;
     })
     .join('\n');

@@ -33,7 +33,6 @@ const csvColumns = [
   'totalBytes',
   'requests',
   'frames',
-  'framesPerSecond',
   'lcpElement',
   'error',
 ];
@@ -74,8 +73,10 @@ export function writeResults({ url, site, outDir, measured, runsPerVariant, note
     ),
   ].join('\n');
   writeFileSync(join(dir, 'runs.csv'), `${csv}\n`);
-  const setup = { url, date, runsPerVariant, rtt: measured.rttMechanism, profiles, notes };
+  const setup = { url, date, runsPerVariant, rtt: measured.rttMechanism, profiles, variants: measured.variants, notes };
   writeFileSync(join(dir, 'runs.json'), `${JSON.stringify({ setup, runs: measured.runs }, null, 2)}\n`);
+  // The thumbnails too, so render.mjs can redraw the report from this folder alone.
+  writeFileSync(join(dir, 'filmstrips.json'), JSON.stringify(measured.filmstrips));
   writeFileSync(join(dir, 'summary.json'), `${JSON.stringify({ setup, summary }, null, 2)}\n`);
   const html = reportHtml({
     url,

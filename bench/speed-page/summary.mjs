@@ -19,6 +19,8 @@ export const metrics = [
 
 /** The metrics a feature's sentence names, in order. */
 const headline = ['lcpMs', 'speedIndexMs', 'totalBytes'];
+/** Fewer runs than this give no usable interval: no claim is made then, whatever the medians say. */
+export const minRunsForClaim = 3;
 
 /** @param {number} value @param {string} unit */
 export function formatValue(value, unit) {
@@ -85,7 +87,10 @@ function findingsFor(profile, rows) {
   return pairs.map(({ subject, baseline, variant }) => {
     const changes = headline.map((key) => {
       const unit = metrics.find((m) => m.key === key)?.unit ?? '';
-      const { changePct, claim } = compare(baseline.stats[key], variant.stats[key]);
+      const compared = compare(baseline.stats[key], variant.stats[key]);
+      const enoughRuns = Math.min(baseline.stats[key].runs, variant.stats[key].runs) >= minRunsForClaim;
+      const { changePct } = compared;
+      const claim = compared.claim && enoughRuns;
       const label = metrics.find((m) => m.key === key)?.label ?? key;
       const text = `${label} ${formatValue(baseline.stats[key].median, unit)} → ${formatValue(variant.stats[key].median, unit)} (${formatPct(changePct)})`;
       return { metric: key, changePct, claim, text };
@@ -94,8 +99,11 @@ function findingsFor(profile, rows) {
     const sentence =
       claimed.length > 0
         ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
-        : `${subject}: no measurable difference on ${profile} (the 95 % intervals overlap for ${headline.length === changes.length ? 'LCP, Speed Index and bytes' : 'every metric'}).`;
-    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, intervals overlap: no claim`);
+        : Math.min(baseline.runs, variant.runs) < minRunsForClaim
+          ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
+          : `${subject}: no measurable difference on ${profile} (the 95 % intervals overlap for LCP, Speed Index and bytes).`;
+    const why = (c) => (Math.min(baseline.runs, variant.runs) < minRunsForClaim ? 'too few runs' : 'intervals overlap');
+    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why(c)}: no claim`);
     return { subject, baseline: baseline.variant, variant: variant.variant, changes, sentence, unclaimed };
   });
 }
