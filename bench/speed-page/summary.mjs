@@ -102,8 +102,8 @@ function findingsFor(profile, rows) {
         : Math.min(baseline.runs, variant.runs) < minRunsForClaim
           ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
           : `${subject}: no measurable difference on ${profile} (the 95 % intervals overlap for LCP, Speed Index and bytes).`;
-    const why = (c) => (Math.min(baseline.runs, variant.runs) < minRunsForClaim ? 'too few runs' : 'intervals overlap');
-    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why(c)}: no claim`);
+    const why = () => (Math.min(baseline.runs, variant.runs) < minRunsForClaim ? 'too few runs' : 'intervals overlap');
+    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why()}: no claim`);
     return { subject, baseline: baseline.variant, variant: variant.variant, changes, sentence, unclaimed };
   });
 }
