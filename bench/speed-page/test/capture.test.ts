@@ -44,7 +44,10 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'text/html' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...chromiumArgs] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...chromiumArgs],
+  });
 }, 60_000);
 
 afterAll(async () => {
