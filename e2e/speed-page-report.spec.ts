@@ -39,7 +39,8 @@ test('the report shows a filmstrip row per variant with every 100 ms frame and t
     const strip = page.locator(`section[data-profile="${profile}"] table.strip`);
     await expect(strip.locator('tr[data-variant]')).toHaveCount(rows.length);
     for (const row of rows) {
-      const expected = filmstrips[profile][row.variant];
+      const expected = filmstrips[profile]?.[row.variant];
+      if (!expected) throw new Error(`no filmstrip for ${profile}/${row.variant} in filmstrips.json`);
       const cells = strip.locator(`tr[data-variant="${row.variant}"] td`);
       await expect(cells).toHaveCount(expected.frameOf.length);
       const lcpStep = Math.ceil(expected.lcpMs / expected.stepMs);
@@ -93,7 +94,7 @@ test('the metrics table and the findings agree with summary.json', async ({ page
     }
   }
   // The sample makes image negotiation clearly faster and priority the same: one claim, one "no claim".
-  const desktop = summary.summary[0].findings;
+  const desktop = summary.summary[0]?.findings ?? [];
   expect(desktop.find((f) => f.variant === 'images')?.changes.some((c) => c.claim)).toBe(true);
   expect(desktop.find((f) => f.variant === 'priority')?.changes.some((c) => c.claim)).toBe(false);
 });
