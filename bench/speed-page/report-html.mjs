@@ -29,7 +29,8 @@ a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; }
 ul.findings { padding-left: 20px; } ul.findings li { margin: 4px 0; }
-.claim { color: var(--good); font-weight: 600; }
+.claim { font-weight: 600; }
+.claim small.note { font-weight: 400; }
 .noclaim { color: var(--muted); }
 .badge { display: inline-block; font-size: 0.75rem; padding: 0 6px; border-radius: 8px; border: 1px solid currentColor; margin-left: 4px; }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
@@ -112,7 +113,7 @@ function profileSection(profileSummary, data) {
 <ul class="findings">${findingItems}</ul>
 <h3 id="strip-title-${profile}">Filmstrips (a frame every 100 ms; LCP frame outlined in red)</h3>
 <div class="scroll" tabindex="0" role="region" aria-labelledby="strip-title-${profile}">
-<table class="strip">${rows.map((row) => stripRow(row, strips[row.variant], data.profiles[profile].thumbWidthPx)).join('\n')}</table>
+<table class="strip">${rows.map((row) => stripRow(row, strips[row.variant], data.profiles[profile])).join('\n')}</table>
 </div>
 <h3 id="chart-title-${profile}">Visual progress (representative run per variant)</h3>
 <div class="chart"><canvas id="chart-${profile}" role="img" aria-labelledby="chart-title-${profile}" data-profile="${profile}"></canvas></div>
@@ -127,11 +128,13 @@ ${bytesTable(rows, profile)}
 </section>`;
 }
 
-function stripRow(row, strip, widthPx) {
+function stripRow(row, strip, profile) {
+  const widthPx = profile.thumbWidthPx;
+  // Blank cells take the screen's shape so every row lines up with the frames of the others.
+  const heightPx = Math.round((widthPx * profile.viewport.height) / profile.viewport.width);
   const head = `<th scope="row">${escapeHtml(row.label)}<br><small class="note">${escapeHtml(row.protocol)}${strip ? `, run ${strip.run}` : ''}</small></th>`;
   if (!strip) return `<tr data-variant="${row.variant}">${head}<td>no successful run</td></tr>`;
   const lcpStep = Number.isFinite(strip.lcpMs) ? Math.ceil(strip.lcpMs / strip.stepMs) : -1;
-  const heightPx = Math.round(widthPx * 0.6);
   const cells = strip.frameOf
     .map((frameIndex, step) => {
       const atS = ((step * strip.stepMs) / 1000).toFixed(1);

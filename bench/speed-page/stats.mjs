@@ -75,5 +75,6 @@ export function intervalsOverlap(a, b) {
  */
 export function compare(baseline, variant) {
   const changePct = baseline.median === 0 ? Number.NaN : (100 * (variant.median - baseline.median)) / baseline.median;
-  return { changePct, claim: !intervalsOverlap(baseline, variant) };
+  // A metric missing from either side (NaN) supports no claim.
+  return { changePct, claim: Number.isFinite(changePct) && !intervalsOverlap(baseline, variant) };
 }

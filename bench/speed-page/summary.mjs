@@ -18,9 +18,11 @@ export const metrics = [
 ];
 
 /** The metrics a feature's sentence names, in order. */
-const headline = ['lcpMs', 'speedIndexMs', 'totalBytes'];
+const headline = ['lcpMs', 'speedIndexMs', 'totalBytes', 'tbtMs'];
 /** Fewer runs than this give no usable interval: no claim is made then, whatever the medians say. */
 export const minRunsForClaim = 3;
+/** Changes smaller than this are not claimed even with separate intervals (e.g. a few bytes of headers). */
+export const minChangePct = 1;
 
 /** @param {number} value @param {string} unit */
 export function formatValue(value, unit) {
@@ -32,7 +34,8 @@ export function formatValue(value, unit) {
 }
 
 /** @param {number} pct */
-const formatPct = (pct) => `${pct < 0 ? '−' : '+'}${Math.abs(pct).toFixed(0)} %`;
+const formatPct = (pct) =>
+  Number.isFinite(pct) ? `${pct < 0 ? '−' : '+'}${Math.abs(pct).toFixed(0)} %` : 'no % of a zero';
 
 /**
  * @param {any[]} runs every measured run: { profile, variant, run, ...metrics }
@@ -90,7 +93,7 @@ function findingsFor(profile, rows) {
       const compared = compare(baseline.stats[key], variant.stats[key]);
       const enoughRuns = Math.min(baseline.stats[key].runs, variant.stats[key].runs) >= minRunsForClaim;
       const { changePct } = compared;
-      const claim = compared.claim && enoughRuns;
+      const claim = compared.claim && enoughRuns && Math.abs(changePct) >= minChangePct;
       const label = metrics.find((m) => m.key === key)?.label ?? key;
       const text = `${label} ${formatValue(baseline.stats[key].median, unit)} → ${formatValue(variant.stats[key].median, unit)} (${formatPct(changePct)})`;
       return { metric: key, changePct, claim, text };
@@ -101,9 +104,16 @@ function findingsFor(profile, rows) {
         ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
         : Math.min(baseline.runs, variant.runs) < minRunsForClaim
           ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
-          : `${subject}: no measurable difference on ${profile} (the 95 % intervals overlap for LCP, Speed Index and bytes).`;
-    const why = () => (Math.min(baseline.runs, variant.runs) < minRunsForClaim ? 'too few runs' : 'intervals overlap');
-    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why()}: no claim`);
+          : `${subject}: no measurable difference on ${profile} (LCP, Speed Index, bytes and TBT: intervals overlap or the change is under ${minChangePct} %).`;
+    const why = (c) =>
+      Math.min(baseline.runs, variant.runs) < minRunsForClaim
+        ? 'too few runs'
+        : !Number.isFinite(c.changePct)
+          ? 'zero baseline'
+          : Math.abs(c.changePct) < minChangePct
+            ? `under ${minChangePct} %`
+            : 'intervals overlap';
+    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why(c)}: no claim`);
     return { subject, baseline: baseline.variant, variant: variant.variant, changes, sentence, unclaimed };
   });
 }

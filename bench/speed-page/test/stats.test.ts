@@ -72,5 +72,6 @@ describe('overlap flag', () => {
       claim: true,
     });
     expect(compare(baseline, { median: 3850, low: 3700, high: 3950 }).claim).toBe(false);
+    expect(compare(baseline, { median: Number.NaN, low: Number.NaN, high: Number.NaN }).claim).toBe(false);
   });
 });
