@@ -115,6 +115,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       byClass: bytesByClass(all),
       totalBytes: all.reduce((sum, r) => sum + r.encodedBytes, 0),
       requests: all.length,
+      marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
       failedRequests: all.filter((r) => r.status === 0 || r.status >= 400).map((r) => `${r.status} ${r.url}`),
       frames,
     };

@@ -1,7 +1,7 @@
 // Injected before any page script (context.addInitScript): records the paint, LCP, layout-shift and long-task
-// entries of the load into window.__speedPage for measure.mjs to read once the page has settled.
+// entries of the load (and the page's own User Timing marks) into window.__speedPage for measure.mjs to read once the page has settled.
 (() => {
-  const record = { fcpMs: null, lcp: [], shifts: [], longTasks: [] };
+  const record = { fcpMs: null, lcp: [], shifts: [], longTasks: [], marks: [] };
   Object.defineProperty(window, '__speedPage', { value: record });
   const observe = (type, onEntry) => {
     try {
@@ -22,6 +22,9 @@
   });
   observe('layout-shift', (e) => {
     record.shifts.push({ startTimeMs: e.startTime, value: e.value, hadRecentInput: e.hadRecentInput });
+  });
+  observe('mark', (e) => {
+    record.marks.push({ name: e.name, timeMs: e.startTime });
   });
   observe('longtask', (e) => {
     record.longTasks.push({ startTimeMs: e.startTime, durationMs: e.duration });
