@@ -51,6 +51,14 @@ async function main() {
     });
     say(summaryText(summary));
     const failed = measured.runs.filter((r) => r.error).length;
+    const gapsPct = measured.runs.filter((r) => !r.error).map((r) => Math.abs(r.speedIndexVsSpeedlinePct));
+    if (gapsPct.length > 0) {
+      const worstPct = Math.max(...gapsPct);
+      say(
+        `\nSpeed Index vs speedline-core on the same frames: largest gap ${worstPct.toFixed(1)} % over ${gapsPct.length} runs` +
+          (worstPct > 5 ? ' — ABOVE 5 %: check runs.csv (speedIndexVsSpeedlinePct)' : ''),
+      );
+    }
     say(
       `\n${measured.runs.length - failed} runs measured, ${failed} failed, in ${((performance.now() - startMs) / 1000).toFixed(0)} s`,
     );
