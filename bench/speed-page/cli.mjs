@@ -5,7 +5,7 @@ import { profiles } from './profiles.mjs';
 import { featureNames } from './variants.mjs';
 
 export const usage =
-  'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all]';
+  'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all] [--out dir]';
 
 /**
  * @param {string[]} argv
