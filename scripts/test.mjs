@@ -107,6 +107,15 @@ function smokeCounts(code, output) {
   return code !== 0 && counts.failed === 0 ? { ...counts, failed: 1 } : counts;
 }
 
+/**
+ * The Speed Page smoke's closing line; a SKIP (no network namespaces) is one skipped check.
+ * @param {number} code @param {string} output
+ */
+function speedPageCounts(code, output) {
+  if (/^SKIP speed-page smoke/m.test(output)) return { passed: 0, failed: 0, skipped: 1 };
+  return smokeCounts(code, output);
+}
+
 /** Wrangler environments declared in wrangler.toml, each deployable on its own. */
 function wranglerEnvironments() {
   const toml = readFileSync(join(repoRoot, 'wrangler.toml'), 'utf8');
@@ -173,6 +182,13 @@ function suites() {
       command: 'node',
       args: ['bench/accuracy/run.mjs', '--smoke', '--no-build'],
       count: smokeCounts,
+    },
+    {
+      // The Speed Page lab end to end on the demo site: one run, desktop, origin direct and Worker-all-off (~2 min).
+      name: 'speed-page smoke (demo site, 2 variants)',
+      command: 'node',
+      args: ['bench/speed-page/smoke.mjs'],
+      count: speedPageCounts,
     },
   ];
 }
