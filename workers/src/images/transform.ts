@@ -13,6 +13,12 @@ export interface CheckedSource {
   readonly header: ImageHeader & { readonly format: CodecFormat };
 }
 
+/**
+ * Lets every request waiting on the isolate's thread run (a speed-test probe, a /meta) between two codec calls:
+ * each call holds the thread until it returns, so without these a transform would hold it for all of its stages.
+ */
+export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
 export async function transformImage(
   source: CheckedSource | Pixels,
@@ -20,13 +26,17 @@ export async function transformImage(
   target: TargetFormat,
   quality: number,
 ): Promise<Uint8Array> {
+  await yieldThread();
   let pixels = 'bytes' in source ? await decodeChecked(source) : source;
+  await yieldThread();
   pixels = cropPixels(pixels, plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height);
   pixels = await resizePixels(pixels, plan.resized.width, plan.resized.height);
+  await yieldThread();
   const jpeg = target === 'jpeg' || target === 'baseline-jpeg';
   const background = jpeg ? ([255, 255, 255, 255] as const) : ([0, 0, 0, 0] as const);
   pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, background);
   if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
+  await yieldThread();
   if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
   return encode(pixels, target, quality);
 }
