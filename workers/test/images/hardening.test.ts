@@ -34,15 +34,15 @@ describe('row 1: huge outputs are refused before any decode', () => {
     }
   });
 
-  it('still serves an output right under the cap', async () => {
-    const { response, header } = await callImages(`/cdn-cgi/image/width=1700,height=1700,fit=pad,format=webp/${photo}`);
+  it('still serves a large padded output within the limits and the budget', async () => {
+    const { response, header } = await callImages(`/cdn-cgi/image/width=800,height=800,fit=pad,format=webp/${photo}`);
     expect(response.status).toBe(200);
-    expect(header).toMatchObject({ format: 'webp', width: 1700, height: 1700 });
-  });
+    expect(header).toMatchObject({ format: 'webp', width: 800, height: 800 });
+  }, 30_000);
 
   it('refuses a transform whose estimated cost is over IMAGES_MAX_WORK_MS, with the estimate', async () => {
     const { response, bytes } = await callImages(
-      `/cdn-cgi/image/width=1700,height=1700,fit=pad,format=webp/${photo}`,
+      `/cdn-cgi/image/width=1200,height=1200,fit=pad,format=webp/${photo}`,
       {},
       { IMAGES_MAX_WORK_MS: '100' },
     );
