@@ -14,10 +14,13 @@ export interface CheckedSource {
 }
 
 /**
- * Lets every request waiting on the isolate's thread run (a speed-test probe, a /meta) between two codec calls:
- * each call holds the thread until it returns, so without these a transform would hold it for all of its stages.
+ * Lets every request waiting on the thread run (a speed-test probe, a /meta) between two codec calls: each call
+ * holds the thread until it returns. A few milliseconds rather than 0: under `wrangler dev` a request crosses
+ * several Workers of the same process (entry proxy, then ours), each needing its own turn of the event loop, and a
+ * zero timer would let the next codec call start after only the first of them.
  */
-export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const yieldThreadMs = 5;
+export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
 
 /** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
 export async function transformImage(

@@ -54,6 +54,8 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const parsed = parseOptions(segment, config.maxOutputDimension);
   if (!parsed.ok) return jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error);
   const options = parsed.options;
+  const boxTooLarge = refuseLargeBox(options, config);
+  if (boxTooLarge) return boxTooLarge;
   const located = locateSource(rest.slice(slash + 1) + url.search, url, config);
   if (!located.ok) return jsonError(located.problem.status, located.problem.error, located.problem.detail);
   const ranges = parseAccept(request.headers.get('accept'));
@@ -110,15 +112,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return pass(checked.reason);
   const plan = planResize(header, options, config.maxOutputDimension);
-  const outputMegapixels = (plan.width * plan.height) / 1e6;
-  if (outputMegapixels > config.maxOutputMegapixels) {
-    const reason = `the output would be ${plan.width}x${plan.height} (${outputMegapixels.toFixed(1)} MP); at most ${config.maxOutputMegapixels} MP`;
-    return jsonError(400, `invalid option width/height: ${reason}`, {
-      option: 'width/height',
-      value: `${plan.width}x${plan.height}`,
-      reason,
-    });
-  }
+  if (plan.width * plan.height > config.maxOutputMegapixels * 1e6) return outputTooLarge(plan, config);
   const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
   if (options.format === 'avif' && !avifFits) {
     const reason = `AVIF output is limited to ${config.maxAvifMegapixels} MP here; ask for a smaller size or another format`;
@@ -191,6 +185,28 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   } catch (error) {
     return pass(`transform failed: ${String(error)}`);
   }
+}
+
+/** 400 naming the output size that is over `IMAGES_MAX_OUTPUT_MEGAPIXELS`. */
+function outputTooLarge(size: { width: number; height: number }, config: ImagesConfig): Response {
+  const megapixels = (size.width * size.height) / 1e6;
+  const reason = `the output would be ${size.width}x${size.height} (${megapixels.toFixed(1)} MP); at most ${config.maxOutputMegapixels} MP`;
+  return jsonError(400, `invalid option width/height: ${reason}`, {
+    option: 'width/height',
+    value: `${size.width}x${size.height}`,
+    reason,
+  });
+}
+
+/**
+ * `fit=pad` and `fit=cover` with both sides always produce exactly the (clamped) box, so an oversized box is refused
+ * before the source is even fetched: a flood of such requests costs no source reads and no header walks.
+ */
+function refuseLargeBox(options: UrlOptions, config: ImagesConfig): Response | null {
+  if ((options.fit !== 'pad' && options.fit !== 'cover') || options.width === undefined || options.height === undefined)
+    return null;
+  const box = planResize({ width: options.width, height: options.height }, options, config.maxOutputDimension);
+  return box.width * box.height > config.maxOutputMegapixels * 1e6 ? outputTooLarge(box, config) : null;
 }
 
 /** Seconds a refused client is asked to wait: about one transform's worth. */
