@@ -40,7 +40,7 @@ async function hostileJpeg() {
 
 /** A loopback origin for the hostile file (an absolute source on IMAGES_ALLOWED_ORIGINS). */
 function startOrigin(jpeg) {
-  const server = createServer((request, response) => {
+  const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.byteLength });
     response.end(jpeg);
   });

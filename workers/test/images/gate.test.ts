@@ -15,8 +15,12 @@ describe('TransformGate', () => {
     const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
     const release = await gate.acquire(0);
     const order: string[] = [];
-    const a = gate.acquire(5000).then((slot) => (order.push('a'), slot));
-    const b = gate.acquire(5000).then((slot) => (order.push('b'), slot));
+    const granted = (name: string) => (slot: (() => void) | null) => {
+      order.push(name);
+      return slot;
+    };
+    const a = gate.acquire(5000).then(granted('a'));
+    const b = gate.acquire(5000).then(granted('b'));
     expect(gate.load).toEqual({ running: 1, queued: 2 });
     release?.();
     (await a)?.();
