@@ -68,7 +68,7 @@ export const defaultConfig: ImagesConfig = {
   maxOutputMegapixels: 3,
   maxWorkMs: 1500,
   maxConcurrentTransforms: 1,
-  queueWaitMs: 5000,
+  queueWaitMs: 10_000,
   maxQueuedTransforms: 8,
   maxJpegScans: 100,
   maxJpegMarkers: 1000,

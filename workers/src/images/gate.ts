@@ -16,6 +16,7 @@ export interface GateLimits {
 
 interface Waiter {
   readonly grant: (release: Release) => void;
+  readonly background: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -34,18 +35,24 @@ export class TransformGate {
   /**
    * A slot, or `null` when none frees up within `waitMs` (or the queue is full). Never throws.
    * @param waitMs how long the caller is willing to wait; 0 = only a free slot right now
+   * @param background work nobody is waiting for (a background AVIF encode): every foreground waiter goes first
    */
-  acquire(waitMs: number): Promise<Release | null> {
-    if (this.#running < this.limits.maxConcurrent) return Promise.resolve(this.#take());
+  acquire(waitMs: number, background = false): Promise<Release | null> {
+    const foregroundWaiting = this.#queue.some((waiter) => !waiter.background);
+    if (this.#running < this.limits.maxConcurrent && !(background && foregroundWaiting))
+      return Promise.resolve(this.#take());
     if (waitMs <= 0 || this.#queue.length >= this.limits.maxQueued) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const waiter: Waiter = { grant: resolve, timer: undefined };
+      const waiter: Waiter = { grant: resolve, background, timer: undefined };
       waiter.timer = setTimeout(() => {
         const index = this.#queue.indexOf(waiter);
         if (index >= 0) this.#queue.splice(index, 1);
         resolve(null);
       }, waitMs);
-      this.#queue.push(waiter);
+      // Foreground waiters queue ahead of every background one, FIFO among themselves.
+      const firstBackground = this.#queue.findIndex((queued) => queued.background);
+      if (background || firstBackground < 0) this.#queue.push(waiter);
+      else this.#queue.splice(firstBackground, 0, waiter);
     });
   }
 

@@ -167,7 +167,7 @@ function scheduleEncode(
     await new Promise((resolve) => setTimeout(resolve, 0));
     // Background work takes a slot like any other transform; when none frees up it is simply tried again on a later
     // request (no marker is stored, the image is fine).
-    const release = await gate(context.config).acquire(context.config.queueWaitMs);
+    const release = await gate(context.config).acquire(context.config.queueWaitMs, true);
     if (!release) {
       console.log(`images: background ${format} encode deferred: every transform slot is busy`);
       inFlight.delete(key);

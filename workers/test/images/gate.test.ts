@@ -55,4 +55,24 @@ describe('TransformGate', () => {
     expect(gate.load.running).toBe(0);
     expect(await gate.acquire(0)).not.toBeNull();
   });
+
+  it('serves every foreground waiter before background work, whatever the arrival order', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    const release = await gate.acquire(0);
+    const order: string[] = [];
+    const granted = (name: string) => (slot: (() => void) | null) => {
+      order.push(name);
+      slot?.();
+    };
+    const background = gate.acquire(5000, true).then(granted('background'));
+    const foreground = gate.acquire(5000).then(granted('foreground'));
+    release?.();
+    await Promise.all([background, foreground]);
+    expect(order).toEqual(['foreground', 'background']);
+  });
+
+  it('lets background work take a free slot when nobody waits', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    expect(await gate.acquire(0, true)).not.toBeNull();
+  });
 });
