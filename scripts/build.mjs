@@ -1,7 +1,7 @@
 // Builds everything `wrangler dev` and the tests need: the Rust crate to Wasm, the Worker's Env types and the SPA.
 // Each step is skipped when its inputs have not changed, so a second `npm start` is quick.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { mustExec } from './lib/exec.mjs';
 import { step } from './lib/log.mjs';
@@ -70,6 +70,14 @@ export async function build() {
     'apps/speedtest/public/demo/loader',
     () => mustExec('node', ['packages/binast-loader/build.mjs'], { cwd: repoRoot, env }),
   );
+  // The path the README's embedding snippet documents (`<script src="/binast/binast-loader.min.js">`): the loader's
+  // whole dist, decoder beside it, as a site serving its own copy would have it. Before the SPA, which copies public/.
+  await step('Loader: published at /binast/ (apps/speedtest/public/binast)', () => {
+    const published = join(repoRoot, 'apps/speedtest/public/binast');
+    rmSync(published, { recursive: true, force: true });
+    cpSync(join(repoRoot, 'packages/binast-loader/dist'), published, { recursive: true });
+    return `${readdirSync(published).length} files`;
+  });
   await step('Worker Env types (wrangler types)', async () => {
     await mustExec('wrangler', ['types', 'workers/worker-configuration.d.ts'], { cwd: repoRoot, env, quiet: true });
     return 'generated';

@@ -28,11 +28,11 @@ try {
       await setup();
       break;
     case 'build':
-      await setup({ browser: false });
+      await setup({ browser: false, lab: false });
       await build();
       break;
     case 'start': {
-      await setup({ browser: false });
+      await setup({ browser: false, lab: false });
       await build();
       const port = process.env.PORT ?? '8787';
       process.stdout.write(`\nServing everything at http://localhost:${port} (Ctrl+C to stop)\n\n`);
@@ -50,7 +50,7 @@ try {
       break;
     }
     case 'deploy':
-      await setup({ browser: false });
+      await setup({ browser: false, lab: false });
       await build();
       handOver('wrangler', ['deploy', ...rest]);
       break;

@@ -20,45 +20,88 @@ async function ensureNode22() {
   return `installed ${versions.node}`;
 }
 
-async function ensureChromium() {
-  if (existsSync(env.CHROMIUM_PATH ?? paths.chromium)) return 'present';
-  if (process.getuid?.() !== 0) {
+const isRoot = process.getuid?.() === 0;
+/** apt-get update runs once per setup, and only when something has to be installed. */
+let aptUpdated = false;
+
+/**
+ * Installs the Debian packages whose binary is missing. As root it runs apt-get; otherwise it fails with the exact
+ * command (`required`) or prints it and goes on (`optional`: the suites that need it then skip, saying why).
+ * @param {Record<string, string>} binaryOf Debian package -> the binary that shows it is installed
+ * @param {{ optional?: boolean }} [options]
+ */
+async function ensureDebian(binaryOf, { optional = false } = {}) {
+  const packages = Object.keys(binaryOf).filter((name) => !existsSync(binaryOf[name] ?? ''));
+  if (packages.length === 0) return 'present';
+  const command = `sudo apt-get install -y ${packages.join(' ')}`;
+  if (!isRoot) {
+    if (optional) {
+      process.stdout.write(`  not root: ${packages.join(', ')} missing; install with \`${command}\`\n`);
+      return 'missing (suites that need it will skip)';
+    }
     throw new StepError(
-      'Chromium is missing and this user cannot install Debian packages',
-      'run `sudo apt-get install -y chromium chromium-driver`, or set CHROMIUM_PATH to a Chromium binary',
+      `${packages.join(', ')} missing and this user cannot install Debian packages`,
+      `run \`${command}\``,
     );
   }
-  await mustExec('apt-get', ['update', '-qq'], { quiet: true });
-  await mustExec('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-driver'], {
+  if (!aptUpdated) await mustExec('apt-get', ['update', '-qq'], { quiet: true });
+  aptUpdated = true;
+  await mustExec('apt-get', ['install', '-y', '-qq', ...packages], {
     quiet: true,
     env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
   });
-  return 'installed from Debian';
+  return `installed ${packages.join(' ')} from Debian`;
+}
+
+async function ensureChromium() {
+  // A Chromium of the user's own (CHROMIUM_PATH) needs nothing from Debian.
+  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return 'present (CHROMIUM_PATH)';
+  return ensureDebian({ chromium: paths.chromium, 'chromium-driver': '/usr/bin/chromedriver' });
 }
 
 /** cjpeg/jpegtran: the second JPEG encoder for the priority fixtures (libjpeg scan scripts, restarts, arithmetic). */
-async function ensureJpegTools() {
-  if (existsSync('/usr/bin/cjpeg') && existsSync('/usr/bin/jpegtran')) return 'present';
-  if (process.getuid?.() !== 0) {
-    throw new StepError('cjpeg/jpegtran are missing', 'run `sudo apt-get install -y libjpeg-turbo-progs`');
-  }
-  await mustExec('apt-get', ['update', '-qq'], { quiet: true });
-  await mustExec('apt-get', ['install', '-y', '-qq', 'libjpeg-turbo-progs'], {
-    quiet: true,
-    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  return 'installed from Debian';
+const ensureJpegTools = () => ensureDebian({ 'libjpeg-turbo-progs': '/usr/bin/jpegtran' });
+
+/**
+ * What the shaped-link suites need (bench/lib/shaped-link, the accuracy smoke): namespaces and tbf (iproute2),
+ * GSO off on the veths (ethtool), throughput truth (iperf3), latency truth and toxiproxy's API (curl), and Go to
+ * build toxiproxy. Optional: without root the suites cannot make namespaces anyway and skip with the reason.
+ */
+const ensureNetworkLabTools = () =>
+  ensureDebian(
+    {
+      iproute2: '/usr/sbin/ip',
+      ethtool: '/usr/sbin/ethtool',
+      iperf3: '/usr/bin/iperf3',
+      curl: '/usr/bin/curl',
+      'golang-go': goBinary(),
+    },
+    { optional: true },
+  );
+
+/** The machine's Go (the image's own, else Debian's golang-go). */
+function goBinary() {
+  for (const candidate of ['/usr/local/go/bin/go', '/usr/bin/go']) if (existsSync(candidate)) return candidate;
+  return '/usr/bin/go';
 }
 
-async function ensureWasmTarget() {
-  const installed = await mustExec('rustup', ['target', 'list', '--installed'], {
+async function ensureToxiproxyServer() {
+  if (!existsSync(goBinary())) return 'skipped: Go is missing (the shaped-link suites will say so)';
+  const { ensureToxiproxy, toxiproxyPath } = await import('../bench/lib/toxiproxy.mjs');
+  if (existsSync(toxiproxyPath)) return `cached, ${versions.toxiproxy}`;
+  await ensureToxiproxy(goBinary());
+  return `built ${versions.toxiproxy} from the Go module proxy`;
+}
+
+/** The toolchain pinned in rust-toolchain.toml, with its Wasm target and rustfmt/clippy (rustup reads the file). */
+async function ensureRustToolchain() {
+  const { output } = await mustExec('rustup', ['toolchain', 'install'], {
+    cwd: repoRoot,
     quiet: true,
     env,
     hint: 'install Rust with rustup (https://rustup.rs) first',
   });
-  if (installed.output.includes('wasm32-unknown-unknown')) return 'present';
-  await mustExec('rustup', ['target', 'add', 'wasm32-unknown-unknown'], { quiet: true, env });
-  return 'added';
+  return /using existing install|unchanged/.test(output) ? 'present' : 'installed';
 }
 
 /**
@@ -109,12 +152,19 @@ async function checkWasmOpt() {
   return 'from npm binaryen';
 }
 
-/** @param {{ browser?: boolean }} [options] */
+/**
+ * @param {{ browser?: boolean, lab?: boolean }} [options] `browser`: Chromium for e2e and benches; `lab`: the tools of
+ *   the shaped-link suites. Both default to on (tests, benches); `npm start` and `npm run build` need neither.
+ */
 export async function setup(options = {}) {
   await step('Node 22 (npm registry)', ensureNode22);
   if (options.browser !== false) await step('Chromium (Debian)', ensureChromium);
   await step('JPEG tools (Debian libjpeg-turbo-progs)', ensureJpegTools);
-  await step('Rust target wasm32-unknown-unknown', ensureWasmTarget);
+  if (options.lab !== false) {
+    await step('Network lab tools (Debian iproute2 ethtool iperf3 curl golang-go)', ensureNetworkLabTools);
+    await step('toxiproxy (Go module proxy)', ensureToxiproxyServer);
+  }
+  await step('Rust toolchain (rust-toolchain.toml, with wasm32-unknown-unknown)', ensureRustToolchain);
   await step('wasm-pack', () => ensureCargoTool('wasm-pack', versions.wasmPack, paths.wasmPackBin, true));
   await step('wasm-bindgen-cli', () =>
     ensureCargoTool('wasm-bindgen-cli', versions.wasmBindgen, paths.wasmBindgenBin, false),

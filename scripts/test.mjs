@@ -1,5 +1,7 @@
-// Runs every test suite in turn, keeps going after a failure, and ends with one `N passed, N failed` line that CI
-// reads (vitest and Playwright print closing lines CI cannot parse, so their JSON reports are summed here).
+// Runs every test suite in turn, keeps going after a failure, and ends with one `N passed, N failed, N skipped` line
+// that CI reads (vitest and Playwright print closing lines CI cannot parse, so their JSON reports are summed here).
+// Every skipped test or suite is named above that line with its reason; with SPEEDKIT_FAIL_ON_SKIP=1 (set by .ci/run
+// as root, where setup can install everything) a skip fails the run.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exec } from './lib/exec.mjs';
@@ -8,7 +10,13 @@ import { repoRoot, toolEnv } from './lib/tools.mjs';
 
 const reports = join(repoRoot, 'reports');
 
-/** @typedef {{ passed: number, failed: number, skipped?: number }} Counts */
+/**
+ * @typedef {object} Counts
+ * @property {number} passed
+ * @property {number} failed
+ * @property {number} [skipped]
+ * @property {string[]} [skips] one line per skipped test or suite: what, and why
+ */
 /**
  * @typedef {object} Suite
  * @property {string} name
@@ -50,16 +58,62 @@ function cargoCounts(/** @type {number} */ code, output) {
 }
 
 /**
+ * Vitest's skipped tests, by full name. A suite that skips itself says why in its name (see bench/lib/test).
+ * @param {{ testResults: { assertionResults: { status: string, fullName: string }[] }[] }} report
+ */
+function vitestSkips(report) {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'pending' || test.status === 'skipped' || test.status === 'todo')
+      .map((test) => test.fullName),
+  );
+}
+
+/**
+ * Playwright's skipped tests with the reason given to `test.skip(condition, reason)` / `test.fixme`.
+ * @typedef {{ title: string, specs?: { title: string, tests: { status: string, annotations: { type: string, description?: string }[] }[] }[], suites?: PlaywrightSuite[] }} PlaywrightSuite
+ * @param {{ suites: PlaywrightSuite[] }} report
+ */
+function playwrightSkips(report) {
+  /** @type {string[]} */
+  const lines = [];
+  /** @param {PlaywrightSuite} suite @param {string} path */
+  const walk = (suite, path) => {
+    const here = path ? `${path} › ${suite.title}` : suite.title;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'skipped') continue;
+        const reason = test.annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description;
+        lines.push(`${here} › ${spec.title}${reason ? ` — ${reason}` : ''}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites) walk(suite, '');
+  return lines;
+}
+
+/**
  * The accuracy smoke's own closing line (`N passed, N failed`); a SKIP (no network namespaces here) counts as one
  * skipped check, a crash before the line as a failure.
  * @param {number} code @param {string} output
  */
 function smokeCounts(code, output) {
-  if (/^SKIP accuracy testbed/m.test(output)) return { passed: 0, failed: 0, skipped: 1 };
+  const skip = output.match(/^SKIP (accuracy testbed.*)$/m);
+  if (skip) return { passed: 0, failed: 0, skipped: 1, skips: [skip[1]] };
   const match = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
   if (!match) return { passed: 0, failed: 1 };
   const counts = { passed: Number(match[1]), failed: Number(match[2]) };
   return code !== 0 && counts.failed === 0 ? { ...counts, failed: 1 } : counts;
+}
+
+/**
+ * The Speed Page smoke's closing line; a SKIP (no network namespaces) is one skipped check.
+ * @param {number} code @param {string} output
+ */
+function speedPageCounts(code, output) {
+  if (/^SKIP speed-page smoke/m.test(output)) return { passed: 0, failed: 0, skipped: 1 };
+  return smokeCounts(code, output);
 }
 
 /** Wrangler environments declared in wrangler.toml, each deployable on its own. */
@@ -90,9 +144,21 @@ function suites() {
       count: (code) =>
         fromReport(
           vitestReport,
-          (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests }),
+          (r) => ({
+            passed: r.numPassedTests,
+            failed: r.numFailedTests,
+            skipped: r.numPendingTests + r.numTodoTests,
+            skips: vitestSkips(r),
+          }),
           code,
         ),
+    },
+    {
+      // Mutation fuzzing of every parser the Workers expose (bench/fuzz), 36 s in all: 0 crashes, 0 hangs per target.
+      name: 'fuzz smoke (6 parsers, 36 s)',
+      command: 'node',
+      args: ['bench/fuzz/run.mjs', '--seconds', '36', '--smoke'],
+      count: smokeCounts,
     },
     ...deployTargets.map((target) => ({
       name: `wrangler deploy --dry-run${target ? ` --env ${target}` : ''}`,
@@ -111,6 +177,7 @@ function suites() {
             passed: r.stats.expected + r.stats.flaky,
             failed: r.stats.unexpected,
             skipped: r.stats.skipped,
+            skips: playwrightSkips(r),
           }),
           code,
         ),
@@ -122,6 +189,13 @@ function suites() {
       command: 'node',
       args: ['bench/accuracy/run.mjs', '--smoke', '--no-build'],
       count: smokeCounts,
+    },
+    {
+      // The Speed Page lab end to end on the demo site: one run, desktop, origin direct and Worker-all-off (~2 min).
+      name: 'speed-page smoke (demo site, 2 variants)',
+      command: 'node',
+      args: ['bench/speed-page/smoke.mjs'],
+      count: speedPageCounts,
     },
   ];
 }
@@ -157,7 +231,20 @@ export async function runTests(only) {
   }
   const passed = results.reduce((sum, r) => sum + r.counts.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.counts.failed, 0);
+  const skipped = results.reduce((sum, r) => sum + (r.counts.skipped ?? 0), 0);
   if (!existsSync(reports)) mkdirSync(reports);
-  process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
-  return failed === 0 && results.length > 0;
+  for (const { name, counts } of results) {
+    const lines = counts.skips ?? [];
+    for (const line of lines) process.stdout.write(`SKIP ${name}: ${line}\n`);
+    const unnamed = (counts.skipped ?? 0) - lines.length;
+    if (unnamed > 0) process.stdout.write(`SKIP ${name}: ${unnamed} test(s) skipped without a reason in the report\n`);
+  }
+  const skipFails = skipped > 0 && process.env.SPEEDKIT_FAIL_ON_SKIP === '1';
+  if (skipFails) {
+    process.stdout.write(
+      `✘ ${skipped} skipped where setup could install everything (SPEEDKIT_FAIL_ON_SKIP=1): a skip here is a failure\n`,
+    );
+  }
+  process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  return failed === 0 && !skipFails && results.length > 0;
 }

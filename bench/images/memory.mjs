@@ -58,11 +58,7 @@ for (const codec of codecs) {
   for (const megapixels of [0.5, 1, 2, 4]) {
     const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.25));
     const height = Math.round((megapixels * 1e6) / width);
-    const resized = sharp(join(photosDir, 'hubble_deep_field.jpg')).resize(
-      width,
-      height,
-      { fit: 'fill' },
-    );
+    const resized = sharp(join(photosDir, 'hubble_deep_field.jpg')).resize(width, height, { fit: 'fill' });
     const jpeg = await resized.clone().jpeg({ quality: 90 }).toBuffer();
     const raw = await resized.clone().ensureAlpha().raw().toBuffer();
     const input = { jpeg: new Uint8Array(jpeg).buffer, pixels: { data: new Uint8ClampedArray(raw), width, height } };

@@ -160,3 +160,9 @@ process.stdout.write(`wrote ${join('bench', 'results', 'images.csv')} and images
 // Memory per codec needs --expose-gc, so it runs in its own process.
 process.stdout.write('\nWasm codec heaps (MB) after one operation, per megapixel\n');
 execFileSync(process.execPath, ['--expose-gc', join(repoRoot, 'bench', 'images', 'memory.mjs')], { stdio: 'inherit' });
+
+// The per-stage costs behind workers/src/images/budget.ts, and /meta under the hostile requests of issue #20.
+process.stdout.write('\nCost per megapixel of each transform stage\n');
+execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'cost.mjs')], { stdio: 'inherit' });
+process.stdout.write('\n/meta while hostile image requests run against wrangler dev\n');
+execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'attack.mjs')], { stdio: 'inherit' });

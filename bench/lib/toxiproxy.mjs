@@ -5,28 +5,25 @@
 //   const proxy = await startToxiproxy(link, { ns: link.serverNs, listenPort: 8900, upstreamPort: 8811 });
 //   await proxy.setDelay({ rttMs: 40, jitterMs: 10 }); // clients now use http://${link.serverIp}:8900
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { exec } from '../../scripts/lib/exec.mjs';
+import { cacheRoot, versions } from '../../scripts/lib/tools.mjs';
 
-const version = '2.5.0';
-const toolDir = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-  'speedkit',
-  'tools',
-  `toxiproxy-${version}`,
-);
+const version = versions.toxiproxy;
+const toolDir = join(cacheRoot, `toxiproxy-${version}`);
 export const toxiproxyPath = join(toolDir, 'bin', 'server');
 
 /**
- * Builds toxiproxy's server from the Go module proxy once per machine (~30 s), into the user tool cache.
+ * Builds toxiproxy's server from the Go module proxy once per machine (~30 s), into the user tool cache. `npm test`'s
+ * setup does this up front; a bench run by hand builds it here if it is missing.
+ * @param {string} [go] the Go binary (default: `go` on PATH)
  * @returns {Promise<string>} path of the server binary
  */
-export async function ensureToxiproxy() {
+export async function ensureToxiproxy(go = 'go') {
   if (existsSync(toxiproxyPath)) return toxiproxyPath;
   mkdirSync(toolDir, { recursive: true });
   const env = { ...process.env, GOBIN: join(toolDir, 'bin'), GOPATH: join(toolDir, 'gopath'), GOFLAGS: '-modcacherw' };
-  const result = await exec('go', ['install', `github.com/Shopify/toxiproxy/v2/cmd/server@v${version}`], {
+  const result = await exec(go, ['install', `github.com/Shopify/toxiproxy/v2/cmd/server@v${version}`], {
     env,
     quiet: true,
   });

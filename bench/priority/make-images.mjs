@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { photosDir } from '../../scripts/lib/tools.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
 export { photosDir };
 export const fixturesDir = join(repoRoot, 'workers/test/priority/fixtures');
 export const demoDir = join(repoRoot, 'apps/speedtest/public/demo/priority');

@@ -21,37 +21,41 @@ const goodputBps = (mbit: number) => (mbit * 1e6 * 1448) / 1514;
 /** A short iperf3 window (s): enough to see the shaping, not meant as accuracy truth. */
 const twoSeconds = { seconds: 2, warmUpSeconds: 1 };
 
-describe.skipIf(skipReason !== undefined)('createShapedLink', () => {
-  let link: Awaited<ReturnType<typeof createShapedLink>>;
+// The reason is in the suite's name so `npm test` can print it next to the skip count.
+describe.skipIf(skipReason !== undefined)(
+  skipReason ? `createShapedLink (skipped: ${skipReason})` : 'createShapedLink',
+  () => {
+    let link: Awaited<ReturnType<typeof createShapedLink>>;
 
-  beforeAll(async () => {
-    link = await createShapedLink({ prefix: 'sklinktest', downMbit: 20, upMbit: 5 });
-  });
-  afterAll(async () => {
-    await link?.destroy();
-  });
+    beforeAll(async () => {
+      link = await createShapedLink({ prefix: 'sklinktest', downMbit: 20, upMbit: 5 });
+    });
+    afterAll(async () => {
+      await link?.destroy();
+    });
 
-  it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
-    const bps = await iperfBps(link, 'down', twoSeconds);
-    expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(0.03);
-  }, 30_000);
+    it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
+      const bps = await iperfBps(link, 'down', twoSeconds);
+      expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(0.03);
+    }, 30_000);
 
-  it('shapes the upload independently of the download', async () => {
-    const bps = await iperfBps(link, 'up', twoSeconds);
-    expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(0.03);
-  }, 30_000);
+    it('shapes the upload independently of the download', async () => {
+      const bps = await iperfBps(link, 'up', twoSeconds);
+      expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(0.03);
+    }, 30_000);
 
-  it('changes rates in place with setRates', async () => {
-    await link.setRates({ downMbit: 40, upMbit: 5 });
-    const bps = await iperfBps(link, 'down', twoSeconds);
-    expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(0.03);
-  }, 30_000);
+    it('changes rates in place with setRates', async () => {
+      await link.setRates({ downMbit: 40, upMbit: 5 });
+      const bps = await iperfBps(link, 'down', twoSeconds);
+      expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(0.03);
+    }, 30_000);
 
-  it('destroy kills what runs inside and deletes both namespaces', async () => {
-    const sleeper = link.spawn(link.serverNs, 'sleep', ['60'], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => sleeper.once('exit', resolve));
-    await link.destroy();
-    await exited;
-    expect(namespaces()).not.toMatch(/^sklinktest-(srv|cli)\b/m);
-  }, 30_000);
-});
+    it('destroy kills what runs inside and deletes both namespaces', async () => {
+      const sleeper = link.spawn(link.serverNs, 'sleep', ['60'], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+      await link.destroy();
+      await exited;
+      expect(namespaces()).not.toMatch(/^sklinktest-(srv|cli)\b/m);
+    }, 30_000);
+  },
+);

@@ -1,13 +1,17 @@
 import { compose } from '../shared/middleware';
 import { binastMiddleware } from './middleware';
+import { binastRewriteMiddleware } from './rewrite-html';
 
 /**
  * `npm run deploy -- --env binast`: BinaryAST alone on a site owner's zone. Every request goes to the origin
  * (`fetch(request)`); `.js` responses come back as BinaryAST to clients that send
- * `Accept: application/javascript-binast` once an encoding is stored.
+ * `Accept: application/javascript-binast` once an encoding is stored. With `BINAST_REWRITE_LOADER` set, pages are
+ * also marked up for the loader (rewrite-html.ts).
  */
 export default {
   fetch(request, env, ctx) {
-    return compose([binastMiddleware], env, ctx, (originRequest) => fetch(originRequest))(request);
+    return compose([binastRewriteMiddleware, binastMiddleware], env, ctx, (originRequest) => fetch(originRequest))(
+      request,
+    );
   },
 } satisfies ExportedHandler<Env>;

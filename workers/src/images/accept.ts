@@ -6,17 +6,21 @@ export interface MediaRange {
 }
 
 const token = /^[a-z0-9!#$&^_.+-]+$/;
+/** Browsers send under 200 characters and 10 ranges; anything past these bounds is ignored, not parsed. */
+export const maxAcceptChars = 4096;
+export const maxAcceptRanges = 64;
 const qValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * Parses an `Accept` header into media ranges. Never throws: a missing or empty header gives `[]`, and a range that
  * is malformed (no slash, bad characters, a q-value outside RFC 9110's `0.000`–`1.000`) is dropped on its own, so
  * garbage can never make a client look more capable than it said. A bare `*` (sent by some old clients) means `*\/*`.
+ * Only the first `maxAcceptRanges` ranges of the first `maxAcceptChars` characters are read.
  */
 export function parseAccept(header: string | null | undefined): MediaRange[] {
   if (!header) return [];
   const ranges: MediaRange[] = [];
-  for (const part of header.split(',')) {
+  for (const part of header.slice(0, maxAcceptChars).split(',', maxAcceptRanges)) {
     const [range = '', ...params] = part.split(';').map((piece) => piece.trim());
     const lower = range.toLowerCase();
     const [type, subtype, extra] = lower === '*' ? ['*', '*'] : lower.split('/');

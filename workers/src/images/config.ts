@@ -31,6 +31,26 @@ export interface ImagesConfig {
   readonly engine: 'wasm' | 'cloudflare';
   /** Redirect hops followed for a source, each re-checked against the allow-list. */
   readonly maxRedirects: number;
+  /**
+   * Largest output in megapixels, like the input cap: `width=3900,height=3900,fit=pad` asks for 15 MP of encoding
+   * from any small source. Above it `/cdn-cgi/image/` answers 400 naming the option.
+   */
+  readonly maxOutputMegapixels: number;
+  /**
+   * Per-request work budget: the estimated decode + resize + encode time (budget.ts) must fit in it, else a cheaper
+   * format is chosen (AVIF → WebP) or the request is refused before any decode.
+   */
+  readonly maxWorkMs: number;
+  /** Transforms running at once per isolate; the codecs share the isolate's one thread with every other request. */
+  readonly maxConcurrentTransforms: number;
+  /** How long a transform may wait for a free slot before the original (negotiation) or 503 (URL API) is served. */
+  readonly queueWaitMs: number;
+  /** Transforms allowed to wait for a slot at once; more are answered at once as if the wait had run out. */
+  readonly maxQueuedTransforms: number;
+  /** Progressive JPEGs with more scans are served as they are (each scan costs a pass over the whole frame). */
+  readonly maxJpegScans: number;
+  /** JPEGs with more marker segments are served as they are. */
+  readonly maxJpegMarkers: number;
 }
 
 export const defaultConfig: ImagesConfig = {
@@ -45,6 +65,13 @@ export const defaultConfig: ImagesConfig = {
   avifMode: 'background',
   engine: 'wasm',
   maxRedirects: 3,
+  maxOutputMegapixels: 3,
+  maxWorkMs: 1500,
+  maxConcurrentTransforms: 1,
+  queueWaitMs: 10_000,
+  maxQueuedTransforms: 8,
+  maxJpegScans: 100,
+  maxJpegMarkers: 1000,
 };
 
 type Vars = Readonly<Record<string, unknown>>;
@@ -101,6 +128,15 @@ export function readConfig(env: Vars): ImagesConfig {
     avifMode: choice('IMAGES_AVIF_MODE', ['background', 'sync'], defaultConfig.avifMode),
     engine: choice('IMAGES_ENGINE', ['wasm', 'cloudflare'], defaultConfig.engine),
     maxRedirects: defaultConfig.maxRedirects,
+    maxOutputMegapixels: number('IMAGES_MAX_OUTPUT_MEGAPIXELS', defaultConfig.maxOutputMegapixels),
+    maxWorkMs: number('IMAGES_MAX_WORK_MS', defaultConfig.maxWorkMs),
+    maxConcurrentTransforms: Math.floor(
+      number('IMAGES_MAX_CONCURRENT_TRANSFORMS', defaultConfig.maxConcurrentTransforms),
+    ),
+    queueWaitMs: number('IMAGES_QUEUE_WAIT_MS', defaultConfig.queueWaitMs),
+    maxQueuedTransforms: Math.floor(number('IMAGES_MAX_QUEUED_TRANSFORMS', defaultConfig.maxQueuedTransforms)),
+    maxJpegScans: Math.floor(number('IMAGES_MAX_JPEG_SCANS', defaultConfig.maxJpegScans)),
+    maxJpegMarkers: Math.floor(number('IMAGES_MAX_JPEG_MARKERS', defaultConfig.maxJpegMarkers)),
   };
 }
 

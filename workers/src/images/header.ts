@@ -30,6 +30,23 @@ export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
   }
 }
 
+/**
+ * The format from the magic number alone (no dimensions): for bodies too large to read whole, to tell a large image
+ * (passed through) from anything else (refused). Never throws.
+ */
+export function sniffImageFormat(head: Uint8Array): ImageFormat | null {
+  const text = ascii(head, 0, Math.min(head.length, 12));
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (text.startsWith('\x89PNG\r\n\x1a\n')) return 'png';
+  if (text.startsWith('GIF87a') || text.startsWith('GIF89a')) return 'gif';
+  if (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') return 'webp';
+  if (text.slice(4, 8) === 'ftyp') {
+    const brands = ascii(head, 8, Math.min(head.length, 64) - 8);
+    return /avif|avis/.test(brands) ? 'avif' : null;
+  }
+  return null;
+}
+
 function sniff(bytes: Uint8Array): ImageHeader | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length >= 24 && view.getUint32(0) === 0x89504e47 && view.getUint32(4) === 0x0d0a1a0a) {
@@ -135,7 +152,11 @@ function webpHeader(bytes: Uint8Array, view: DataView): ImageHeader | null {
   return null;
 }
 
-/** AVIF: an `ftyp` box with an AVIF brand, dimensions from the first `ispe` property. */
+/**
+ * AVIF: an `ftyp` box with an AVIF brand; dimensions from the largest `ispe` property in the scanned window. The
+ * largest, not the first: a file can declare a 1×1 thumbnail or alpha plane first and a 100 MP primary image after
+ * it, and the limits must see the image the decoder will produce.
+ */
 function avifHeader(bytes: Uint8Array, view: DataView): ImageHeader | null {
   const boxBytes = view.getUint32(0);
   const brands: string[] = [];
@@ -144,18 +165,16 @@ function avifHeader(bytes: Uint8Array, view: DataView): ImageHeader | null {
   }
   if (!brands.includes('avif') && !brands.includes('avis')) return null;
   const end = Math.min(bytes.length, maxScanBytes) - 16;
+  let best: { width: number; height: number } | null = null;
   for (let offset = boxBytes; offset < end; offset += 1) {
     // 'ispe' box: size, type, version+flags, width, height.
     if (bytes[offset] === 0x69 && ascii(bytes, offset, 4) === 'ispe') {
-      return {
-        format: 'avif',
-        width: view.getUint32(offset + 8),
-        height: view.getUint32(offset + 12),
-        animated: brands[0] === 'avis',
-      };
+      const width = view.getUint32(offset + 8);
+      const height = view.getUint32(offset + 12);
+      if (!best || width * height > best.width * best.height) best = { width, height };
     }
   }
-  return null;
+  return best ? { format: 'avif', ...best, animated: brands[0] === 'avis' } : null;
 }
 
 /**

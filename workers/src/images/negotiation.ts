@@ -1,13 +1,16 @@
 import { parseAccept } from './accept';
+import { estimateWork, withinBudget } from './budget';
 import { negotiateOnCloudflare } from './cf-image';
 import type { ImagesConfig } from './config';
-import { type ImageFormat, isCodecFormat, type ModernFormat, mimeTypes } from './formats';
-import { isComplete, readImageHeader } from './header';
+import { type ImageFormat, type ModernFormat, mimeTypes } from './formats';
+import { transformGate } from './gate';
+import { readImageHeader } from './header';
 import { acceptableFormats } from './negotiate';
 import type { Pixels } from './pixels';
 import { planResize } from './plan';
 import { originalResponse, variantResponse, varyOnAccept } from './respond';
 import { readLimited } from './source';
+import { checkSource } from './source-checks';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './store';
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { ensureCodecs } from './wasm-modules';
@@ -15,6 +18,9 @@ import { ensureCodecs } from './wasm-modules';
 const formatOfMime: Readonly<Record<string, ImageFormat>> = Object.fromEntries(
   Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat]),
 );
+
+const gate = (config: ImagesConfig) =>
+  transformGate({ maxConcurrent: config.maxConcurrentTransforms, maxQueued: config.maxQueuedTransforms });
 
 /** Background encodes running in this isolate, so a burst of requests for one image starts one encode. */
 const inFlight = new Set<string>();
@@ -71,14 +77,18 @@ export async function negotiateImage(
     return originalResponse(request, response, bytes, note, true);
   };
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
-  if (header.animated) return pass('animated');
-  if (!isCodecFormat(header.format)) return pass(`${header.format} is passed through`);
-  if (!isComplete(bytes, header.format)) return pass('truncated');
-  if (header.width * header.height > config.maxInputMegapixels * 1e6)
-    return pass(`over ${config.maxInputMegapixels} MP`);
-  const source: CheckedSource = { bytes, header: { ...header, format: header.format } };
+  const checked = checkSource(bytes, header, config);
+  if (!checked.ok) return pass(checked.reason);
+  const source: CheckedSource = { bytes, header: checked.header };
   const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
-  const candidates = avifTooLarge ? formats.filter((format) => format !== 'avif') : formats;
+  // Same pixels out as in: the estimate is a decode plus one encode, no resize.
+  const affordable = (format: ModernFormat) =>
+    withinBudget(
+      estimateWork({ source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format }),
+      config.maxWorkMs,
+    );
+  const candidates = formats.filter((format) => !(format === 'avif' && avifTooLarge) && affordable(format));
+  if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
     const sourceId = await sourceIdentity(response.headers, bytes);
     let pixels: Promise<Pixels> | undefined;
@@ -103,7 +113,14 @@ export async function negotiateImage(
         scheduleEncode(context, key, decoded, source, format);
         continue;
       }
-      const encoded = await encodeNegotiated(decoded, source, format);
+      const release = await gate(config).acquire(config.queueWaitMs);
+      if (!release) return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
+      let encoded: Uint8Array;
+      try {
+        encoded = await encodeNegotiated(decoded, source, format);
+      } finally {
+        release();
+      }
       const smaller = encoded.byteLength < bytes.byteLength;
       context.ctx.waitUntil(putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]));
       if (smaller) {
@@ -148,6 +165,14 @@ function scheduleEncode(
   const work = (async () => {
     // Wasm encoding blocks the isolate's only thread; yield first so the response already returned gets written.
     await new Promise((resolve) => setTimeout(resolve, 0));
+    // Background work takes a slot like any other transform; when none frees up it is simply tried again on a later
+    // request (no marker is stored, the image is fine).
+    const release = await gate(context.config).acquire(context.config.queueWaitMs, true);
+    if (!release) {
+      console.log(`images: background ${format} encode deferred: every transform slot is busy`);
+      inFlight.delete(key);
+      return;
+    }
     try {
       const encoded = await encodeNegotiated(decoded, source, format);
       const smaller = encoded.byteLength < source.bytes.byteLength;
@@ -156,6 +181,7 @@ function scheduleEncode(
       console.warn(`images: background ${format} encode failed, storing marker: ${String(error)}`);
       await putVariant(context.bucket, key, null, mimeTypes[format]);
     } finally {
+      release();
       inFlight.delete(key);
     }
   })();

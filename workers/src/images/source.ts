@@ -72,6 +72,13 @@ export interface SourceFetchers {
   readonly network: (request: Request) => Promise<Response>;
 }
 
+/** How each hop is fetched: `cf` options (e.g. `cf.image` for Cloudflare's engine), and whether own-origin sources
+ * also go over the network (Cloudflare transforms only what it fetches itself). */
+export interface SourceFetchOptions {
+  readonly cf?: RequestInitCfProperties;
+  readonly alwaysNetwork?: boolean;
+}
+
 export type Fetched =
   | { readonly ok: true; readonly response: Response; readonly url: URL }
   | { readonly ok: false; readonly problem: SourceError; readonly url: URL };
@@ -85,16 +92,19 @@ export async function fetchSource(
   config: ImagesConfig,
   fetchers: SourceFetchers,
   requestUrl: URL,
+  via: SourceFetchOptions = {},
 ): Promise<Fetched> {
   let current = located;
   for (let hop = 0; hop <= config.maxRedirects; hop += 1) {
     const request = new Request(current.url, {
       headers: { accept: 'image/avif,image/webp,image/*;q=0.8' },
+      // Never `follow`: the runtime would fetch a redirect's target without asking the allow-list.
       redirect: 'manual',
+      ...(via.cf ? { cf: via.cf } : {}),
     });
     let response: Response;
     try {
-      response = await (current.ownOrigin ? fetchers.own : fetchers.network)(request);
+      response = await (current.ownOrigin && !via.alwaysNetwork ? fetchers.own : fetchers.network)(request);
     } catch (error) {
       return failed(current.url, 502, 'the source could not be fetched', { reason: String(error) });
     }
@@ -147,6 +157,59 @@ export async function readLimited(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A body read whole, or, when over the limit, its first bytes (to tell what it is) and the whole body again. */
+export type ReadSource =
+  | { readonly complete: true; readonly bytes: Uint8Array }
+  | { readonly complete: false; readonly head: Uint8Array; readonly body: ReadableStream<Uint8Array> };
+
+/** Bytes enough to recognise every supported format by its magic number. */
+const headBytes = 64;
+
+/**
+ * Like `readLimited`, but a body over `maxBytes` is not thrown away: its first bytes are returned to check what it is
+ * (a large image may be passed through; a large document may not), with a stream of the whole body.
+ */
+export async function readSource(response: Response, maxBytes: number): Promise<ReadSource> {
+  if (!response.body) return { complete: true, bytes: new Uint8Array() };
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    if (declared > maxBytes && total >= headBytes) break;
+    const { done, value } = await reader.read();
+    if (done) return { complete: true, bytes: concat(chunks, total) };
+    chunks.push(value);
+    total += value.byteLength;
+    if (total > maxBytes) break;
+  }
+  const head = concat(chunks, total).subarray(0, headBytes);
+  const queued = [...chunks];
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = queued.shift();
+      if (next) return controller.enqueue(next);
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { complete: false, head, body };
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

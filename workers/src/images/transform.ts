@@ -13,6 +13,15 @@ export interface CheckedSource {
   readonly header: ImageHeader & { readonly format: CodecFormat };
 }
 
+/**
+ * Lets every request waiting on the thread run (a speed-test probe, a /meta) between two codec calls: each call
+ * holds the thread until it returns. A few milliseconds rather than 0: under `wrangler dev` a request crosses
+ * several Workers of the same process (entry proxy, then ours), each needing its own turn of the event loop, and a
+ * zero timer would let the next codec call start after only the first of them.
+ */
+export const yieldThreadMs = 5;
+export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
+
 /** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
 export async function transformImage(
   source: CheckedSource | Pixels,
@@ -20,13 +29,17 @@ export async function transformImage(
   target: TargetFormat,
   quality: number,
 ): Promise<Uint8Array> {
+  await yieldThread();
   let pixels = 'bytes' in source ? await decodeChecked(source) : source;
+  await yieldThread();
   pixels = cropPixels(pixels, plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height);
   pixels = await resizePixels(pixels, plan.resized.width, plan.resized.height);
+  await yieldThread();
   const jpeg = target === 'jpeg' || target === 'baseline-jpeg';
   const background = jpeg ? ([255, 255, 255, 255] as const) : ([0, 0, 0, 0] as const);
   pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, background);
   if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
+  await yieldThread();
   if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
   return encode(pixels, target, quality);
 }

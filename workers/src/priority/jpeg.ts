@@ -3,6 +3,11 @@ import { type ImageLayout, type ImageScanner, invalid, more, type ScanResult } f
 
 // Only SOF and SOS payloads are kept; both are tiny (SOF ≤ 6 + 3·255 bytes), so anything larger is hostile.
 const maxKeptSegmentBytes = 1024;
+// Real encoders write 1 (baseline) to ~12 scans (libjpeg's progressive script) and a few dozen marker segments;
+// thousands of either are an attack on whoever decodes the file. The scanner gives up (the image is passed through
+// without priority headers, the reason logged) instead of walking them all.
+export const maxJpegScans = 100;
+export const maxJpegMarkers = 1000;
 
 enum State {
   Soi0,
@@ -48,6 +53,8 @@ export class JpegScanner implements ImageScanner {
   #progress: ProgressTracker | undefined;
   /** The scan being read, applied when it ends. */
   #scan: ScanParameters | undefined;
+  #scans = 0;
+  #markers = 0;
 
   constructor(private readonly good: GoodImageRule = defaultGoodImageRule) {}
 
@@ -132,6 +139,10 @@ export class JpegScanner implements ImageScanner {
     }
     if (inEntropy) this.#endScan(this.#markerStart);
     if (this.#result.kind !== 'more') return;
+    if (++this.#markers > maxJpegMarkers) {
+      this.#fail(`more than ${maxJpegMarkers} JPEG markers`);
+      return;
+    }
     if (code === 0xd9) {
       this.#result = this.#headerEnd > 0 ? this.#complete() : invalid('JPEG ended before its first scan');
       return;
@@ -195,6 +206,10 @@ export class JpegScanner implements ImageScanner {
 
   #readScan(end: number): void {
     const p = this.#kept;
+    if (++this.#scans > maxJpegScans) {
+      this.#fail(`more than ${maxJpegScans} JPEG scans`);
+      return;
+    }
     const count = p[0] ?? 0;
     if (this.#componentIds.length === 0) {
       this.#fail('SOS before SOF');

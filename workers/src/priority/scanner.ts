@@ -21,9 +21,14 @@ function sniff(b: Uint8Array): 'jpeg' | HeaderReader | undefined {
   return undefined;
 }
 
+// The prefix is re-read from its start as it grows: an origin trickling one byte per chunk would make that quadratic
+// (64 KiB × 64 Ki reads of an AVIF box walk), so it is re-read only once it grew by this much (or at the end).
+const rereadAfterBytes = 512;
+
 /** Keeps the first bytes and re-reads them as they grow, for formats whose header is a few dozen bytes. */
 class PrefixScanner implements ImageScanner {
   #prefix = new Uint8Array(0);
+  #readBytes = 0;
   #result: ScanResult = more;
 
   constructor(private readonly read: HeaderReader) {}
@@ -35,15 +40,22 @@ class PrefixScanner implements ImageScanner {
     grown.set(this.#prefix);
     grown.set(chunk.subarray(0, room), this.#prefix.length);
     this.#prefix = grown;
-    this.#result = this.read(grown);
-    if (this.#result.kind === 'more' && grown.length >= maxHeaderPrefixBytes) {
+    const full = grown.length >= maxHeaderPrefixBytes;
+    if (this.#readBytes === 0 || grown.length - this.#readBytes >= rereadAfterBytes || full) this.#reread();
+    if (this.#result.kind === 'more' && full) {
       this.#result = invalid(`no dimensions in the first ${maxHeaderPrefixBytes} bytes`);
     }
     return this.#result;
   }
 
   finish(): ScanResult {
+    if (this.#result.kind === 'more' && this.#readBytes < this.#prefix.length) this.#reread();
     return this.#result.kind === 'more' ? invalid('image ended inside its header') : this.#result;
+  }
+
+  #reread(): void {
+    this.#readBytes = this.#prefix.length;
+    this.#result = this.read(this.#prefix);
   }
 }
 

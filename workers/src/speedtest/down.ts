@@ -38,5 +38,7 @@ export function handleDown(request: Request): Response {
   if (!parsed.ok) return jsonError(parsed.status, parsed.error, parsed.detail, { headers: measurementHeaders(0) });
   const headers = measurementHeaders(performance.now() - startedMs);
   headers.set('content-type', 'application/octet-stream');
+  // Stated explicitly (FixedLengthStream would add it on the wire) so a HEAD answer carries the GET's length too.
+  headers.set('content-length', String(parsed.bytes));
   return new Response(parsed.bytes === 0 ? '' : generatedBody(parsed.bytes), { headers });
 }

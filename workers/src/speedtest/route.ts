@@ -14,20 +14,40 @@ const endpoints: Record<string, { method: string; handle: Handler }> = {
   '/meta': { method: 'GET', handle: handleMeta },
 };
 
+/** Methods an endpoint answers: HEAD wherever GET is answered (RFC 9110 §9.3.2: same headers, no body). */
+const methodsOf = (method: string) => (method === 'GET' ? ['GET', 'HEAD'] : [method]);
+
+// JSON answers (/meta, errors) are small; their length is measured. /__down states its own length up front.
+const maxMeasuredHeadBytes = 64 * 1024;
+
+/** The GET answer's status and headers, Content-Length included, without its body. */
+async function headOf(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (!headers.has('content-length') && response.body) {
+    const bytes = await response.arrayBuffer();
+    if (bytes.byteLength <= maxMeasuredHeadBytes) headers.set('content-length', String(bytes.byteLength));
+  } else {
+    await response.body?.cancel();
+  }
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** The speed-test endpoints (`/__down`, `/__up`, `/meta`); every other path goes to `next`. */
 export const speedtestRoutes: Middleware = async (request, _env, _ctx, next) => {
   const endpoint = endpoints[new URL(request.url).pathname];
   if (!endpoint) return next(request);
-  if (request.method === 'OPTIONS') return preflight(endpoint.method);
-  if (request.method !== endpoint.method) {
+  const methods = methodsOf(endpoint.method);
+  if (request.method === 'OPTIONS') return preflight(methods.join(', '));
+  if (!methods.includes(request.method)) {
     return jsonError(
       405,
-      `use ${endpoint.method}`,
+      `use ${methods.join(' or ')}`,
       { method: request.method },
       {
-        headers: { allow: `${endpoint.method}, OPTIONS`, 'access-control-allow-origin': '*' },
+        headers: { allow: `${methods.join(', ')}, OPTIONS`, 'access-control-allow-origin': '*' },
       },
     );
   }
+  if (request.method === 'HEAD') return headOf(await endpoint.handle(request));
   return endpoint.handle(request);
 };

@@ -197,12 +197,20 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
   it('format=json on a non-image is a 415', async () => {
     expect((await errorOf('f=json', 'demo/images/broken/not-an-image.png')).status).toBe(415);
   });
+
+  it.each(['broken/not-an-image.png', 'broken/garbage.jpg'])(
+    'a source that is not an image (%s) is a 415 JSON, never the document',
+    async (path) => {
+      const { status, body } = await errorOf('w=10,f=webp', `demo/images/${path}`);
+      expect(status).toBe(415);
+      expect(body.error).toMatch(/not a JPEG, PNG, GIF, WebP or AVIF image/);
+    },
+  );
 });
 
 describe('/cdn-cgi/image/ with sources it cannot transform', () => {
   it.each([
     ['broken/truncated.jpg', 'truncated'],
-    ['broken/garbage.jpg', 'not a decodable image'],
     ['broken/bomb.png', 'over 3 MP'],
     ['broken/animated.gif', 'animated'],
   ])('serves %s as it is (%s)', async (path, reason) => {

@@ -73,8 +73,8 @@ describe('GET /__down', () => {
   it('answers 405 with Allow for POST', async () => {
     const response = await call('/__down?bytes=10', { method: 'POST', body: 'x' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, OPTIONS');
-    expect(await response.json()).toEqual({ error: 'use GET', detail: { method: 'POST' } });
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(await response.json()).toEqual({ error: 'use GET or HEAD', detail: { method: 'POST' } });
   });
 });
 
@@ -123,9 +123,9 @@ describe('POST /__up', () => {
 
 describe('OPTIONS preflight', () => {
   it.each([
-    ['/__down', 'GET, OPTIONS'],
+    ['/__down', 'GET, HEAD, OPTIONS'],
     ['/__up', 'POST, OPTIONS'],
-    ['/meta', 'GET, OPTIONS'],
+    ['/meta', 'GET, HEAD, OPTIONS'],
   ])('answers %s with the allowed methods and any origin', async (path, methods) => {
     const response = await call(path, { method: 'OPTIONS' });
     expect(response.status).toBe(204);

@@ -1,0 +1,70 @@
+// Loads the Worker's parsers (TypeScript) into Node by bundling them with esbuild, and the BinaryAST decoder from the
+// crate's wasm-pack build, so the fuzzer exercises exactly the code the Worker runs.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const src = join(repoRoot, 'workers', 'src');
+
+/** The pure parsers of the Worker, in one ESM bundle. */
+export async function loadWorkerParsers() {
+  const dir = mkdtempSync(join(tmpdir(), 'speedkit-fuzz-'));
+  const outfile = join(dir, 'parsers.mjs');
+  try {
+    await build({
+      stdin: {
+        contents: [
+          "export { readImageHeader, isComplete, sniffImageFormat } from './images/header';",
+          "export { walkJpeg } from './images/jpeg-structure';",
+          "export { parseOptions, canonicalOptions } from './images/options';",
+          "export { planResize } from './images/plan';",
+          "export { parseAccept, explicitQuality } from './images/accept';",
+          "export { chooseFormat } from './images/negotiate';",
+          "export { locateSource } from './images/source';",
+          "export { defaultConfig as imagesDefaults } from './images/config';",
+          "export { scanImage } from './priority/scanner';",
+          "export { parseBytesParam } from './speedtest/params';",
+          "export { maxDownloadBytes } from './speedtest/limits';",
+        ].join('\n'),
+        resolveDir: src,
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      outfile,
+      logLevel: 'error',
+    });
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pkg = join(repoRoot, 'wasm', 'binast', 'pkg');
+
+/**
+ * A fresh BinaryAST decoder: its own copy of the wasm-bindgen glue (a new module URL) and its own Wasm instance, so
+ * an input that traps cannot change what the next input sees (the fuzzer reloads after every trap).
+ * @param {number} generation distinguishes the copies
+ */
+export async function loadBinastDecoder(generation) {
+  const glue = await import(`${pathToFileURL(join(pkg, 'binast.js')).href}?instance=${generation}`);
+  glue.initSync({ module: new WebAssembly.Module(readFileSync(join(pkg, 'binast_bg.wasm'))) });
+  return glue;
+}
+
+/** The crate's JavaScript encoder (acorn + the same Wasm), for seeding the decoder with real encodings. */
+export async function loadBinastEncoder() {
+  // encode-javascript.js imports the glue by its plain URL: that copy needs its own instance.
+  const plain = await import(pathToFileURL(join(pkg, 'binast.js')).href);
+  plain.initSync({ module: new WebAssembly.Module(readFileSync(join(pkg, 'binast_bg.wasm'))) });
+  const decoder = await loadBinastDecoder(0);
+  const { encodeJavaScript } = await import(
+    pathToFileURL(join(repoRoot, 'wasm', 'binast', 'js', 'encode-javascript.js')).href
+  );
+  return { encodeJavaScript, decoder };
+}

@@ -1,0 +1,308 @@
+// The fuzz targets: each has seeds from the real fixtures, an arbitrary (mutations of those seeds) and a check that
+// throws when the parser misbehaves. A parser may reject anything; it may not throw, trap, hang or break its promise.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { loadBinastDecoder, loadBinastEncoder, loadWorkerParsers } from './load-targets.mjs';
+import { bytesFrom, textFrom } from './mutate.mjs';
+
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** Files of a generated fixture folder up to `maxBytes` each (small seeds mutate and run faster). */
+function filesIn(dir, test, maxBytes = 128 * 1024) {
+  const full = join(repoRoot, dir);
+  let names;
+  try {
+    names = readdirSync(full);
+  } catch {
+    throw new Error(`${dir} is missing: run \`npm run build\` first (the fuzz seeds are the generated fixtures)`);
+  }
+  return names
+    .filter(
+      (name) => test.test(name) && statSync(join(full, name)).isFile() && statSync(join(full, name)).size <= maxBytes,
+    )
+    .map((name) => new Uint8Array(readFileSync(join(full, name))));
+}
+
+const assert = (condition, message) => {
+  if (!condition) throw new Error(`property: ${message}`);
+};
+const positiveInteger = (value) => Number.isSafeInteger(value) && value > 0;
+
+const magics = [
+  [0xff, 0xd8, 0xff],
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52],
+  [...'GIF89a'].map((c) => c.charCodeAt(0)),
+  [...'RIFF\0\0\0\0WEBPVP8X'].map((c) => c.charCodeAt(0)),
+  [0, 0, 0, 20, ...'ftypavif'].map((c) => (typeof c === 'string' ? c.charCodeAt(0) : c)),
+];
+
+/**
+ * @typedef {object} Target
+ * @property {string} name
+ * @property {number} seeds
+ * @property {import('fast-check').Arbitrary<unknown>} arbitrary
+ * @property {(input: unknown) => void | Promise<void>} run throws on a crash or a broken property
+ * @property {(input: unknown) => string} describe a short printable form of an input
+ * @property {(error: unknown) => Promise<void>} [recover] after a crash (e.g. a fresh Wasm instance after a trap)
+ */
+
+const hex = (bytes) =>
+  `${bytes.length} bytes: ${Buffer.from(bytes.subarray(0, 48)).toString('hex')}${bytes.length > 48 ? '…' : ''}`;
+const text = (value) => JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…(${value.length})` : value);
+
+/** @returns {Promise<Target[]>} */
+export async function loadTargets() {
+  const w = await loadWorkerParsers();
+  const demoImages = [
+    ...filesIn('apps/speedtest/public/demo/images/small', /\.(jpe?g|png|gif|webp|avif)$/),
+    ...filesIn('apps/speedtest/public/demo/images/broken', /./),
+  ];
+  const priorityFixtures = filesIn('workers/test/priority/fixtures', /./);
+  const imageSeeds = [...demoImages, ...priorityFixtures];
+  const jpegSeeds = imageSeeds.filter((bytes) => bytes[0] === 0xff && bytes[1] === 0xd8);
+
+  const imageHeader = {
+    name: 'image-header reader',
+    seeds: imageSeeds.length,
+    arbitrary: bytesFrom(imageSeeds, magics),
+    describe: hex,
+    run(bytes) {
+      const header = w.readImageHeader(bytes);
+      w.sniffImageFormat(bytes);
+      if (header) {
+        assert(positiveInteger(header.width) && positiveInteger(header.height), 'dimensions are positive integers');
+        w.isComplete(bytes, header.format);
+      }
+    },
+  };
+
+  const jpegScans = {
+    name: 'JPEG scan scanner',
+    seeds: jpegSeeds.length,
+    arbitrary: fc.tuple(bytesFrom(jpegSeeds, [magics[0]]), fc.integer({ min: 1, max: 4096 })),
+    describe: ([bytes, chunk]) => `${hex(bytes)} in ${chunk}-byte chunks`,
+    run([bytes, chunkBytes]) {
+      const whole = w.scanImage(bytes);
+      assert(whole.kind === 'done' || whole.kind === 'invalid', 'answers done or invalid');
+      if (whole.kind === 'done') {
+        const { headerEndBytes: header, previewEndBytes: preview, goodEndBytes: good } = whole.layout;
+        assert(header > 0 && header <= bytes.length, 'header end inside the file');
+        assert(preview === undefined || (preview >= header && preview <= bytes.length), 'preview after header');
+        assert(good === undefined || (good >= (preview ?? header) && good <= bytes.length), 'good after preview');
+      }
+      const chunked = w.scanImage(bytes, undefined, chunkBytes);
+      assert(JSON.stringify(chunked) === JSON.stringify(whole), 'same answer whatever the chunk size');
+      const walk = w.walkJpeg(bytes, { maxScans: 100, maxMarkers: 1000 });
+      if (walk.ok) assert(walk.structure.scans <= 100 && walk.structure.markers <= 1000, 'walk within its limits');
+    },
+  };
+
+  const optionSeeds = [
+    'width=320,format=auto',
+    'w=40,h=40,fit=cover,g=0.2x0.8',
+    'width=300,height=200,fit=cover,gravity=top,format=auto',
+    'width=240,height=240,fit=pad,format=auto',
+    'w=24,dpr=2,q=50,f=webp,onerror=redirect,metadata=none,anim=false,sharpen=1.5',
+    'f=json',
+    'width=3900,height=3900,fit=pad,format=webp,q=84',
+  ];
+  const optionWords = [
+    'width',
+    'w',
+    'height',
+    'h',
+    'fit',
+    'quality',
+    'q',
+    'format',
+    'f',
+    'dpr',
+    'gravity',
+    'g',
+    '=',
+    ',',
+    '%2C',
+    '1e9',
+    '-1',
+    '0.5',
+    '4097',
+    'NaN',
+    '0x10',
+    'auto',
+    'pad',
+    '\u0000',
+    '..',
+  ];
+  const urlOptions = {
+    name: 'URL options parser',
+    seeds: optionSeeds.length,
+    arbitrary: fc.tuple(
+      textFrom(optionSeeds, optionWords),
+      fc.integer({ min: 1, max: 40000 }),
+      fc.integer({ min: 1, max: 40000 }),
+    ),
+    describe: ([segment, width, height]) => `${text(segment)} on ${width}x${height}`,
+    run([segment, width, height]) {
+      const max = w.imagesDefaults.maxOutputDimension;
+      const parsed = w.parseOptions(segment, max);
+      if (!parsed.ok) {
+        assert(
+          typeof parsed.error.reason === 'string' && parsed.error.reason.length > 0,
+          'a rejection names its reason',
+        );
+        return;
+      }
+      const { options } = parsed;
+      assert(
+        options.width === undefined || (positiveInteger(options.width) && options.width <= max),
+        'width within the limit',
+      );
+      assert(options.quality >= 1 && options.quality <= 100, 'quality 1..100');
+      assert(options.dpr > 0 && options.dpr <= 2, 'dpr in (0, 2]');
+      w.canonicalOptions(options);
+      const plan = w.planResize({ width, height }, options, max);
+      assert(
+        positiveInteger(plan.width) && plan.width <= max && positiveInteger(plan.height) && plan.height <= max,
+        `output within ${max} px`,
+      );
+      assert(
+        plan.crop.x >= 0 &&
+          plan.crop.y >= 0 &&
+          plan.crop.x + plan.crop.width <= width &&
+          plan.crop.y + plan.crop.height <= height,
+        'crop inside the source',
+      );
+      assert(
+        plan.offset.x + plan.resized.width <= plan.width && plan.offset.y + plan.resized.height <= plan.height,
+        'resized fits the canvas',
+      );
+    },
+  };
+
+  const acceptSeeds = [
+    'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+    'image/webp,*/*',
+    'image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5',
+    'image/avif;q=0,image/webp;q=0.5',
+    'application/javascript-binast, */*',
+    '*',
+  ];
+  const acceptWords = ['image/avif', 'image/webp', ';q=', '0.001', '1.0000', ',', '*/*', 'q=0', ' ', '\t', ';', '/'];
+  const accept = {
+    name: 'Accept parser',
+    seeds: acceptSeeds.length,
+    arbitrary: textFrom(acceptSeeds, acceptWords),
+    describe: text,
+    run(header) {
+      const ranges = w.parseAccept(header);
+      assert(ranges.length <= 64, 'at most 64 ranges');
+      for (const range of ranges) assert(range.q >= 0 && range.q <= 1, 'q within 0..1');
+      const format = w.chooseFormat(ranges, 'jpeg', ['avif', 'webp']);
+      if (format) assert(w.explicitQuality(ranges, `image/${format}`) > 0, 'a chosen format was named with q > 0');
+    },
+  };
+
+  const { encodeJavaScript } = await loadBinastEncoder();
+  const scriptDir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
+  const scripts = readdirSync(scriptDir)
+    .sort()
+    .slice(0, 40)
+    .map((name) => readFileSync(join(scriptDir, name), 'utf8'));
+  scripts.push(readFileSync(join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'loader-app.js'), 'utf8'));
+  const binastSeeds = [];
+  for (const source of scripts) {
+    for (const layout of ['multipart', 'optimised']) {
+      try {
+        binastSeeds.push(encodeJavaScript(source, { layout, lazyLevel: 1 }));
+      } catch {
+        // Scripts the encoder does not support (e.g. modules as scripts) are simply not seeds.
+      }
+    }
+  }
+  let generation = 1;
+  let decoder = await loadBinastDecoder(generation);
+  const binast = {
+    name: 'BinaryAST decoder',
+    seeds: binastSeeds.length,
+    arbitrary: bytesFrom(binastSeeds, [[...'BINJS'].map((c) => c.charCodeAt(0))]),
+    describe: hex,
+    run(bytes) {
+      try {
+        decoder.decodeToJavaScript(bytes);
+      } catch (error) {
+        // A decode error is the decoder's `Result` reaching JS: the expected answer to a bad input. A trap is not.
+        if (error instanceof WebAssembly.RuntimeError || !(error instanceof Error)) throw error;
+      }
+    },
+    async recover() {
+      generation += 1;
+      decoder = await loadBinastDecoder(generation);
+    },
+  };
+
+  const base = new URL('https://site.example/cdn-cgi/image/w=1/x');
+  const sourceConfig = { ...w.imagesDefaults, allowedOrigins: ['https://images.example'] };
+  const paramSeeds = ['0', '100000', '1e5', '1.0', '250000000', '1000000000', '-1', '', ' 10', '0x10', '1e400'];
+  const sourceSeeds = [
+    'demo/images/a.jpg',
+    'https://images.example/a.jpg',
+    '//evil.example/x',
+    '/\\evil.example',
+    'https:/images.example/a',
+    'cdn-cgi/image/w=1/x',
+    'data:image/png;base64,xx',
+    'http://user:pw@images.example/a.jpg',
+    '%2e%2e/%2e%2e/etc',
+  ];
+  const endpoint = {
+    name: 'endpoint parameters',
+    seeds: paramSeeds.length + sourceSeeds.length,
+    arbitrary: fc.tuple(
+      textFrom(paramSeeds, ['e', '+', '.', '0', '9', '-', ' ', 'E']),
+      textFrom(sourceSeeds, [
+        '/',
+        '\\',
+        '//',
+        ':',
+        '@',
+        '%2F',
+        '%5C',
+        '..',
+        'https://',
+        'evil.example',
+        '?',
+        '#',
+        '\t',
+        '\n',
+      ]),
+    ),
+    describe: ([bytes, source]) => `bytes=${text(bytes)} source=${text(source)}`,
+    run([raw, source]) {
+      const parsed = w.parseBytesParam(raw, w.maxDownloadBytes);
+      if (parsed.ok)
+        assert(
+          Number.isSafeInteger(parsed.bytes) && parsed.bytes >= 0 && parsed.bytes <= w.maxDownloadBytes,
+          'bytes within 0..cap',
+        );
+      else assert(parsed.status === 400 || parsed.status === 413, 'a rejection is 400 or 413');
+      const located = w.locateSource(source, base, sourceConfig);
+      if (located.ok) {
+        const { url, ownOrigin } = located.source;
+        assert(url.protocol === 'https:' || url.protocol === 'http:', 'http(s) only');
+        assert(!url.username && !url.password, 'no credentials');
+        if (ownOrigin) {
+          assert(url.origin === base.origin, 'own-origin sources stay on the origin');
+          assert(!url.pathname.startsWith('/cdn-cgi/'), 'no loops into /cdn-cgi/');
+        } else {
+          assert(sourceConfig.allowedOrigins.includes(url.origin), 'other origins only from the allow-list');
+        }
+      } else {
+        assert([400, 403].includes(located.problem.status), 'a refusal is 400 or 403');
+      }
+    },
+  };
+
+  return [imageHeader, jpegScans, urlOptions, accept, binast, endpoint];
+}

@@ -1,0 +1,64 @@
+// Command-line arguments of `npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features ...]`,
+// parsed and checked without I/O so every mistake gets a sentence saying what is wrong.
+
+import { profiles } from './profiles.mjs';
+import { featureNames } from './variants.mjs';
+
+export const usage =
+  'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all] [--out dir]';
+
+/**
+ * @param {string[]} argv
+ * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null }}
+ */
+export function parseCli(argv) {
+  const options = { url: null, runs: 5, profiles: ['desktop', 'mobile'], features: [...featureNames], outDir: null };
+  const list = (value) =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined || next.startsWith('--')) throw new Error(`${arg} needs a value\n${usage}`);
+      return next;
+    };
+    if (arg === '--runs') {
+      const runs = Number(value());
+      if (!Number.isInteger(runs) || runs < 1 || runs > 50)
+        throw new Error('--runs must be a whole number from 1 to 50');
+      options.runs = runs;
+    } else if (arg === '--profiles') {
+      options.profiles = list(value());
+      const unknown = options.profiles.filter((name) => !(name in profiles));
+      if (unknown.length > 0 || options.profiles.length === 0) {
+        throw new Error(`unknown profile "${unknown.join(', ')}": choose from ${Object.keys(profiles).join(', ')}`);
+      }
+    } else if (arg === '--features') {
+      options.features = list(value());
+      const unknown = options.features.filter((name) => !featureNames.includes(name));
+      if (unknown.length > 0)
+        throw new Error(`unknown feature "${unknown.join(', ')}": choose from ${featureNames.join(', ')}`);
+    } else if (arg === '--out') {
+      options.outDir = value();
+    } else if (arg.startsWith('--')) {
+      throw new Error(`unknown option ${arg}\n${usage}`);
+    } else if (options.url === null) {
+      let url;
+      try {
+        url = new URL(arg);
+      } catch {
+        throw new Error(`"${arg}" is not a URL: give the page's full address, e.g. http://127.0.0.1:3000/`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw new Error(`only http:// and https:// pages can be tested, not ${url.protocol}`);
+      }
+      options.url = url;
+    } else {
+      throw new Error(`one URL at a time (got "${options.url.href}" and "${arg}")\n${usage}`);
+    }
+  }
+  return options;
+}

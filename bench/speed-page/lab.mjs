@@ -1,0 +1,179 @@
+// Orchestrates one Speed Page measurement: checks, the shaped link, origin bridge, Workers and fronts, then every
+// profile's interleaved runs, and hands the runs to results.mjs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../lib/chromium.mjs';
+import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
+import { filmstrip, speedlineSpeedIndex, visualMetrics } from './frames.mjs';
+import { loadPage } from './measure.mjs';
+import { startOriginBridge } from './origin-bridge.mjs';
+import { profiles } from './profiles.mjs';
+import { addRtt } from './rtt.mjs';
+import { ports, startFronts, startWorkers } from './servers.mjs';
+import { selectVariants } from './variants.mjs';
+
+const loaderDir = resolve(fileURLToPath(new URL('../../packages/binast-loader/dist', import.meta.url)));
+const pageTimeoutMs = 60_000;
+
+/**
+ * Fails early, with what to do, when the page cannot be measured: not root, unreachable, or an error status.
+ * @param {URL} url
+ */
+export async function preflight(url) {
+  const possible = await canCreateNamespaces();
+  if (!possible.ok) {
+    throw new Error(
+      `the Speed Page shapes a real link between network namespaces and needs root for that: ${possible.reason}. ` +
+        'Run it as root (e.g. `sudo npm run speed-page -- <url>`).',
+    );
+  }
+  let response;
+  try {
+    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const cause = /** @type {any} */ (error).cause?.code ?? /** @type {Error} */ (error).message;
+    throw new Error(`cannot reach ${url.href} (${cause}): is the site running and the address right?`);
+  }
+  await response.body?.cancel();
+  if (response.status >= 300 && response.status < 400) {
+    throw new Error(
+      `${url.href} redirects (HTTP ${response.status}) to ${response.headers.get('location')}: pass the final address`,
+    );
+  }
+  if (response.status >= 400) {
+    throw new Error(
+      `the origin answered HTTP ${response.status} for ${url.href}: fix the site or pass a page that loads`,
+    );
+  }
+}
+
+/**
+ * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, say: (s: string) => void }} options
+ */
+export async function runLab({ url, runs, profiles: profileNames, features, prefix, say }) {
+  const variants = selectVariants(features);
+  const work = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const socketPath = join(work, 'origin.sock');
+  const bridge = await startOriginBridge({ target: new URL(url.origin), socketPath, loaderDir });
+  const first = profiles[profileNames[0]];
+  const link = await createShapedLink({ prefix, downMbit: first.downMbit, upMbit: first.upMbit });
+  const path = url.pathname + url.search;
+  /** @type {any[]} */
+  const allRuns = [];
+  /** @type {Record<string, Record<string, any>>} */
+  const filmstrips = {};
+  let rttMechanism = '';
+  try {
+    const entryPort = await startWorkers(link, work, socketPath, variants, say);
+    const backendPorts = [
+      ports.relay,
+      ...variants.filter((v) => v.hops.length > 0).map((_, i) => ports.firstFront + i),
+    ];
+    const rtt = await addRtt(link, backendPorts, ports.firstToxiApi);
+    rttMechanism = rtt.mechanism;
+    const browser = await chromium.launch({ executablePath: link.chromiumPath, args: chromiumArgs });
+    try {
+      for (const profileName of profileNames) {
+        const profile = profiles[profileName];
+        await link.setRates(profile);
+        await rtt.setRttMs(profile.rttMs);
+        const fronts = await startFronts(link, work, entryPort, profile.downMbit);
+        try {
+          const urlOf = (variant) =>
+            variant.hops.length === 0
+              ? `http://${link.serverIp}:${ports.relay}${path}`
+              : `https://${link.serverIp}:${fronts.portOf.get(variant.id)}${path}`;
+          say(`${profile.label}`);
+          if (profileName === profileNames[0]) {
+            // Warm-up, not measured: the Workers encode AVIF/WebP and BinaryAST in the background on first sight
+            // and serve the stored variants afterwards, which is what visitors of a deployed site get.
+            for (let round = 0; round < 2; round++) {
+              for (const variant of variants.filter((v) => v.hops.length > 0)) {
+                const startMs = performance.now();
+                await loadPage(browser, urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
+                say(
+                  `  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`,
+                );
+              }
+              if (round === 0) await new Promise((r) => setTimeout(r, 8000));
+            }
+          }
+          const framesOf = new Map();
+          for (let run = 0; run < runs; run++) {
+            // Interleaved, and the order rotated every run so no variant always goes first after a pause.
+            const order = variants.map((_, i) => variants[(i + run) % variants.length]);
+            for (const variant of order) {
+              const startMs = performance.now();
+              const base = { profile: profileName, variant: variant.id, run: run + 1 };
+              try {
+                const { frames, ...loaded } = await loadPage(browser, urlOf(variant), profile, {
+                  timeoutMs: pageTimeoutMs,
+                });
+                const visual = await visualMetrics(frames);
+                const speedlineSiMs = await speedlineSpeedIndex(frames).catch(() => Number.NaN);
+                const record = {
+                  ...base,
+                  ...loaded,
+                  speedIndexMs: visual.speedIndexMs,
+                  speedlineSpeedIndexMs: speedlineSiMs,
+                  speedIndexVsSpeedlinePct: (100 * (visual.speedIndexMs - speedlineSiMs)) / speedlineSiMs,
+                  visuallyComplete85Ms: visual.visuallyComplete85Ms,
+                  visuallyComplete100Ms: visual.visuallyComplete100Ms,
+                  firstVisualChangeMs: visual.firstVisualChangeMs,
+                  // The screencast sends a frame whenever the screen changes (tested at ≥ 10/s); Chromium itself
+                  // repaints a partially loaded image about once a second, so slow image loads give few frames.
+                  frames: frames.length,
+                  progress: visual.progress.map((p) => [Math.round(p.timeMs), Math.round(p.progress * 1000) / 10]),
+                };
+                allRuns.push(record);
+                framesOf.set(`${variant.id}#${run + 1}`, frames);
+                const seconds = ((performance.now() - startMs) / 1000).toFixed(1);
+                say(
+                  `  [${profileName}] run ${run + 1}/${runs} ${variant.label.padEnd(18)} SI ${Math.round(record.speedIndexMs)} ms, ` +
+                    `LCP ${Math.round(record.lcpMs)} ms, ${(record.totalBytes / 1e6).toFixed(2)} MB, ${record.protocol} (${seconds} s)`,
+                );
+              } catch (error) {
+                allRuns.push({ ...base, error: /** @type {Error} */ (error).message });
+                say(
+                  `  [${profileName}] run ${run + 1}/${runs} ${variant.label}: FAILED ${/** @type {Error} */ (error).message}`,
+                );
+              }
+            }
+          }
+          filmstrips[profileName] = await filmstripsFor(allRuns, framesOf, profileName, variants, profile.thumbWidthPx);
+        } finally {
+          fronts.stop();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await link.destroy();
+    bridge.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return { runs: allRuns, filmstrips, variants, rttMechanism };
+}
+
+/** The representative (median Speed Index) run's filmstrip per variant, all on one time axis per profile. */
+async function filmstripsFor(allRuns, framesOf, profileName, variants, thumbWidthPx) {
+  const mine = allRuns.filter((r) => r.profile === profileName && !r.error);
+  /** @type {Record<string, any>} */
+  const out = {};
+  const picks = [];
+  for (const variant of variants) {
+    const runs = mine.filter((r) => r.variant === variant.id).sort((a, b) => a.speedIndexMs - b.speedIndexMs);
+    const pick = runs[Math.floor((runs.length - 1) / 2)];
+    if (pick) picks.push({ variant, pick });
+  }
+  const untilMs = Math.max(0, ...picks.map(({ pick }) => pick.visuallyComplete100Ms)) + 200;
+  for (const { variant, pick } of picks) {
+    const strip = await filmstrip(framesOf.get(`${variant.id}#${pick.run}`), untilMs, thumbWidthPx);
+    out[variant.id] = { run: pick.run, lcpMs: pick.lcpMs, visuallyComplete100Ms: pick.visuallyComplete100Ms, ...strip };
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+// The two device and network profiles of the Speed Page. Rates are line rates per direction (tbf on the lab's veth);
+// RTT is added by rtt.mjs; CPU slowdown is CDP's Emulation.setCPUThrottlingRate.
+
+/** @typedef {{ name: string, label: string, viewport: { width: number, height: number }, deviceScaleFactor: number,
+ *   isMobile: boolean, downMbit: number, upMbit: number, rttMs: number, cpuSlowdown: number, thumbWidthPx: number }} Profile */
+
+/** @type {Record<string, Profile>} */
+export const profiles = {
+  desktop: {
+    name: 'desktop',
+    label: 'Desktop (1366×768, 50/10 Mbit/s, 40 ms RTT)',
+    viewport: { width: 1366, height: 768 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    downMbit: 50,
+    upMbit: 10,
+    rttMs: 40,
+    cpuSlowdown: 1,
+    thumbWidthPx: 160,
+  },
+  mobile: {
+    name: 'mobile',
+    label: 'Mobile (390×844 @3x, 1.6/0.75 Mbit/s, 150 ms RTT, 4× CPU slowdown)',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    downMbit: 1.6,
+    upMbit: 0.75,
+    rttMs: 150,
+    cpuSlowdown: 4,
+    thumbWidthPx: 72,
+  },
+};

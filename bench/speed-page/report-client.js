@@ -1,0 +1,43 @@
+// Runs inside the report: fills the filmstrips' images from the frame table (each distinct frame stored once) and
+// draws one visual-progress chart per profile with the inlined Chart.js.
+(() => {
+  const frames = JSON.parse(document.getElementById('speed-page-frames').textContent);
+  const curves = JSON.parse(document.getElementById('speed-page-curves').textContent);
+  for (const section of document.querySelectorAll('section[data-profile]')) {
+    const profile = section.dataset.profile;
+    for (const row of section.querySelectorAll('table.strip tr[data-variant]')) {
+      const images = frames[profile]?.[row.dataset.variant] ?? [];
+      for (const img of row.querySelectorAll('img[data-frame]')) img.src = images[Number(img.dataset.frame)];
+    }
+  }
+  const palette = ['#5a5a5f', '#8e44ad', '#0b57d0', '#e37400', '#0a7a35', '#b3261e', '#00838f'];
+  window.speedPageCharts = {};
+  for (const canvas of document.querySelectorAll('canvas[data-profile]')) {
+    const series = curves[canvas.dataset.profile] ?? [];
+    // Step lines: progress holds until the next frame, as the Speed Index integral assumes.
+    window.speedPageCharts[canvas.dataset.profile] = new Chart(canvas, {
+      type: 'line',
+      data: {
+        datasets: series.map((s, i) => ({
+          label: s.label,
+          data: [{ x: 0, y: 0 }, ...s.points.map(([ms, pct]) => ({ x: ms / 1000, y: pct }))],
+          borderColor: palette[i % palette.length],
+          backgroundColor: palette[i % palette.length],
+          stepped: 'after',
+          pointRadius: 0,
+          borderWidth: 2,
+        })),
+      },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        parsing: true,
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'seconds from navigation start' } },
+          y: { min: 0, max: 100, title: { display: true, text: 'visual progress (%)' } },
+        },
+        plugins: { legend: { position: 'bottom' } },
+      },
+    });
+  }
+})();

@@ -1,0 +1,78 @@
+// `npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all]`:
+// what each of speedkit's features does to a page, as filmstrips and numbers. With no URL it measures the demo
+// article site in bench/speed-page/site. See docs/speed-page.md.
+import { parseCli, usage } from './cli.mjs';
+import { preflight, runLab } from './lab.mjs';
+import { siteName, summaryText, writeResults } from './results.mjs';
+import { buildSite } from './site/build.mjs';
+import { startStaticOrigin } from './site/origin.mjs';
+
+const demoOriginPort = 8813;
+
+/** @param {string} line */
+const say = (line) => process.stdout.write(`${line}\n`);
+
+async function main() {
+  const options = parseCli(process.argv.slice(2));
+  const prefix = process.env.SPEED_PAGE_PREFIX ?? 'skspage';
+  let demoOrigin = null;
+  let url = options.url;
+  if (url === null) {
+    const root = await buildSite();
+    demoOrigin = await startStaticOrigin({ port: demoOriginPort, root });
+    url = new URL(`http://127.0.0.1:${demoOriginPort}/`);
+    say(`demo site: ${root} served at ${url.href}`);
+  }
+  try {
+    await preflight(url);
+    const startMs = performance.now();
+    say(
+      `Speed Page for ${url.href}: ${options.runs} run(s) × profiles ${options.profiles.join(', ')} × features ${options.features.join(', ')}`,
+    );
+    const measured = await runLab({
+      url,
+      runs: options.runs,
+      profiles: options.profiles,
+      features: options.features,
+      prefix,
+      say,
+    });
+    const notes = [
+      'Each Worker variant is a chain of the standalone Workers (wrangler dev --env <capability>, workerd) behind an HTTP/2 front that honours priority headers; "Worker, all off" is the images Worker confined to no path (one hop), "All on" is three hops.',
+      'Measured on a shared 2-core machine: compare variants within this report, not across machines.',
+    ];
+    const { dir, summary } = writeResults({
+      url: url.href,
+      site: siteName(options.url),
+      outDir: options.outDir,
+      measured,
+      runsPerVariant: options.runs,
+      notes,
+    });
+    say(summaryText(summary));
+    const failed = measured.runs.filter((r) => r.error).length;
+    const gapsPct = measured.runs.filter((r) => !r.error).map((r) => Math.abs(r.speedIndexVsSpeedlinePct));
+    if (gapsPct.length > 0) {
+      const worstPct = Math.max(...gapsPct);
+      say(
+        `\nSpeed Index vs speedline-core on the same frames: largest gap ${worstPct.toFixed(1)} % over ${gapsPct.length} runs` +
+          (worstPct > 5 ? ' — ABOVE 5 %: check runs.csv (speedIndexVsSpeedlinePct)' : ''),
+      );
+    }
+    say(
+      `\n${measured.runs.length - failed} runs measured, ${failed} failed, in ${((performance.now() - startMs) / 1000).toFixed(0)} s`,
+    );
+    say(`report: ${dir}/report.html`);
+    say(`data:   ${dir}/runs.csv, runs.json, summary.json`);
+    if (failed > 0 && failed === measured.runs.length) process.exitCode = 1;
+  } finally {
+    demoOrigin?.close();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`speed-page: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof Error && process.env.SPEED_PAGE_DEBUG) process.stderr.write(`${error.stack}\n`);
+  process.stderr.write(`${usage}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,119 @@
+// From runs to what the report says, free of I/O: per profile and variant the median and 95 % bootstrap interval
+// of every metric, the representative run (median Speed Index), and each feature's change against "Worker, all
+// off" (the cost of the hop: "Worker, all off" against "Origin direct"), written as sentences.
+import { bootstrapMedian, compare, median } from './stats.mjs';
+
+/** Metrics with an interval, in table order; `unit` decides how they are printed. */
+export const metrics = [
+  { key: 'ttfbMs', label: 'TTFB', unit: 'ms' },
+  { key: 'fcpMs', label: 'FCP', unit: 'ms' },
+  { key: 'lcpMs', label: 'LCP', unit: 'ms' },
+  { key: 'speedIndexMs', label: 'Speed Index', unit: 'ms' },
+  { key: 'visuallyComplete85Ms', label: 'Visually complete 85 %', unit: 'ms' },
+  { key: 'visuallyComplete100Ms', label: 'Visually complete', unit: 'ms' },
+  { key: 'tbtMs', label: 'TBT', unit: 'ms' },
+  { key: 'cls', label: 'CLS', unit: '' },
+  { key: 'totalBytes', label: 'Bytes', unit: 'bytes' },
+  { key: 'requests', label: 'Requests', unit: 'count' },
+];
+
+/** The metrics a feature's sentence names, in order. */
+const headline = ['lcpMs', 'speedIndexMs', 'totalBytes', 'tbtMs'];
+/** Fewer runs than this give no usable interval: no claim is made then, whatever the medians say. */
+export const minRunsForClaim = 3;
+/** Changes smaller than this are not claimed even with separate intervals (e.g. a few bytes of headers). */
+export const minChangePct = 1;
+
+/** @param {number} value @param {string} unit */
+export function formatValue(value, unit) {
+  if (!Number.isFinite(value)) return 'n/a';
+  if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+  if (unit === 'bytes') return value >= 1e6 ? `${(value / 1e6).toFixed(2)} MB` : `${Math.round(value / 1e3)} KB`;
+  if (unit === 'count') return String(Math.round(value));
+  return value.toFixed(3);
+}
+
+/** @param {number} pct */
+const formatPct = (pct) =>
+  Number.isFinite(pct) ? `${pct < 0 ? '−' : '+'}${Math.abs(pct).toFixed(0)} %` : 'no % of a zero';
+
+/**
+ * @param {any[]} runs every measured run: { profile, variant, run, ...metrics }
+ * @param {{ id: string, label: string, feature: string | null }[]} variants
+ * @param {string[]} profileNames
+ */
+export function summarise(runs, variants, profileNames) {
+  return profileNames.map((profile) => {
+    const rows = variants.map((variant) => {
+      const mine = runs.filter((r) => r.profile === profile && r.variant === variant.id && !r.error);
+      /** @type {Record<string, { median: number, low: number, high: number, runs: number }>} */
+      const stats = {};
+      for (const metric of metrics) stats[metric.key] = bootstrapMedian(mine.map((r) => r[metric.key]));
+      // The run at the (lower) median Speed Index: its filmstrip and curve stand for the variant.
+      const bySpeedIndex = [...mine].sort((a, b) => a.speedIndexMs - b.speedIndexMs);
+      const representative = bySpeedIndex[Math.floor((bySpeedIndex.length - 1) / 2)];
+      const byClass = {};
+      for (const name of Object.keys(mine[0]?.byClass ?? {})) {
+        byClass[name] = {
+          bytes: median(mine.map((r) => r.byClass[name].bytes)),
+          requests: median(mine.map((r) => r.byClass[name].requests)),
+        };
+      }
+      return {
+        variant: variant.id,
+        label: variant.label,
+        feature: variant.feature,
+        protocol: mine[0]?.protocol ?? '',
+        runs: mine.length,
+        failedRuns: runs.filter((r) => r.profile === profile && r.variant === variant.id && r.error).length,
+        stats,
+        byClass,
+        representativeRun: representative?.run ?? null,
+      };
+    });
+    return { profile, rows, findings: findingsFor(profile, rows) };
+  });
+}
+
+/** Sentences for one profile: the hop's cost, then each feature against Worker-all-off. */
+function findingsFor(profile, rows) {
+  const find = (id) => rows.find((row) => row.variant === id);
+  const pairs = [];
+  const origin = find('origin');
+  const off = find('worker-off');
+  if (origin && off)
+    pairs.push({ subject: 'The Worker hop (all off vs origin direct)', baseline: origin, variant: off });
+  if (off) {
+    for (const row of rows.filter((r) => r.feature !== null))
+      pairs.push({ subject: row.label, baseline: off, variant: row });
+  }
+  return pairs.map(({ subject, baseline, variant }) => {
+    const changes = headline.map((key) => {
+      const unit = metrics.find((m) => m.key === key)?.unit ?? '';
+      const compared = compare(baseline.stats[key], variant.stats[key]);
+      const enoughRuns = Math.min(baseline.stats[key].runs, variant.stats[key].runs) >= minRunsForClaim;
+      const { changePct } = compared;
+      const claim = compared.claim && enoughRuns && Math.abs(changePct) >= minChangePct;
+      const label = metrics.find((m) => m.key === key)?.label ?? key;
+      const text = `${label} ${formatValue(baseline.stats[key].median, unit)} → ${formatValue(variant.stats[key].median, unit)} (${formatPct(changePct)})`;
+      return { metric: key, changePct, claim, text };
+    });
+    const claimed = changes.filter((c) => c.claim);
+    const sentence =
+      claimed.length > 0
+        ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
+        : Math.min(baseline.runs, variant.runs) < minRunsForClaim
+          ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
+          : `${subject}: no measurable difference on ${profile} (LCP, Speed Index, bytes and TBT: intervals overlap or the change is under ${minChangePct} %).`;
+    const why = (c) =>
+      Math.min(baseline.runs, variant.runs) < minRunsForClaim
+        ? 'too few runs'
+        : !Number.isFinite(c.changePct)
+          ? 'zero baseline'
+          : Math.abs(c.changePct) < minChangePct
+            ? `under ${minChangePct} %`
+            : 'intervals overlap';
+    const unclaimed = changes.filter((c) => !c.claim).map((c) => `${c.text}, ${why(c)}: no claim`);
+    return { subject, baseline: baseline.variant, variant: variant.variant, changes, sentence, unclaimed };
+  });
+}

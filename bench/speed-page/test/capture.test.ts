@@ -1,0 +1,79 @@
+import http from 'node:http';
+import { chromium } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs } from '../../lib/chromium.mjs';
+import { visualMetrics } from '../frames.mjs';
+import { loadPage } from '../measure.mjs';
+import { profiles } from '../profiles.mjs';
+
+// The whole capture path in real Chromium (screencast frames, their timestamps against navigation start, Speed
+// Index) on pages whose paint times are known: three equal blocks revealed at set times, and a colour change every
+// 50 ms for the capture rate. Port 8828 is in the Speed Page's range.
+const port = 8828;
+
+const blocksPage = `<!doctype html><html><head><style>
+body { margin: 0; background: #fff; } div { position: absolute; top: 100px; width: 300px; height: 300px; visibility: hidden; }
+</style></head><body>
+<div id="b0" style="left: 40px; background: rgb(200,30,30)"></div>
+<div id="b1" style="left: 440px; background: rgb(30,160,40)"></div>
+<div id="b2" style="left: 840px; background: rgb(20,40,200)"></div>
+<script>
+// Times from navigation start (performance.now()), not from when this script runs.
+// Each reveal is marked, so a timer that fires late on a busy machine moves the expected value with it.
+[400, 800, 1200].forEach((atMs, i) => setTimeout(() => {
+  document.getElementById('b' + i).style.visibility = 'visible';
+  performance.mark('reveal');
+}, atMs - performance.now()));
+</script></body></html>`;
+
+const flickerPage = `<!doctype html><html><body style="margin:0">
+<div id="box" style="width: 600px; height: 400px; background: rgb(0,0,0)"></div>
+<script>
+let step = 0;
+const timer = setInterval(() => {
+  step++;
+  document.getElementById('box').style.background = 'rgb(' + (step * 12) % 256 + ',' + (step * 40) % 256 + ',90)';
+  if (step === 40) clearInterval(timer);
+}, 50);
+</script></body></html>`;
+
+let server: http.Server;
+let browser: Awaited<ReturnType<typeof chromium.launch>>;
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const body = request.url === '/flicker' ? flickerPage : blocksPage;
+    response.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...chromiumArgs],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe('frames captured from real Chromium', () => {
+  it('give the analytic Speed Index of blocks revealed at known times, within 50 ms', async () => {
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/blocks`, profiles.desktop, { timeoutMs: 30_000 });
+    const revealed = page.marks.filter((mark) => mark.name === 'reveal').map((mark) => mark.timeMs);
+    expect(revealed).toHaveLength(3);
+    const metrics = await visualMetrics(page.frames);
+    // Three equal blocks: SI = t1 + 2/3 (t2 - t1) + 1/3 (t3 - t2).
+    const [first = 0, second = 0, third = 0] = revealed;
+    const analyticMs = first + (2 / 3) * (second - first) + (1 / 3) * (third - second);
+    expect(Math.abs(metrics.speedIndexMs - analyticMs)).toBeLessThan(50);
+    expect(Math.abs(metrics.visuallyComplete100Ms - (revealed[2] ?? 0))).toBeLessThan(50);
+  }, 60_000);
+
+  it('capture at least 10 frames per second while the screen keeps changing', async () => {
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/flicker`, profiles.desktop, { timeoutMs: 30_000 });
+    const changing = page.frames.filter((frame) => frame.timeMs >= 200 && frame.timeMs <= 1800);
+    // 1.6 s of a change every 50 ms: at 10 frames/s that is 16 frames.
+    expect(changing.length).toBeGreaterThanOrEqual(16);
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { formatValue, summarise } from '../summary.mjs';
+import { allVariants } from '../variants.mjs';
+
+const variants = allVariants.filter((v) => ['origin', 'worker-off', 'images', 'priority'].includes(v.id));
+const byClass = { html: { bytes: 1, requests: 1 } };
+
+/** Runs whose LCP/SI are `ms` ± a little, and `bytes` exactly. */
+function runsOf(variant: string, count: number, ms: number, bytes: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    profile: 'mobile',
+    variant,
+    run: i + 1,
+    protocol: 'h2',
+    lcpMs: ms + i * 10,
+    speedIndexMs: ms + i * 10,
+    totalBytes: bytes + i,
+    byClass,
+  }));
+}
+
+describe('summarise', () => {
+  it('writes a claimed improvement as a sentence a site owner reads', () => {
+    const runs = [
+      ...runsOf('origin', 5, 3800, 2_000_000),
+      ...runsOf('worker-off', 5, 3900, 1_800_000),
+      ...runsOf('images', 5, 2400, 700_000),
+      ...runsOf('priority', 5, 3890, 1_800_000),
+    ];
+    const [mobile] = summarise(runs, variants, ['mobile']);
+    const images = mobile?.findings.find((f) => f.variant === 'images');
+    expect(images?.sentence).toBe(
+      'Image negotiation: LCP 3.92 s → 2.42 s (−38 %), Speed Index 3.92 s → 2.42 s (−38 %), Bytes 1.80 MB → 700 KB (−61 %) on mobile.',
+    );
+  });
+  it('makes no claim when the intervals overlap or the change is under 1 %', () => {
+    const runs = [
+      ...runsOf('worker-off', 5, 3900, 1_800_000),
+      ...runsOf('priority', 5, 3890, 1_800_050),
+      ...runsOf('origin', 5, 3900, 1_800_000),
+      ...runsOf('images', 5, 3900, 1_800_000),
+    ];
+    const [mobile] = summarise(runs, variants, ['mobile']);
+    const priority = mobile?.findings.find((f) => f.variant === 'priority');
+    expect(priority?.changes.every((c) => !c.claim)).toBe(true);
+    expect(priority?.sentence).toMatch(/no measurable difference on mobile/);
+  });
+  it('makes no claim from fewer than 3 runs, however large the change', () => {
+    const runs = [...runsOf('worker-off', 2, 3900, 1_800_000), ...runsOf('images', 2, 1000, 500_000)];
+    const [mobile] = summarise(runs, variants, ['mobile']);
+    const images = mobile?.findings.find((f) => f.variant === 'images');
+    expect(images?.changes.some((c) => c.claim)).toBe(false);
+    expect(images?.sentence).toMatch(/no claim on mobile \(fewer than 3 runs/);
+  });
+  it('formats durations, bytes and counts with their units', () => {
+    expect(formatValue(980, 'ms')).toBe('980 ms');
+    expect(formatValue(3900, 'ms')).toBe('3.90 s');
+    expect(formatValue(1_770_000, 'bytes')).toBe('1.77 MB');
+    expect(formatValue(Number.NaN, 'ms')).toBe('n/a');
+  });
+});

@@ -1,0 +1,78 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { binastRewriteMiddleware, loaderTypeFor } from '../../src/binast/rewrite-html';
+
+const loader = '/binast/binast-loader.min.js';
+const page = `<!doctype html><html><head><title>t</title><script src="/js/lib.js"></script></head><body>
+<script src="/js/app.js" defer></script>
+<script type="module" src="/js/widget.mjs"></script>
+<script src="https://cdn.example/x.js"></script>
+<script src="/js/pinned.js" integrity="sha384-abc"></script>
+<script nomodule src="/js/legacy.js"></script>
+<script type="application/json" src="/data.json"></script>
+<script>inline()</script>
+</body></html>`;
+
+async function call(html: string, vars: Record<string, string>, headers: Record<string, string> = {}) {
+  const next = async () =>
+    new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', etag: '"abc"', ...headers } });
+  const response = await binastRewriteMiddleware(
+    new Request('http://site.test/article'),
+    { ...env, ...vars } as Env,
+    createExecutionContext(),
+    next,
+  );
+  return { response, text: await response.text() };
+}
+
+describe('HTML rewriting for the BinaryAST loader', () => {
+  it('is off by default: the page passes through byte for byte', async () => {
+    const { response, text } = await call(page, {});
+    expect(text).toBe(page);
+    expect(response.headers.get('etag')).toBe('"abc"');
+  });
+
+  it('puts the loader first in <head> and marks same-origin classic and module scripts for it', async () => {
+    const { response, text } = await call(page, { BINAST_REWRITE_LOADER: loader });
+    expect(text).toContain(`<head><script src="${loader}"></script><title>`);
+    expect(text).toContain('<script src="/js/lib.js" type="binast">');
+    expect(text).toContain('<script src="/js/app.js" defer type="binast">');
+    expect(text).toContain('<script type="binast-module" src="/js/widget.mjs">');
+    expect(response.headers.get('etag')).toBe('W/"abc"');
+    expect(response.headers.get('x-speedkit-binast-rewrite')).toBe('loader');
+  });
+
+  it('leaves alone what the loader cannot vouch for: cross-origin, integrity, nomodule, other types, inline', async () => {
+    const { text } = await call(page, { BINAST_REWRITE_LOADER: loader });
+    expect(text).toContain('<script src="https://cdn.example/x.js"></script>');
+    expect(text).toContain('<script src="/js/pinned.js" integrity="sha384-abc"></script>');
+    expect(text).toContain('<script nomodule src="/js/legacy.js"></script>');
+    expect(text).toContain('<script type="application/json" src="/data.json"></script>');
+    expect(text).toContain('<script>inline()</script>');
+  });
+
+  it('changes nothing in a page without <head>, where the loader could not run first', async () => {
+    const bare = '<p>hi</p><script src="/js/app.js"></script>';
+    const { text } = await call(bare, { BINAST_REWRITE_LOADER: loader });
+    expect(text).toBe(bare);
+  });
+
+  it('passes responses that are not HTML untouched', async () => {
+    const { text } = await call(
+      'var x = "<head>";',
+      { BINAST_REWRITE_LOADER: loader },
+      {
+        'content-type': 'text/javascript',
+      },
+    );
+    expect(text).toBe('var x = "<head>";');
+  });
+
+  it('does not mark the loader itself', () => {
+    const pageUrl = new URL('http://site.test/');
+    const attributes = { type: null, src: loader, integrity: false, nomodule: false };
+    expect(loaderTypeFor(attributes, pageUrl, loader)).toBeNull();
+    expect(loaderTypeFor({ ...attributes, src: 'http://site.test/a.js' }, pageUrl, loader)).toBe('binast');
+  });
+});

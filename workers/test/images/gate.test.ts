@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { TransformGate } from '../../src/images/gate';
+
+describe('TransformGate', () => {
+  it('grants up to maxConcurrent slots at once and refuses the next when it will not wait', async () => {
+    const gate = new TransformGate({ maxConcurrent: 2, maxQueued: 4 });
+    const first = await gate.acquire(0);
+    const second = await gate.acquire(0);
+    expect(first && second).toBeTruthy();
+    expect(await gate.acquire(0)).toBeNull();
+    expect(gate.load).toEqual({ running: 2, queued: 0 });
+  });
+
+  it('hands a released slot to the oldest waiter', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    const release = await gate.acquire(0);
+    const order: string[] = [];
+    const granted = (name: string) => (slot: (() => void) | null) => {
+      order.push(name);
+      return slot;
+    };
+    const a = gate.acquire(5000).then(granted('a'));
+    const b = gate.acquire(5000).then(granted('b'));
+    expect(gate.load).toEqual({ running: 1, queued: 2 });
+    release?.();
+    (await a)?.();
+    (await b)?.();
+    expect(order).toEqual(['a', 'b']);
+    expect(gate.load).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('gives up on a waiter after its wait and forgets it', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    const release = await gate.acquire(0);
+    expect(await gate.acquire(10)).toBeNull();
+    expect(gate.load.queued).toBe(0);
+    release?.();
+    expect(gate.load.running).toBe(0);
+  });
+
+  it('refuses at once when the queue is full', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 1 });
+    const release = await gate.acquire(0);
+    const waiting = gate.acquire(5000);
+    expect(await gate.acquire(5000)).toBeNull();
+    release?.();
+    (await waiting)?.();
+  });
+
+  it('ignores a second release of the same slot', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 1 });
+    const release = await gate.acquire(0);
+    release?.();
+    release?.();
+    expect(gate.load.running).toBe(0);
+    expect(await gate.acquire(0)).not.toBeNull();
+  });
+
+  it('serves every foreground waiter before background work, whatever the arrival order', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    const release = await gate.acquire(0);
+    const order: string[] = [];
+    const granted = (name: string) => (slot: (() => void) | null) => {
+      order.push(name);
+      slot?.();
+    };
+    const background = gate.acquire(5000, true).then(granted('background'));
+    const foreground = gate.acquire(5000).then(granted('foreground'));
+    release?.();
+    await Promise.all([background, foreground]);
+    expect(order).toEqual(['foreground', 'background']);
+  });
+
+  it('lets background work take a free slot when nobody waits', async () => {
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
+    expect(await gate.acquire(0, true)).not.toBeNull();
+  });
+});

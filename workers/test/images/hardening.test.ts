@@ -1,0 +1,287 @@
+// Issue #20: one hostile request must never stall, poison or leak through the image Worker. Each block is one row of
+// the issue's table (or a limit behind it), against the real middleware, assets, codecs and R2.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { estimateWork } from '../../src/images/budget';
+import { defaultConfig, readConfig } from '../../src/images/config';
+import { transformGate } from '../../src/images/gate';
+import { readImageHeader } from '../../src/images/header';
+import { walkJpeg } from '../../src/images/jpeg-structure';
+import { handleUrlApi } from '../../src/images/url-api';
+import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
+import { fakeOrigin, manyScanJpeg } from './hostile';
+
+beforeEach(clearVariants);
+
+const photo = 'demo/images/chelsea.jpg';
+const jsonOf = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
+
+describe('row 1: huge outputs are refused before any decode', () => {
+  it('answers 4 concurrent width=W,height=W,fit=pad,format=webp (W 3000–3900) with 400 naming the size', async () => {
+    const sizes = [3000, 3300, 3600, 3900];
+    const answers = await Promise.all(
+      sizes.map((size, index) =>
+        callImages(`/cdn-cgi/image/width=${size},height=${size},fit=pad,format=webp,q=${81 + index}/${photo}`),
+      ),
+    );
+    for (const [index, { response, bytes }] of answers.entries()) {
+      expect(response.status).toBe(400);
+      const body = jsonOf(bytes);
+      expect(body.error).toContain(`${sizes[index]}x${sizes[index]}`);
+      expect(body.error).toContain(`at most ${defaultConfig.maxOutputMegapixels} MP`);
+      expect(body.detail.option).toBe('width/height');
+    }
+  });
+
+  it('still serves a large padded output within the limits and the budget', async () => {
+    const { response, header } = await callImages(`/cdn-cgi/image/width=800,height=800,fit=pad,format=webp/${photo}`);
+    expect(response.status).toBe(200);
+    expect(header).toMatchObject({ format: 'webp', width: 800, height: 800 });
+  }, 30_000);
+
+  it('refuses a transform whose estimated cost is over IMAGES_MAX_WORK_MS, with the estimate', async () => {
+    const { response, bytes } = await callImages(
+      `/cdn-cgi/image/width=1200,height=1200,fit=pad,format=webp/${photo}`,
+      {},
+      { IMAGES_MAX_WORK_MS: '100' },
+    );
+    expect(response.status).toBe(400);
+    const body = jsonOf(bytes);
+    expect(body.error).toContain('over the budget of 100 ms');
+    expect(body.detail.estimate.totalMs).toBeGreaterThan(100);
+  });
+
+  it('lets format=auto fall back from AVIF to WebP when only WebP fits the budget', async () => {
+    const bytes = await assetBytes('chelsea.jpg');
+    const source = readImageHeader(bytes);
+    const walk = walkJpeg(bytes, { maxScans: 100, maxMarkers: 1000 });
+    if (!source || !walk.ok) throw new Error('chelsea.jpg should be a readable JPEG');
+    const output = { width: 240, height: Math.round((240 * source.height) / source.width) };
+    const shape = { source, jpegScans: walk.structure.scans, resized: true, output };
+    const webpMs = estimateWork({ ...shape, target: 'webp' }).totalMs;
+    expect(estimateWork({ ...shape, target: 'avif' }).totalMs).toBeGreaterThan(webpMs);
+    const { response, header } = await callImages(
+      `/cdn-cgi/image/width=240,format=auto/${photo}`,
+      { headers: { accept: chromiumAccept } },
+      { IMAGES_MAX_WORK_MS: String(webpMs) },
+    );
+    expect(response.status).toBe(200);
+    expect(header?.format).toBe('webp');
+  });
+});
+
+describe('the per-isolate transform limit', () => {
+  const limits = { maxConcurrent: defaultConfig.maxConcurrentTransforms, maxQueued: defaultConfig.maxQueuedTransforms };
+
+  it('answers 503 with Retry-After on /cdn-cgi/image/ while every slot stays taken past the wait', async () => {
+    const release = await transformGate(limits).acquire(0);
+    expect(release).not.toBeNull();
+    try {
+      const { response, bytes } = await callImages(
+        `/cdn-cgi/image/w=50,f=webp/${photo}`,
+        {},
+        { IMAGES_QUEUE_WAIT_MS: '20' },
+      );
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(jsonOf(bytes).error).toContain('busy');
+    } finally {
+      release?.();
+    }
+    const after = await callImages(`/cdn-cgi/image/w=50,f=webp/${photo}`);
+    expect(after.response.status).toBe(200);
+    expect(after.header?.format).toBe('webp');
+  });
+
+  it('serves the original to a negotiated request while every slot stays taken', async () => {
+    const release = await transformGate(limits).acquire(0);
+    try {
+      const { response, bytes, note } = await callImages(
+        `/${photo}`,
+        { headers: { accept: 'image/webp' } },
+        { IMAGES_QUEUE_WAIT_MS: '20' },
+      );
+      expect(response.status).toBe(200);
+      expect(note).toContain('original; busy');
+      expect(bytes).toEqual(await assetBytes('chelsea.jpg'));
+    } finally {
+      release?.();
+    }
+  });
+
+  it('lets a waiting transform run as soon as the slot frees up', async () => {
+    const release = await transformGate(limits).acquire(0);
+    const waiting = callImages(`/cdn-cgi/image/w=40,f=webp/${photo}`, {}, { IMAGES_QUEUE_WAIT_MS: '5000' });
+    setTimeout(() => release?.(), 50);
+    const { response, header } = await waiting;
+    expect(response.status).toBe(200);
+    expect(header?.width).toBe(40);
+  });
+});
+
+describe('row 2: a progressive JPEG with 10,000 empty scans', () => {
+  const hostile = manyScanJpeg(1728, 10_000);
+  const origin = () => new Response(hostile, { headers: { 'content-type': 'image/jpeg' } });
+
+  it('is served as the original with the reason, without decoding it', async () => {
+    const { response, bytes, note } = await callImages(
+      '/cdn-cgi/image/width=100,format=webp/hostile/scans.jpg',
+      {},
+      {},
+      async () => origin(),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(note).toBe('original; more than 100 JPEG scans');
+    expect(bytes).toEqual(hostile);
+  });
+
+  it('is passed through by negotiation too', async () => {
+    const { note } = await callImages('/hostile/scans.jpg', { headers: { accept: 'image/webp' } }, {}, async () =>
+      origin(),
+    );
+    expect(note).toBe('original; more than 100 JPEG scans');
+  });
+
+  it('is decoded when the deployment allows that many scans (the limit, not the file, made the difference)', async () => {
+    const { header } = await callImages(
+      '/cdn-cgi/image/width=100,format=webp/hostile/scans.jpg',
+      {},
+      { IMAGES_MAX_JPEG_SCANS: '20000' },
+      async () => new Response(manyScanJpeg(64, 50), { headers: { 'content-type': 'image/jpeg' } }),
+    );
+    expect(header).toMatchObject({ format: 'webp', width: 64, height: 64 });
+  });
+});
+
+describe('row 4: a non-image source on /cdn-cgi/image/', () => {
+  it('answers 415 JSON for an HTML page, never text/html', async () => {
+    const { response, bytes } = await callImages('/cdn-cgi/image/width=100/demo/images.html');
+    expect(response.status).toBe(415);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(jsonOf(bytes).detail.contentType).toContain('text/html');
+  });
+
+  it('answers 415 for a document too large to read whole', async () => {
+    const { response } = await callImages(
+      '/cdn-cgi/image/width=100/demo/images.html',
+      {},
+      { IMAGES_MAX_INPUT_BYTES: '100' },
+    );
+    expect(response.status).toBe(415);
+  });
+
+  it('passes a large image through as an image with nosniff', async () => {
+    const { response, bytes, note } = await callImages(
+      `/cdn-cgi/image/width=100/${photo}`,
+      {},
+      { IMAGES_MAX_INPUT_BYTES: '100' },
+    );
+    expect(response.status).toBe(200);
+    expect(note).toContain('over 100 bytes');
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(bytes).toEqual(await assetBytes('chelsea.jpg'));
+  });
+
+  it('labels image bytes by what they are, whatever type the origin claimed (no HTML/JPEG polyglots)', async () => {
+    const jpeg = await assetBytes('broken/truncated.jpg');
+    const { response, note } = await callImages(
+      '/cdn-cgi/image/w=10,f=webp/x/truncated',
+      {},
+      {},
+      async () => new Response(jpeg, { headers: { 'content-type': 'text/html' } }),
+    );
+    expect(note).toContain('truncated');
+    expect(response.headers.get('content-type')).toBe('image/jpeg');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('row 7: IMAGES_ENGINE=cloudflare checks every redirect hop against IMAGES_ALLOWED_ORIGINS', () => {
+  const config = readConfig({ IMAGES_ENGINE: 'cloudflare', IMAGES_ALLOWED_ORIGINS: 'https://images.example' });
+  const run = async (path: string, network: (request: Request) => Promise<Response>) => {
+    const ctx = createExecutionContext();
+    const response = await handleUrlApi(new Request(`https://speedkit.test/cdn-cgi/image/width=100/${path}`), {
+      config,
+      bucket: env.VARIANTS,
+      ctx,
+      fetchers: { own: async () => new Response('own origin', { status: 500 }), network },
+    });
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+
+  it('refuses a redirect from an allowed origin to another one, without fetching it', async () => {
+    const origin = fakeOrigin({
+      'https://images.example/a.jpg': () =>
+        new Response(null, { status: 302, headers: { location: 'https://attacker.example/secret.jpg' } }),
+      'https://attacker.example/secret.jpg': () =>
+        new Response('secret', { headers: { 'content-type': 'image/jpeg' } }),
+    });
+    const response = await run('https://images.example/a.jpg', origin.fetcher);
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { error: string; detail: { redirectedFrom: string } };
+    expect(body.error).toContain('allow-list');
+    expect(body.detail.redirectedFrom).toBe('https://images.example/a.jpg');
+    expect(origin.asked).toEqual(['https://images.example/a.jpg']);
+  });
+
+  it('follows a redirect within the allow-list, asking Cloudflare to transform every hop', async () => {
+    const seen: unknown[] = [];
+    const origin = fakeOrigin({
+      'https://images.example/a.jpg': () => new Response(null, { status: 301, headers: { location: '/b.jpg' } }),
+      'https://images.example/b.jpg': () => new Response('transformed', { headers: { 'content-type': 'image/webp' } }),
+    });
+    const response = await run('https://images.example/a.jpg', (request) => {
+      seen.push((request as Request & { cf?: { image?: unknown } }).cf?.image);
+      return origin.fetcher(request);
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('transformed');
+    expect(origin.asked).toEqual(['https://images.example/a.jpg', 'https://images.example/b.jpg']);
+    expect(seen).toEqual([
+      {
+        width: 100,
+        fit: 'scale-down',
+        quality: 85,
+        dpr: 1,
+        gravity: { x: 0.5, y: 0.5 },
+        metadata: 'copyright',
+        anim: true,
+      },
+      expect.anything(),
+    ]);
+  });
+});
+
+describe('AVIF header limits see the largest image, not the first', () => {
+  it('reads the largest ispe of a file declaring a 1x1 item first', async () => {
+    const box = (type: string, body: number[]) => {
+      const size = 8 + body.length;
+      return [
+        size >> 24,
+        (size >> 16) & 255,
+        (size >> 8) & 255,
+        size & 255,
+        ...[...type].map((c) => c.charCodeAt(0)),
+        ...body,
+      ];
+    };
+    const u32 = (n: number) => [n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255];
+    const bytes = new Uint8Array([
+      ...box('ftyp', [...[...'avif'].map((c) => c.charCodeAt(0)), 0, 0, 0, 0]),
+      ...box('meta', [
+        0,
+        0,
+        0,
+        0,
+        ...box('ispe', [0, 0, 0, 0, ...u32(1), ...u32(1)]),
+        ...box('ispe', [0, 0, 0, 0, ...u32(20000), ...u32(20000)]),
+      ]),
+      ...new Array(32).fill(0),
+    ]);
+    expect(readImageHeader(bytes)).toMatchObject({ format: 'avif', width: 20000, height: 20000 });
+  });
+});
