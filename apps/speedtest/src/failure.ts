@@ -22,7 +22,7 @@ export function explainFailure(message: string, phase: Phase, serverUrl: string,
   } else if (/fetch|network|load failed/i.test(message)) {
     check =
       serverUrl && !serverUrl.startsWith(pageOrigin)
-        ? 'Check that the server is up, reachable from this network, and allows cross-origin requests (Access-Control-Allow-Origin).'
+        ? "Check that the server is up, reachable from this network, allows cross-origin requests (Access-Control-Allow-Origin), and that this page's Content-Security-Policy lets it connect there (connect-src)."
         : 'Check your connection, that the server is up, and that no proxy, firewall or extension blocks it.';
   } else {
     check = 'Start again; if it keeps failing, report the message below.';
