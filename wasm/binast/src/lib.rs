@@ -29,6 +29,7 @@ pub use container::{File, Layout, MAGIC};
 pub use error::{DecodeError, EncodeError};
 pub use field::FnBody;
 pub use literal::LitValue;
+pub use reader::MAX_DEPTH;
 pub use scope::{annotate, AssertedScope, DeclKind, Declared};
 pub use varnum::{read_varnum, write_varnum};
 

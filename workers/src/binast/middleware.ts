@@ -1,6 +1,6 @@
 import type { Middleware } from '../shared/middleware';
 import { acceptsBinast, binastMediaType } from './accept';
-import { encodeScript } from './codec';
+import { encodeVerified } from './codec';
 import { etagMatches, notModified, withoutConditionals } from './conditional';
 import { type BinastConfig, readConfig } from './config';
 import { failureKey, sha256Hex, variantKey } from './store';
@@ -101,7 +101,7 @@ async function encodeAndStore(
   const startMs = performance.now();
   let bytes: Uint8Array;
   try {
-    bytes = encodeScript(source, path, config);
+    bytes = encodeVerified(source, path, config);
   } catch (error) {
     console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
     await store.put(failureKey(key), String(error).slice(0, 500));
