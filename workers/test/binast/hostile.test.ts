@@ -128,7 +128,9 @@ describe('a hostile script costs only itself', () => {
           regenerated = decodeScript(encodeScript(source, '/deep.js', defaultConfig));
         } catch (error) {
           expect(error, source.slice(0, 30)).not.toBeInstanceOf(WebAssembly.RuntimeError);
-          expect(String(error), source.slice(0, 30)).toMatch(/nests deeper than|Maximum call stack|Not enough stack space/);
+          expect(String(error), source.slice(0, 30)).toMatch(
+            /nests deeper than|Maximum call stack|Not enough stack space/,
+          );
           continue;
         }
         expect(firstDifference(parseScript(source), parseScript(regenerated)), source.slice(0, 30)).toBeNull();
