@@ -30,14 +30,15 @@ export const benchScripts = [
   '/demo/loader-app.js',
 ];
 
-// Encoder and the decoder the pages load are read once, from the same wasm-pack build, so a rebuild of wasm/binast
+// Encoder and the decoder the pages load are read once, from the same build of wasm/binast, so a rebuild of wasm/binast
 // or of the SPA during a run cannot pair an encoding with a decoder of another format version.
+// The pages get the decode-only build (pkg/decode), as the loader ships it; the encoder is the full build.
 const pkg = new URL('../../wasm/binast/pkg/', import.meta.url);
 const decoderFiles = new Map([
-  ['/demo/loader/binast.js', readFileSync(new URL('binast.js', pkg))],
-  ['/demo/loader/binast_bg.wasm', readFileSync(new URL('binast_bg.wasm', pkg))],
+  ['/demo/loader/binast.js', readFileSync(new URL('decode/binast.js', pkg))],
+  ['/demo/loader/binast_bg.wasm', readFileSync(new URL('decode/binast_bg.wasm', pkg))],
 ]);
-initSync({ module: /** @type {Buffer} */ (decoderFiles.get('/demo/loader/binast_bg.wasm')) });
+initSync({ module: readFileSync(new URL('binast_bg.wasm', pkg)) });
 
 /** @typedef {'br' | 'gzip' | 'identity'} Coding */
 /** @type {Record<Coding, (bytes: Uint8Array) => Uint8Array>} */

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-const decoderPkg = join(here, '../../wasm/binast/pkg');
+const decoderPkg = join(here, '../../wasm/binast/pkg/decode');
 const demoOut = join(here, '../../apps/speedtest/public/demo/loader');
 /** Gzip budget of the classic build: it is on every page's critical path, the decoder is not. */
 export const budgetGzipBytes = 2048;
@@ -37,7 +37,7 @@ await build({
   outfile: join(dist, 'binast-loader.mjs'),
 });
 
-// The decoder keeps wasm-pack's file names: its glue finds `binast_bg.wasm` beside itself.
+// The decode-only build (wasm/binast/build.mjs) keeps the file names: its glue finds `binast_bg.wasm` beside itself.
 const decoderFiles = ['binast.js', 'binast_bg.wasm'];
 for (const name of decoderFiles) {
   if (existsSync(join(decoderPkg, name))) copyFileSync(join(decoderPkg, name), join(dist, name));

@@ -56,11 +56,12 @@ describe('conditional requests for a URL with a JavaScript and a BinaryAST repre
 
   it('serves BinaryAST to a client revalidating with If-Modified-Since only, or with both validators', async () => {
     await call({ accept: binastAccept });
-    for (const validators of [
+    const validatorSets: Record<string, string>[] = [
       { 'if-modified-since': lastModified },
       { 'if-modified-since': later },
       { 'if-none-match': scriptEtag, 'if-modified-since': later },
-    ]) {
+    ];
+    for (const validators of validatorSets) {
       const response = await call({ accept: binastAccept, ...validators });
       expect(response.status, JSON.stringify(validators)).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/javascript-binast');
