@@ -101,10 +101,14 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
   // Encoding d3 and ReactDOM in the Worker takes seconds on a busy machine.
   test.setTimeout(90_000);
   const errors = pageErrors(page);
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
   await primeBinast(request, libraryPaths);
   // The loader page first, with an empty HTTP cache: see the repeat-visit test below for why the order matters.
   const { records, html } = await loaderRender(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
+  // Decoding ran off the main thread, in the decoder's Web Worker.
+  expect(workers.filter((url) => url.endsWith('/demo/loader/binast-worker.js'))).toHaveLength(1);
   for (const record of records) expect(record.decodeMs).toBeGreaterThan(0);
   const decodes = await page.evaluate(() => performance.getEntriesByName('binast:decode', 'measure').length);
   expect(decodes).toBe(libraryPaths.length);
@@ -112,9 +116,8 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
   expect(errors).toEqual([]);
 });
 
-// Known Worker issue (workers/src/binast, not the loader): the browser revalidates its cached JavaScript with
-// If-None-Match even when Accept differs (Vary: Accept), the Worker passes the asset's 304 through, and the loader
-// receives the cached JavaScript: after one plain or cache-miss response, a URL is never upgraded to BinaryAST.
+// The browser revalidates its cached JavaScript with If-None-Match / If-Modified-Since even when Accept differs
+// (Vary: Accept); the Worker judges them against the BinaryAST representation, so the URL is upgraded.
 test('a repeat visit gets BinaryAST although the HTTP cache holds the JavaScript', async ({ page, request }) => {
   await primeBinast(request, libraryPaths);
   await plainRender(page);

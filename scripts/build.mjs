@@ -53,15 +53,10 @@ async function cachedStep(name, inputs, output, build) {
 /** Every build step in dependency order. Capabilities add theirs here. */
 export async function build() {
   await cachedStep(
-    'Wasm: wasm/binast (wasm-pack --target web)',
-    ['wasm/binast/src', 'wasm/binast/Cargo.toml', 'Cargo.lock'],
+    'Wasm: wasm/binast (cargo + wasm-bindgen --target web + wasm-opt)',
+    ['wasm/binast/src', 'wasm/binast/Cargo.toml', 'wasm/binast/build.rs', 'wasm/binast/build.mjs', 'Cargo.lock'],
     'wasm/binast/pkg',
-    () =>
-      mustExec(
-        'wasm-pack',
-        ['build', 'wasm/binast', '--release', '--target', 'web', '--out-dir', 'pkg', '--out-name', 'binast'],
-        { cwd: repoRoot, env, quiet: true },
-      ),
+    () => mustExec('node', ['wasm/binast/build.mjs'], { cwd: repoRoot, env, quiet: true }),
   );
   // The embeddable loader and its decoder copy (from wasm/binast/pkg), before the SPA, which copies it from public/.
   await cachedStep(

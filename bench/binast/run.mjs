@@ -1,5 +1,6 @@
 // npm run bench:binast — sizes and speeds of the BinaryAST codec on the real-library corpus, in one run:
 //   sizes: source / gzip -9 / brotli 11 / multipart+brotli / optimised+brotli, ratios against brotli of the source
+//   decoder: size of the decode-only build the loader ships, and its decode MB/s in Chromium (Web Worker)
 //   speed: encode MB/s in Wasm vs the same crate native (both fed the same ESTree JSON), the serde-wasm-bindgen
 //          bridge vs a JSON-string bridge (stringify + serde_json in Wasm), decode+regenerate MB/s
 // Prints a table and writes bench/results/binast.{json,csv}. Timings are medians of RUNS runs (default 3).
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { libraries } from '../../packages/binast-cli/src/corpus.mjs';
+import { chromiumDecodeMs } from './chromium-decode.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,6 +78,8 @@ execFileSync('cargo', ['build', '--release', '--quiet', '--example', 'native_ben
 const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
 
 const rows = [];
+/** @type {Map<string, Uint8Array>} optimised encodings, for the Chromium decode run */
+const encodings = new Map();
 for (const library of libraries) {
   const sourceBytes = readFileSync(library.path);
   const source = sourceBytes.toString('utf8');
@@ -86,6 +90,7 @@ for (const library of libraries) {
 
   const multipart = encodeAst(ast, 1, 0);
   const optimised = encodeAst(ast, 2, 0);
+  encodings.set(library.name, optimised);
   const sourceBrotli = brotli(sourceBytes);
   const [serdeMs, jsonBridgeMs] = timePairMs(
     () => encodeAst(ast, 2, 0),
@@ -115,6 +120,21 @@ for (const library of libraries) {
   process.stdout.write(`  ${library.name} done\n`);
 }
 rmSync(scratch, { recursive: true, force: true });
+
+process.stdout.write('decoding in Chromium (decode-only build, in a Web Worker)…\n');
+const chromiumResults = await chromiumDecodeMs(encodings, runs);
+for (const row of rows) {
+  const result = chromiumResults[row.library];
+  // MB/s of regenerated JavaScript (what the goal counts), not of the original source.
+  row.chromiumDecodeMBps = result ? round(mbPerSecond(result.outputChars, result.ms)) : 0;
+}
+const decoderDir = new URL('../../wasm/binast/pkg/decode/', import.meta.url);
+const decoder = {
+  wasmBytes: readFileSync(new URL('binast_bg.wasm', decoderDir)).length,
+  wasmGzipBytes: gzip(readFileSync(new URL('binast_bg.wasm', decoderDir))),
+  glueGzipBytes: gzip(readFileSync(new URL('binast.js', decoderDir))),
+  fullBuildGzipBytes: gzip(readFileSync(new URL('../../wasm/binast/pkg/binast_bg.wasm', import.meta.url))),
+};
 
 const sum = (/** @type {string} */ key) => rows.reduce((total, row) => total + row[key], 0);
 const totals = {
@@ -146,6 +166,7 @@ const table = [
     'json ms',
     'json/serde',
     'decode MB/s',
+    'chromium MB/s',
   ],
   ...[...rows, totals].map((row) => [
     row.library,
@@ -162,6 +183,7 @@ const table = [
     row.jsonBridgeMs,
     (row.jsonBridgeMs / row.serdeBridgeMs).toFixed(2),
     row.decodeRegenerateMBps ?? '',
+    row.chromiumDecodeMBps ?? '',
   ]),
 ];
 const widths = table[0].map((_, column) => Math.max(...table.map((line) => String(line[column]).length)));
@@ -174,10 +196,17 @@ process.stdout.write(
   `\noptimised+brotli / brotli(source) = ${(totals.optimisedBrotliBytes / totals.brotliBytes).toFixed(3)} (aim <= 0.95)` +
     `; JSON bridge / serde bridge time = ${(totals.jsonBridgeMs / totals.serdeBridgeMs).toFixed(2)} (aim >= 1.5)\n`,
 );
+const chromiumSpeeds = rows.map((row) => row.chromiumDecodeMBps).sort((a, b) => a - b);
+process.stdout.write(
+  `browser decoder (decode-only build): ${decoder.wasmBytes} B Wasm, ${decoder.wasmGzipBytes} B gzip + ` +
+    `${decoder.glueGzipBytes} B gzip glue = ${decoder.wasmGzipBytes + decoder.glueGzipBytes} B (aim <= 40960; ` +
+    `full build ${decoder.fullBuildGzipBytes} B gzip); Chromium decode median ` +
+    `${chromiumSpeeds[Math.floor(chromiumSpeeds.length / 2)]} MB/s of JavaScript (aim >= 30)\n`,
+);
 
 const results = join(repoRoot, 'bench/results');
 mkdirSync(results, { recursive: true });
-const report = { date: new Date().toISOString(), node: process.version, runs, rows, totals };
+const report = { date: new Date().toISOString(), node: process.version, runs, rows, totals, decoder };
 writeFileSync(join(results, 'binast.json'), `${JSON.stringify(report, null, 2)}\n`);
 const columns = Object.keys(rows[0] ?? {});
 writeFileSync(

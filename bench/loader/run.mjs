@@ -69,7 +69,8 @@ try {
         if (variant.prewarmDecoder) {
           await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
           await page.evaluate(() =>
-            Promise.all([import('/demo/loader/binast.js'), fetch('/demo/loader/binast_bg.wasm').then((r) => r.blob())]),
+            // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
+            import('/demo/loader/binast.js').then((decoder) => decoder.default({})),
           );
         }
         if (variant.repeat) {
@@ -86,7 +87,8 @@ try {
             resources.filter(pick).reduce((total, entry) => total + entry.transferSize, 0);
           const isScript = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
-          const isDecoder = (/** @type {PerformanceResourceTiming} */ e) => /\/binast(_bg\.wasm|\.js)$/.test(e.name);
+          const isDecoder = (/** @type {PerformanceResourceTiming} */ e) =>
+            /\/binast(_bg\.wasm|\.js|-worker\.js|-wasm\.js)$/.test(e.name);
           /** @typedef {{ outcome?: string, reason?: string, decodeMs?: number }} LoaderRecord */
           const loader = /** @type {{ binast?: { records: LoaderRecord[] } }} */ (window).binast;
           const records = loader?.records ?? [];

@@ -30,14 +30,19 @@ export const benchScripts = [
   '/demo/loader-app.js',
 ];
 
-// Encoder and the decoder the pages load are read once, from the same wasm-pack build, so a rebuild of wasm/binast
+// Encoder and the decoder the pages load are read once, from the same build of wasm/binast, so a rebuild of wasm/binast
 // or of the SPA during a run cannot pair an encoding with a decoder of another format version.
+// The pages get the decoder exactly as the loader ships it (packages/binast-loader/dist: the Web Worker client, the
+// worker, the decode-only build's glue and Wasm); the encoder is the full build.
 const pkg = new URL('../../wasm/binast/pkg/', import.meta.url);
-const decoderFiles = new Map([
-  ['/demo/loader/binast.js', readFileSync(new URL('binast.js', pkg))],
-  ['/demo/loader/binast_bg.wasm', readFileSync(new URL('binast_bg.wasm', pkg))],
-]);
-initSync({ module: /** @type {Buffer} */ (decoderFiles.get('/demo/loader/binast_bg.wasm')) });
+const loaderDist = new URL('../../packages/binast-loader/dist/', import.meta.url);
+const decoderFiles = new Map(
+  ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm'].map((name) => [
+    `/demo/loader/${name}`,
+    readFileSync(new URL(name, loaderDist)),
+  ]),
+);
+initSync({ module: readFileSync(new URL('binast_bg.wasm', pkg)) });
 
 /** @typedef {'br' | 'gzip' | 'identity'} Coding */
 /** @type {Record<Coding, (bytes: Uint8Array) => Uint8Array>} */

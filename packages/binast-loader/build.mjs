@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-const decoderPkg = join(here, '../../wasm/binast/pkg');
+const decoderPkg = join(here, '../../wasm/binast/pkg/decode');
 const demoOut = join(here, '../../apps/speedtest/public/demo/loader');
 /** Gzip budget of the classic build: it is on every page's critical path, the decoder is not. */
 export const budgetGzipBytes = 2048;
@@ -37,11 +37,24 @@ await build({
   outfile: join(dist, 'binast-loader.mjs'),
 });
 
-// The decoder keeps wasm-pack's file names: its glue finds `binast_bg.wasm` beside itself.
-const decoderFiles = ['binast.js', 'binast_bg.wasm'];
-for (const name of decoderFiles) {
-  if (existsSync(join(decoderPkg, name))) copyFileSync(join(decoderPkg, name), join(dist, name));
+// The decoder: `binast.js` (what the loader imports) decodes in a Web Worker (`binast-worker.js`), both running the
+// decode-only build's glue, copied as `binast-wasm.js`; the glue finds `binast_bg.wasm` beside itself.
+const decoderFiles = ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm'];
+for (const [entry, out] of [
+  ['client.ts', 'binast.js'],
+  ['worker.ts', 'binast-worker.js'],
+]) {
+  await build({
+    ...common,
+    entryPoints: [join(here, 'src/off-thread', entry)],
+    format: 'esm',
+    minify: true,
+    external: ['./binast-wasm.js'],
+    outfile: join(dist, out),
+  });
 }
+copyFileSync(join(decoderPkg, 'binast.js'), join(dist, 'binast-wasm.js'));
+copyFileSync(join(decoderPkg, 'binast_bg.wasm'), join(dist, 'binast_bg.wasm'));
 
 const minified = readFileSync(join(dist, 'binast-loader.min.js'));
 const sizes = {

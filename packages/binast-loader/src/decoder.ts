@@ -1,7 +1,10 @@
-/** The contract of the wasm-pack (`--target web`) build of wasm/binast that the loader needs. */
+/**
+ * The contract of the decoder module: `binast.js` (src/off-thread/client.ts, decoding in a Web Worker) or the
+ * wasm-bindgen glue itself (decoding on the main thread); the loader awaits either result.
+ */
 interface DecoderModule {
   default(init: object): Promise<unknown>;
-  decodeToJavaScript(bytes: Uint8Array): string;
+  decodeToJavaScript(bytes: Uint8Array): string | Promise<string>;
 }
 
 let pending: Promise<DecoderModule['decodeToJavaScript']> | undefined;
@@ -14,7 +17,7 @@ let pending: Promise<DecoderModule['decodeToJavaScript']> | undefined;
 export function loadDecoder(moduleUrl: string) {
   pending ??= (async () => {
     const decoder = (await import(/* @vite-ignore */ moduleUrl)) as DecoderModule;
-    // Given no path, wasm-pack's glue fetches `binast_bg.wasm` beside itself (import.meta.url).
+    // Given no path, the glue fetches `binast_bg.wasm` beside itself (import.meta.url).
     await decoder.default({});
     return decoder.decodeToJavaScript;
   })();

@@ -77,7 +77,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       const startMs = performance.now();
       let response: Response;
       let body: ArrayBuffer | string;
-      let decoder: Promise<(bytes: Uint8Array) => string> | undefined;
+      let decoder: Promise<(bytes: Uint8Array) => string | Promise<string>> | undefined;
       try {
         // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
         // crossorigin="anonymous"; see the README for cross-origin scripts.
@@ -95,7 +95,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       record.fetchMs = measure('binast:fetch', startMs);
       let source = body as string;
       if (decoder) {
-        let decode: (bytes: Uint8Array) => string;
+        let decode: (bytes: Uint8Array) => string | Promise<string>;
         try {
           decode = await decoder;
         } catch {
@@ -103,7 +103,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         }
         const decodeStartMs = performance.now();
         try {
-          source = decode(new Uint8Array(body as ArrayBuffer));
+          source = await decode(new Uint8Array(body as ArrayBuffer));
         } catch {
           return fallback('decode');
         }

@@ -29,7 +29,23 @@ export function encodeJavaScript(source, options = {}) {
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
   }
-  const ast = parseJavaScript(source, sourceType);
+  return encodeProgram(parseJavaScript(source, sourceType), { layout, lazyLevel, bridge });
+}
+
+/**
+ * Encodes a program acorn already parsed (with `parseJavaScript`), for callers that keep the tree, e.g. to check
+ * the encoding regenerates it.
+ * @param {import('acorn').Program} ast
+ * @param {Omit<import('./encode-javascript').EncodeOptions, 'sourceType'>} [options]
+ * @returns {Uint8Array}
+ */
+export function encodeProgram(ast, options = {}) {
+  const { layout = 'optimised', lazyLevel = 0, bridge = 'serde' } = options;
+  const format = layouts[layout];
+  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart or optimised`);
+  if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
+    throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
+  }
   if (bridge === 'json') return encodeAstJson(stringify(ast), format, lazyLevel);
   return encodeAst(ast, format, lazyLevel);
 }

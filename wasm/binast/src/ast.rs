@@ -1,8 +1,12 @@
 //! The node kinds, in IDL field order. Field order is the wire order: changing it changes the format.
 
-use crate::field::{Field, FnBody, KeyName};
+#[cfg(feature = "encoder")]
+use crate::field::KeyName;
+use crate::field::{Field, FnBody};
 use crate::literal::{LitKind, LitValue};
-use crate::reader::{ReadFn, Reader, MAX_DEPTH};
+#[cfg(feature = "encoder")]
+use crate::reader::MAX_DEPTH;
+use crate::reader::{ReadFn, Reader};
 use crate::scope::AssertedScope;
 use crate::writer::Writer;
 
@@ -96,14 +100,17 @@ grammar! {
     ExportAllDeclaration = "ExportAllDeclaration" { exported: Opt, source: N, attributes: List }
 }
 
+#[cfg(feature = "encoder")]
 impl<'de> serde::Deserialize<'de> for Node {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_map(NodeVisitor)
     }
 }
 
+#[cfg(feature = "encoder")]
 struct NodeVisitor;
 
+#[cfg(feature = "encoder")]
 impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     type Value = Node;
 
@@ -131,10 +138,12 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     }
 }
 
+#[cfg(feature = "encoder")]
 thread_local! {
     static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+#[cfg(feature = "encoder")]
 impl NodeVisitor {
     fn visit_node<'de, A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         use serde::de::Error as _;

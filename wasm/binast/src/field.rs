@@ -1,5 +1,6 @@
 //! How each field type is written, read, traversed and defaulted. The grammar macro calls these per field.
 
+#[cfg(feature = "encoder")]
 use serde::Deserialize;
 
 use crate::ast::Node;
@@ -18,6 +19,7 @@ pub trait Field: Sized {
     /// Child nodes inside the value, mutably.
     fn visit_mut(&mut self, _f: &mut dyn FnMut(&mut Node)) {}
     /// The value when the parser left the property out; `None` makes it a required property.
+    #[cfg_attr(not(feature = "encoder"), allow(dead_code))]
     fn missing() -> Option<Self> {
         None
     }
@@ -186,6 +188,7 @@ pub struct FnBody {
     pub lazy: bool,
 }
 
+#[cfg(feature = "encoder")]
 impl<'de> Deserialize<'de> for FnBody {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(FnBody {
@@ -225,7 +228,8 @@ impl Field for FnBody {
 }
 
 /// A template chunk's source text; `cooked` is not stored because the parser derives it from `raw`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "encoder", derive(Deserialize))]
 pub struct TemplateRaw {
     /// The chunk exactly as written between the backticks / `${` `}`.
     pub raw: String,
@@ -245,11 +249,13 @@ impl Field for TemplateRaw {
 /// A property name or node type while deserialising, held inline: there are about as many keys as values in an
 /// ESTree, and allocating a `String` for each was a measurable share of encoding time. Names longer than the
 /// buffer are never ones we look for, so they compare unequal to everything.
+#[cfg(feature = "encoder")]
 pub struct KeyName {
     bytes: [u8; 32],
     len: usize,
 }
 
+#[cfg(feature = "encoder")]
 impl KeyName {
     /// The name, or `""` for names longer than the buffer.
     pub fn as_str(&self) -> &str {
@@ -257,8 +263,10 @@ impl KeyName {
     }
 }
 
+#[cfg(feature = "encoder")]
 struct KeyVisitor;
 
+#[cfg(feature = "encoder")]
 impl serde::de::Visitor<'_> for KeyVisitor {
     type Value = KeyName;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -277,6 +285,7 @@ impl serde::de::Visitor<'_> for KeyVisitor {
     }
 }
 
+#[cfg(feature = "encoder")]
 impl<'de> Deserialize<'de> for KeyName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_str(KeyVisitor)

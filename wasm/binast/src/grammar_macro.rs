@@ -3,6 +3,7 @@
 //! those five per kind would let them drift apart; a new node kind is one line in `ast.rs`.
 
 /// The ESTree property name of a field: the explicit one when given, else the Rust field name.
+#[cfg_attr(not(feature = "encoder"), allow(unused_macros))]
 macro_rules! js_name {
     ($field:ident) => {
         stringify!($field)
@@ -56,6 +57,7 @@ macro_rules! grammar {
                 }
             }
 
+            #[cfg(feature = "encoder")]
             /// Builds the node named by an ESTree `type`, reading the remaining properties from `map`.
             fn from_estree<'de, A: serde::de::MapAccess<'de>>(estree_type: &str, mut map: A) -> Result<Node, A::Error> {
                 use serde::de::Error as _;
@@ -83,6 +85,7 @@ macro_rules! grammar {
         }
 
         /// One struct per node kind listing exactly its ESTree properties, for the Wasm bridge.
+        #[cfg(feature = "encoder")]
         #[allow(non_snake_case, missing_docs)]
         mod raw {
             $( pub mod $variant {
@@ -95,6 +98,7 @@ macro_rules! grammar {
             } )*
         }
 
+        #[cfg(feature = "encoder")]
         impl Node {
             /// Reads a node of a known ESTree type from its JS object (see `from_js.rs`).
             pub(crate) fn from_js_typed(estree_type: &str, value: wasm_bindgen::JsValue) -> Result<Node, String> {

@@ -12,6 +12,7 @@ mod codegen;
 mod container;
 mod error;
 mod field;
+#[cfg(feature = "encoder")]
 mod from_js;
 mod hash;
 mod literal;
@@ -29,6 +30,7 @@ pub use container::{File, Layout, MAGIC};
 pub use error::{DecodeError, EncodeError};
 pub use field::FnBody;
 pub use literal::LitValue;
+pub use reader::MAX_DEPTH;
 pub use scope::{annotate, AssertedScope, DeclKind, Declared};
 pub use varnum::{read_varnum, write_varnum};
 
@@ -61,6 +63,7 @@ pub fn encode_program(
     })
 }
 
+#[cfg(feature = "encoder")]
 /// Encodes an ESTree program given as JSON text (the JSON bridge, and the native benchmark's input).
 pub fn encode_json(json: &str, layout: Layout, lazy_level: u32) -> Result<Encoded, EncodeError> {
     let mut deserializer = serde_json::Deserializer::from_str(json);

@@ -2,10 +2,14 @@
 //! `value`, because `value` cannot cross the bridge losslessly: strings with lone surrogates would be mangled into
 //! U+FFFD, and BigInts beyond 64 bits make serde-wasm-bindgen fail.
 
+#[cfg(feature = "encoder")]
 use serde::de::{Error as _, IgnoredAny, MapAccess};
+#[cfg(feature = "encoder")]
 use serde::Deserialize;
 
-use crate::field::{utf8, Field, KeyName};
+#[cfg(feature = "encoder")]
+use crate::field::KeyName;
+use crate::field::{utf8, Field};
 use crate::reader::Reader;
 use crate::writer::Writer;
 use crate::{wtf8, DecodeError};
@@ -49,6 +53,7 @@ pub enum LitKind {
     BigInt,
 }
 
+#[cfg(feature = "encoder")]
 #[derive(Deserialize)]
 struct RegexParts {
     pattern: String,
@@ -68,6 +73,7 @@ impl LitValue {
         }
     }
 
+    #[cfg(feature = "encoder")]
     pub(crate) fn from_estree<'de, A: MapAccess<'de>>(mut map: A) -> Result<LitValue, A::Error> {
         let mut raw: Option<String> = None;
         let mut regex: Option<RegexParts> = None;

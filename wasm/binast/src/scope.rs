@@ -70,6 +70,7 @@ pub struct AssertedScope {
     pub name_captured: bool,
 }
 
+#[cfg(feature = "encoder")]
 impl<'de> serde::Deserialize<'de> for AssertedScope {
     /// Scopes are computed, never taken from the parser: whatever is there is ignored.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

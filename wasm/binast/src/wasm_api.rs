@@ -3,7 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{read_varnum, write_varnum, Layout, Node};
+use crate::{read_varnum, write_varnum};
+#[cfg(feature = "encoder")]
+use crate::{Layout, Node};
 
 /// Encodes each number as a varnum, concatenated.
 #[wasm_bindgen(js_name = encodeVarnums)]
@@ -26,11 +28,13 @@ pub fn decode_varnums(bytes: &[u8]) -> Result<Vec<u32>, JsError> {
     Ok(values)
 }
 
+#[cfg(feature = "encoder")]
 fn layout(format: u32) -> Result<Layout, JsError> {
     Layout::from_format(format)
         .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1 or 2")))
 }
 
+#[cfg(feature = "encoder")]
 /// Encodes an ESTree `Program` object (from acorn) read directly through serde-wasm-bindgen (see `from_js.rs`).
 /// `format`: 1 = multipart, 2 = optimised. `lazyLevel`: 0-3.
 #[wasm_bindgen(js_name = encodeAst)]
@@ -43,6 +47,7 @@ pub fn encode_ast(program: JsValue, format: u32, lazy_level: u32) -> Result<Vec<
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
+#[cfg(feature = "encoder")]
 /// The same encoder fed by `JSON.stringify(program)`: the JSON bridge the benchmark compares against.
 #[wasm_bindgen(js_name = encodeAstJson)]
 pub fn encode_ast_json(json: &str, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {

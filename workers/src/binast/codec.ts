@@ -1,5 +1,7 @@
-import { encodeJavaScript } from '../../../wasm/binast/js/encode-javascript.js';
-import { decodeToJavaScript, initSync } from '../../../wasm/binast/pkg/binast.js';
+import type { Program } from 'acorn';
+import { firstDifference } from '../../../packages/binast-cli/src/ast-equal.mjs';
+import { encodeProgram, parseJavaScript } from '../../../wasm/binast/js/encode-javascript.js';
+import { __wbg_reset_state, decodeToJavaScript, initSync } from '../../../wasm/binast/pkg/binast.js';
 import wasmModule from '../../../wasm/binast/pkg/binast_bg.wasm';
 import type { BinastConfig } from './config';
 
@@ -12,27 +14,86 @@ export function ensureBinastWasm(): void {
   initialised = true;
 }
 
+/** How many times this isolate replaced a trapped instance (diagnostics and tests). */
+export let wasmResets = 0;
+
 /**
- * Encodes a script with the deployment's layout and lazy level. A `.mjs` path, or a `.js` file that only parses
- * as a module (import/export), is encoded as a module. Throws on syntax errors.
+ * Runs `work` against the crate. The crate returns errors rather than trapping, but if a trap happens anyway (a
+ * bug, an exhausted stack) the instance is discarded: a trap leaves its stack pointer and heap wherever it
+ * stopped, and reusing it would fail every later call in this isolate. The trap itself is rethrown.
  */
-export function encodeScript(source: string, path: string, config: BinastConfig): Uint8Array {
+export function withBinastWasm<T>(work: () => T): T {
   ensureBinastWasm();
-  const options = { layout: config.layout, lazyLevel: config.lazyLevel };
-  if (path.endsWith('.mjs')) return encodeJavaScript(source, { ...options, sourceType: 'module' });
   try {
-    return encodeJavaScript(source, { ...options, sourceType: 'script' });
+    return work();
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) {
+      console.error(`binast: Wasm trapped (${error.message}); starting a fresh instance`);
+      __wbg_reset_state();
+      wasmResets++;
+    }
+    throw error;
+  }
+}
+
+/** A source parsed the way it will be encoded. */
+interface Parsed {
+  readonly program: Program;
+  readonly sourceType: 'script' | 'module';
+}
+
+/**
+ * Parses a script as the encoder will: a `.mjs` path, or a `.js` file that only parses as a module
+ * (import/export), is a module. Throws acorn's SyntaxError.
+ */
+function parseSource(source: string, path: string): Parsed {
+  if (path.endsWith('.mjs')) return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
+  try {
+    return { program: parseJavaScript(source, 'script'), sourceType: 'script' };
   } catch (scriptError) {
     try {
-      return encodeJavaScript(source, { ...options, sourceType: 'module' });
+      return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
     } catch {
       throw scriptError;
     }
   }
 }
 
-/** BinaryAST -> JavaScript in the Worker (used by tests and diagnostics). */
+/**
+ * Encodes a script with the deployment's layout and lazy level. Throws on syntax errors and on trees nested
+ * deeper than the crate allows (an Error, never a trap).
+ */
+export function encodeScript(source: string, path: string, config: BinastConfig): Uint8Array {
+  const { program } = parseSource(source, path);
+  return withBinastWasm(() => encodeProgram(program, { layout: config.layout, lazyLevel: config.lazyLevel }));
+}
+
+/**
+ * Encodes and then proves the encoding: its decode, parsed again, must be the same program as the source
+ * (positions and literal spelling aside). A stored variant is served to every visitor, so an encoder or
+ * regeneration bug must cost a cache miss, never a broken page. Throws when they differ.
+ */
+export function encodeVerified(source: string, path: string, config: BinastConfig): Uint8Array {
+  const { program, sourceType } = parseSource(source, path);
+  const bytes = withBinastWasm(() => encodeProgram(program, { layout: config.layout, lazyLevel: config.lazyLevel }));
+  verifyEncoding(program, sourceType, bytes);
+  return bytes;
+}
+
+/** Throws unless `bytes` decodes to JavaScript that parses to `program`. */
+export function verifyEncoding(program: Program, sourceType: 'script' | 'module', bytes: Uint8Array): void {
+  const regenerated = decodeScript(bytes);
+  let reparsed: Program;
+  try {
+    reparsed = parseJavaScript(regenerated, sourceType);
+  } catch (error) {
+    throw new Error(`encoding regenerates JavaScript that does not parse: ${String(error)}`);
+  }
+  const difference = firstDifference(program, reparsed);
+  if (difference !== null) throw new Error(`encoding regenerates a different program, first at ${difference}`);
+}
+
+/** BinaryAST -> JavaScript in the Worker (the pre-store check, tests and diagnostics). */
 export function decodeScript(bytes: Uint8Array): string {
-  ensureBinastWasm();
-  return decodeToJavaScript(bytes);
+  return withBinastWasm(() => decodeToJavaScript(bytes));
 }

@@ -20,6 +20,20 @@ export function etagMatches(ifNoneMatch: string | null, etag: string | null): bo
   return ifNoneMatch.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
 }
 
+/**
+ * RFC 9110 §13.2.2 for a GET, judged against the representation about to be served: If-None-Match when present
+ * (weak comparison), else If-Modified-Since against its Last-Modified. The BinaryAST representation carries no
+ * Last-Modified, so a date the browser saved with its JavaScript copy can never make it answer 304.
+ */
+export function isNotModified(request: Request, response: Response): boolean {
+  if (response.status !== 200) return false;
+  const ifNoneMatch = request.headers.get('if-none-match');
+  if (ifNoneMatch !== null) return etagMatches(ifNoneMatch, response.headers.get('etag'));
+  const since = Date.parse(request.headers.get('if-modified-since') ?? '');
+  const modified = Date.parse(response.headers.get('last-modified') ?? '');
+  return Number.isFinite(since) && Number.isFinite(modified) && modified <= since;
+}
+
 /** A 304 for `response`'s representation: its validators and caching headers, no body. */
 export function notModified(response: Response): Response {
   const headers = new Headers();

@@ -1,7 +1,7 @@
 import type { Middleware } from '../shared/middleware';
 import { acceptsBinast, binastMediaType } from './accept';
-import { encodeScript } from './codec';
-import { etagMatches, notModified, withoutConditionals } from './conditional';
+import { encodeVerified } from './codec';
+import { isNotModified, notModified, withoutConditionals } from './conditional';
 import { type BinastConfig, readConfig } from './config';
 import { failureKey, sha256Hex, variantKey } from './store';
 
@@ -38,10 +38,9 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
     return isScript ? withVary(response, 'not requested') : response;
   }
+  // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
   const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)));
-  return served.status === 200 && etagMatches(request.headers.get('if-none-match'), served.headers.get('etag'))
-    ? notModified(served)
-    : served;
+  return isNotModified(request, served) ? notModified(served) : served;
 };
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
@@ -101,7 +100,7 @@ async function encodeAndStore(
   const startMs = performance.now();
   let bytes: Uint8Array;
   try {
-    bytes = encodeScript(source, path, config);
+    bytes = encodeVerified(source, path, config);
   } catch (error) {
     console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
     await store.put(failureKey(key), String(error).slice(0, 500));

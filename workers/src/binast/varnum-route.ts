@@ -1,7 +1,7 @@
 import { decodeVarnums, encodeVarnums } from '../../../wasm/binast/pkg/binast.js';
 import { json, jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
-import { ensureBinastWasm } from './codec';
+import { withBinastWasm } from './codec';
 
 const maxValues = 1024;
 
@@ -24,9 +24,8 @@ export const varnumRoute: Middleware = async (request, _env, _ctx, next) => {
     }
     values.push(value);
   }
-  ensureBinastWasm();
-  const bytes = encodeVarnums(Uint32Array.from(values));
-  const decoded = Array.from(decodeVarnums(bytes));
+  const bytes = withBinastWasm(() => encodeVarnums(Uint32Array.from(values)));
+  const decoded = Array.from(withBinastWasm(() => decodeVarnums(bytes)));
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
   return json({ values, hex, bytes: bytes.length, decoded });
 };

@@ -6,13 +6,17 @@ import { binastMiddleware } from '../../src/binast/middleware';
 import { binastAccept, clearVariants } from './helpers';
 
 const scriptEtag = '"script-v1"';
+const lastModified = 'Tue, 24 Nov 2026 01:00:00 GMT';
+const later = 'Tue, 24 Nov 2026 02:00:00 GMT';
 
-/** An origin that honours If-None-Match the way the static assets and most servers do. */
+/** An origin that honours If-None-Match and If-Modified-Since the way the static assets and most servers do. */
 async function revalidatingOrigin(request: Request): Promise<Response> {
-  if (request.headers.get('if-none-match') === scriptEtag) {
-    return new Response(null, { status: 304, headers: { etag: scriptEtag } });
+  const headers = { etag: scriptEtag, 'last-modified': lastModified };
+  const since = Date.parse(request.headers.get('if-modified-since') ?? '');
+  if (request.headers.get('if-none-match') === scriptEtag || since >= Date.parse(lastModified)) {
+    return new Response(null, { status: 304, headers });
   }
-  return new Response('var answer = 6 * 7;', { headers: { 'content-type': 'text/javascript', etag: scriptEtag } });
+  return new Response('var answer = 6 * 7;', { headers: { 'content-type': 'text/javascript', ...headers } });
 }
 
 async function call(headers: Record<string, string>) {
@@ -48,6 +52,32 @@ describe('conditional requests for a URL with a JavaScript and a BinaryAST repre
     const response = await call({ accept: binastAccept, 'if-none-match': scriptEtag });
     expect(response.status).toBe(304);
     expect(response.headers.get('etag')).toBe(scriptEtag);
+  });
+
+  it('serves BinaryAST to a client revalidating with If-Modified-Since only, or with both validators', async () => {
+    await call({ accept: binastAccept });
+    const validatorSets: Record<string, string>[] = [
+      { 'if-modified-since': lastModified },
+      { 'if-modified-since': later },
+      { 'if-none-match': scriptEtag, 'if-modified-since': later },
+    ];
+    for (const validators of validatorSets) {
+      const response = await call({ accept: binastAccept, ...validators });
+      expect(response.status, JSON.stringify(validators)).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/javascript-binast');
+      expect(response.headers.get('last-modified')).toBeNull();
+      expect(response.headers.get('vary')).toBe('Accept');
+    }
+  });
+
+  it('judges If-Modified-Since against the JavaScript while the encoding is not ready', async () => {
+    const current = await call({ accept: binastAccept, 'if-modified-since': later });
+    expect(current.status).toBe(304);
+    expect(current.headers.get('vary')).toContain('Accept');
+    await clearVariants();
+    const stale = await call({ accept: binastAccept, 'if-modified-since': 'Mon, 23 Nov 2026 00:00:00 GMT' });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('content-type')).toBe('text/javascript');
   });
 
   it('passes conditionals through untouched for clients that did not ask for BinaryAST', async () => {

@@ -59,6 +59,40 @@ pub fn number_literal(value: f64) -> String {
     if value.is_sign_negative() {
         return format!("(-{})", number_literal(-value));
     }
+    // Most literals are small integers: printed without float formatting, whose code is a third of the
+    // decode-only Wasm module.
+    if value.fract() == 0.0 && value < 9_007_199_254_740_992.0 {
+        return integer_literal(value as u64);
+    }
+    shortest_float(value)
+}
+
+/// An integer in the shorter of plain (`1500`) and exponent form (`1.5e6`), plain on a tie.
+fn integer_literal(value: u64) -> String {
+    let plain = value.to_string();
+    let significant = plain.trim_end_matches('0');
+    if significant.is_empty() {
+        return plain;
+    }
+    let exponent_digits = (plain.len() - 1).to_string();
+    let mut exponent = String::with_capacity(plain.len());
+    exponent.push_str(&significant[..1]);
+    if significant.len() > 1 {
+        exponent.push('.');
+        exponent.push_str(&significant[1..]);
+    }
+    exponent.push('e');
+    exponent.push_str(&exponent_digits);
+    if exponent.len() < plain.len() {
+        exponent
+    } else {
+        plain
+    }
+}
+
+/// Rust's float formatting is shortest-round-trip; take the shorter of its plain and exponent forms.
+#[cfg(any(feature = "encoder", not(target_arch = "wasm32")))]
+fn shortest_float(value: f64) -> String {
     let plain = format!("{value}");
     let exponent = format!("{value:e}");
     if exponent.len() < plain.len() {
@@ -66,6 +100,18 @@ pub fn number_literal(value: f64) -> String {
     } else {
         plain
     }
+}
+
+/// The decode-only Wasm build asks JavaScript: `String(number)` is shortest-round-trip too (ECMA-262
+/// Number::toString), and it keeps core's float formatting out of the module the browser downloads.
+#[cfg(all(not(feature = "encoder"), target_arch = "wasm32"))]
+fn shortest_float(value: f64) -> String {
+    #[wasm_bindgen::prelude::wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = String)]
+        fn js_string(value: f64) -> String;
+    }
+    js_string(value).replace("e+", "e")
 }
 
 #[cfg(test)]
@@ -90,5 +136,10 @@ mod tests {
         assert_eq!(number_literal(1e-7), "1e-7");
         assert_eq!(number_literal(123456.0), "123456");
         assert_eq!(number_literal(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(number_literal(1000.0), "1e3");
+        assert_eq!(number_literal(1500000.0), "1.5e6");
+        assert_eq!(number_literal(100.0), "100");
+        assert_eq!(number_literal(9_007_199_254_740_993.0), "9007199254740992");
+        assert_eq!(number_literal(1e300), "1e300");
     }
 }

@@ -1,0 +1,76 @@
+// Decode + regenerate speed of the browser's decoder (the decode-only build the loader ships, wasm/binast/pkg/decode)
+// in Debian Chromium, in a dedicated Web Worker as the loader's goal describes. Files are served to the page through
+// Playwright's request routing (no server, no network): the glue, the Wasm, and each encoding.
+import { readFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../lib/chromium.mjs';
+
+const decoderDir = new URL('../../wasm/binast/pkg/decode/', import.meta.url);
+const origin = 'http://binast-bench.invalid';
+
+/**
+ * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up).
+ * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
+ * @param {number} runs
+ * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
+ */
+export async function chromiumDecodeMs(encodings, runs) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });
+  try {
+    const page = await browser.newPage();
+    const files = new Map([
+      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
+      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
+      ['/', { body: Buffer.from('<!doctype html><title>decode bench</title>'), type: 'text/html' }],
+      ['/worker.js', { body: Buffer.from(workerSource(runs)), type: 'text/javascript' }],
+    ]);
+    for (const [name, bytes] of encodings) {
+      files.set(`/${name}.binjs`, { body: Buffer.from(bytes), type: 'application/octet-stream' });
+    }
+    await page.route(`${origin}/**`, (route) => {
+      const file = files.get(new URL(route.request().url()).pathname);
+      return file
+        ? route.fulfill({ status: 200, body: file.body, contentType: file.type })
+        : route.fulfill({ status: 404, body: 'not found' });
+    });
+    await page.goto(`${origin}/`);
+    return await page.evaluate(
+      (names) =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker('/worker.js', { type: 'module' });
+          worker.onmessage = (event) => resolve(event.data);
+          worker.onerror = (event) => reject(new Error(event.message));
+          worker.postMessage(names);
+        }),
+      [...encodings.keys()],
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The worker: instantiate the decoder once, then time each file. @param {number} runs */
+function workerSource(runs) {
+  return `import init, { decodeToJavaScript } from '/binast.js';
+onmessage = async (event) => {
+  await init({});
+  const results = {};
+  for (const name of event.data) {
+    const bytes = new Uint8Array(await (await fetch('/' + name + '.binjs')).arrayBuffer());
+    let outputChars = decodeToJavaScript(bytes).length;
+    const samples = [];
+    for (let i = 0; i < ${runs}; i++) {
+      const start = performance.now();
+      outputChars = decodeToJavaScript(bytes).length;
+      samples.push(performance.now() - start);
+    }
+    samples.sort((a, b) => a - b);
+    results[name] = { ms: samples[Math.floor(samples.length / 2)], outputChars };
+  }
+  postMessage(results);
+};
+`;
+}

@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as decodeOnly from '../../../wasm/binast/pkg/decode/binast.js';
+import { firstDifference } from '../src/ast-equal.mjs';
+import { encodeJavaScript, parseJavaScript } from '../src/codec.mjs';
+import { libraries, test262PassDir } from '../src/corpus.mjs';
+
+// The browser's decoder is a separate build (no encoder, numbers printed by JavaScript's String()): it must
+// regenerate the same programs as the full build, over test262 pass/ and every library.
+decodeOnly.initSync({
+  module: readFileSync(new URL('../../../wasm/binast/pkg/decode/binast_bg.wasm', import.meta.url)),
+});
+
+function sameProgram(source: string, sourceType: 'script' | 'module'): string | null {
+  const bytes = encodeJavaScript(source, { layout: 'optimised', sourceType });
+  const regenerated = decodeOnly.decodeToJavaScript(bytes);
+  return firstDifference(parseJavaScript(source, sourceType), parseJavaScript(regenerated, sourceType));
+}
+
+describe('the decode-only build', () => {
+  it('has no encoder', () => {
+    expect(Object.keys(decodeOnly)).not.toContain('encodeAst');
+    expect(Object.keys(decodeOnly)).toContain('decodeToJavaScript');
+  });
+
+  it('regenerates every test262 pass/ file acorn accepts to an equal tree', () => {
+    const failures: string[] = [];
+    let accepted = 0;
+    for (const name of readdirSync(test262PassDir).filter((file) => file.endsWith('.js'))) {
+      const source = readFileSync(`${test262PassDir}/${name}`, 'utf8');
+      const sourceType = name.endsWith('.module.js') ? 'module' : 'script';
+      try {
+        parseJavaScript(source, sourceType);
+      } catch {
+        continue;
+      }
+      accepted += 1;
+      const difference = sameProgram(source, sourceType);
+      if (difference) failures.push(`${name}: ${difference}`);
+    }
+    expect(failures).toEqual([]);
+    expect(accepted).toBeGreaterThan(1900);
+  }, 120_000);
+
+  it.each(libraries.map((library) => [library.name, library.path]))(
+    '%s regenerates to an equal tree',
+    (_name, path) => {
+      expect(sameProgram(readFileSync(path, 'utf8'), 'script')).toBeNull();
+    },
+    120_000,
+  );
+
+  it('prints numbers in a form that reads back exactly', () => {
+    const source =
+      'x=[0.1,1e21,1e-7,5e-324,1.7976931348623157e308,123456789012345680000,0.30000000000000004,1000,1.5e6];';
+    expect(sameProgram(source, 'script')).toBeNull();
+    const regenerated = decodeOnly.decodeToJavaScript(encodeJavaScript(source));
+    expect(regenerated).not.toContain('e+');
+  });
+});

@@ -1,0 +1,3 @@
+// Types of the wasm-bindgen glue copied beside the decoder as `binast-wasm.js` (wasm/binast/pkg/decode/binast.js).
+export default function init(options: object): Promise<unknown>;
+export function decodeToJavaScript(bytes: Uint8Array): string;
