@@ -105,19 +105,20 @@ async function ensureRustToolchain() {
 }
 
 /**
- * @param {string} crate
- * @param {string} version
- * @param {string} binDir
- * @param {boolean} locked wasm-bindgen-cli's lockfile pins a crate the registry mirror lacks, so it builds unlocked
+ * wasm-bindgen-cli, built from crates.io into the tool cache (no registry ships a prebuilt binary). Built without
+ * `--locked`: its lockfile pins a crate the registry mirror lacks.
  */
-async function ensureCargoTool(crate, version, binDir, locked) {
-  const binary = crate === 'wasm-bindgen-cli' ? 'wasm-bindgen' : crate;
-  if (existsSync(join(binDir, binary))) return `cached, ${version}`;
-  const args = ['install', crate, '--version', version, '--root', join(binDir, '..')];
-  if (locked) args.push('--locked');
-  process.stdout.write(`  building ${crate} ${version} from crates.io (about 2 minutes, once per machine)\n`);
-  await mustExec('cargo', args, { quiet: true, env });
-  return `built ${version}`;
+async function ensureWasmBindgen() {
+  if (existsSync(join(paths.wasmBindgenBin, 'wasm-bindgen'))) return `cached, ${versions.wasmBindgen}`;
+  process.stdout.write(
+    `  building wasm-bindgen-cli ${versions.wasmBindgen} from crates.io (about 2 minutes, once per machine)\n`,
+  );
+  const root = join(paths.wasmBindgenBin, '..');
+  await mustExec('cargo', ['install', 'wasm-bindgen-cli', '--version', versions.wasmBindgen, '--root', root], {
+    quiet: true,
+    env,
+  });
+  return `built ${versions.wasmBindgen}`;
 }
 
 function lockDigest() {
@@ -165,10 +166,7 @@ export async function setup(options = {}) {
     await step('toxiproxy (Go module proxy)', ensureToxiproxyServer);
   }
   await step('Rust toolchain (rust-toolchain.toml, with wasm32-unknown-unknown)', ensureRustToolchain);
-  await step('wasm-pack', () => ensureCargoTool('wasm-pack', versions.wasmPack, paths.wasmPackBin, true));
-  await step('wasm-bindgen-cli', () =>
-    ensureCargoTool('wasm-bindgen-cli', versions.wasmBindgen, paths.wasmBindgenBin, false),
-  );
+  await step('wasm-bindgen-cli', ensureWasmBindgen);
   await step('npm dependencies', ensureNpmDeps);
   await step('wasm-opt', checkWasmOpt);
   const nodeVersion = await exec('node', ['--version'], { env, quiet: true });

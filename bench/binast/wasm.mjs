@@ -1,4 +1,4 @@
-// The wasm-pack build of wasm/binast instantiated in Node, with the raw exports the benchmark compares.
+// The Web build of wasm/binast (wasm/binast/build.mjs) instantiated in Node, with the raw exports the benchmark compares.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseJavaScript } from '../../wasm/binast/js/encode-javascript.js';

@@ -1,5 +1,5 @@
 // Loads the Worker's parsers (TypeScript) into Node by bundling them with esbuild, and the BinaryAST decoder from the
-// crate's wasm-pack build, so the fuzzer exercises exactly the code the Worker runs.
+// crate's Web build (wasm/binast/build.mjs), so the fuzzer exercises exactly the code the Worker runs.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

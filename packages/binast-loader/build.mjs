@@ -1,5 +1,5 @@
 // Builds the loader: a minified classic-script IIFE (what sites embed) and an ESM build (for bundlers), copies the
-// decoder (wasm-pack output of wasm/binast) beside them, prints the gzip size against the 2 KB budget and copies the
+// decoder (the decode-only Web build of wasm/binast) beside them, prints the gzip size against the 2 KB budget and copies the
 // result to where the demo pages load it. Run by scripts/build.mjs as a cached step, or `npm run build -w …`.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

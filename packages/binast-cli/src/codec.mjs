@@ -1,4 +1,4 @@
-// The Node side of the codec: the same wasm-pack output the Worker bundles, instantiated from the file's bytes.
+// The Node side of the codec: the same Web build (wasm/binast/build.mjs) the Worker bundles, instantiated from the file's bytes.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encodeJavaScript, parseJavaScript } from '../../../wasm/binast/js/encode-javascript.js';

@@ -6,7 +6,7 @@ import { type FallbackReason, measure, readSizes, type ScriptRecord } from './re
 import { createScheduler } from './scheduler';
 
 export interface LoaderOptions {
-  /** URL of the decoder's ES module (the wasm-pack `--target web` glue exporting `decodeToJavaScript`). */
+  /** URL of the decoder's ES module (the wasm-bindgen `--target web` glue exporting `decodeToJavaScript`). */
   decoderUrl: string;
   /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
   beaconUrl?: string;
