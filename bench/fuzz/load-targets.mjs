@@ -1,47 +1,31 @@
 // Loads the Worker's parsers (TypeScript) into Node by bundling them with esbuild, and the BinaryAST decoder from the
 // crate's Web build (wasm/binast/build.mjs), so the fuzzer exercises exactly the code the Worker runs.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { importWorkerCode } from '../lib/import-worker-code.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const src = join(repoRoot, 'workers', 'src');
 
 /** The pure parsers of the Worker, in one ESM bundle. */
-export async function loadWorkerParsers() {
-  const dir = mkdtempSync(join(tmpdir(), 'speedkit-fuzz-'));
-  const outfile = join(dir, 'parsers.mjs');
-  try {
-    await build({
-      stdin: {
-        contents: [
-          "export { readImageHeader, isComplete, sniffImageFormat } from './images/header';",
-          "export { walkJpeg } from './images/jpeg-structure';",
-          "export { parseOptions, canonicalOptions } from './images/options';",
-          "export { planResize } from './images/plan';",
-          "export { parseAccept, explicitQuality } from './images/accept';",
-          "export { chooseFormat } from './images/negotiate';",
-          "export { locateSource } from './images/source';",
-          "export { defaultConfig as imagesDefaults } from './images/config';",
-          "export { scanImage } from './priority/scanner';",
-          "export { parseBytesParam } from './speedtest/params';",
-          "export { maxDownloadBytes } from './speedtest/limits';",
-        ].join('\n'),
-        resolveDir: src,
-        loader: 'ts',
-      },
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      outfile,
-      logLevel: 'error',
-    });
-    return await import(pathToFileURL(outfile).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function loadWorkerParsers() {
+  return importWorkerCode(
+    [
+      "export { readImageHeader, isComplete, sniffImageFormat } from './images/header';",
+      "export { walkJpeg } from './images/jpeg-structure';",
+      "export { parseOptions, canonicalOptions } from './images/options';",
+      "export { planResize } from './images/plan';",
+      "export { parseAccept, explicitQuality } from './images/accept';",
+      "export { chooseFormat } from './images/negotiate';",
+      "export { locateSource } from './images/source';",
+      "export { defaultConfig as imagesDefaults } from './images/config';",
+      "export { scanImage } from './priority/scanner';",
+      "export { parseBytesParam } from './speedtest/params';",
+      "export { maxDownloadBytes } from './speedtest/limits';",
+    ],
+    src,
+  );
 }
 
 const pkg = join(repoRoot, 'wasm', 'binast', 'pkg');
