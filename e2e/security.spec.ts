@@ -91,7 +91,10 @@ test('the BinaryAST loader fetches, instantiates Wasm and runs decoded scripts u
   expect(await violations()).toEqual([]);
 });
 
-test('the loader page with its own meta CSP keeps its nonce; only its own policy's documented Worker refusal is reported', async ({ page, request }) => {
+test('the loader page with its own meta CSP keeps its nonce; only the documented Worker refusal of its own policy is reported', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   await primeBinast(request, libraryPaths);
   const violations = await watchViolations(page);
