@@ -50,6 +50,18 @@ async function ensureJpegTools() {
   return 'installed from Debian';
 }
 
+/** ping (Debian iputils-ping): the link emulator's RTT checks. Only root can use it there, so others skip it. */
+async function ensurePing() {
+  if (existsSync('/usr/bin/ping') || existsSync('/bin/ping')) return 'present';
+  if (process.getuid?.() !== 0) return 'not installed (only the root-only shaped-link benches use it)';
+  await mustExec('apt-get', ['update', '-qq'], { quiet: true });
+  await mustExec('apt-get', ['install', '-y', '-qq', 'iputils-ping'], {
+    quiet: true,
+    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  return 'installed from Debian';
+}
+
 async function ensureWasmTarget() {
   const installed = await mustExec('rustup', ['target', 'list', '--installed'], {
     quiet: true,
@@ -114,6 +126,7 @@ export async function setup(options = {}) {
   await step('Node 22 (npm registry)', ensureNode22);
   if (options.browser !== false) await step('Chromium (Debian)', ensureChromium);
   await step('JPEG tools (Debian libjpeg-turbo-progs)', ensureJpegTools);
+  await step('ping (Debian iputils-ping)', ensurePing);
   await step('Rust target wasm32-unknown-unknown', ensureWasmTarget);
   await step('wasm-pack', () => ensureCargoTool('wasm-pack', versions.wasmPack, paths.wasmPackBin, true));
   await step('wasm-bindgen-cli', () =>
