@@ -40,8 +40,12 @@ export const profiles = [
   ].flatMap(([down, up, rtt]) => [profile(down, up, rtt, 0.5), profile(down, up, rtt, 2)]),
 ];
 
-/** The smoke condition: fast for both engines (their byte budgets finish in seconds), with a true RTT. */
-export const smokeProfile = profile(200, 50, 20);
+/**
+ * The smoke condition: quick for both engines (their byte budgets finish in seconds), with a true RTT, and well below
+ * what the emulated path carries on a busy 2-core machine (~200 Mbit/s at load 10-20, bench/emulator), so the
+ * smoke checks the engines, not the machine's spare CPU.
+ */
+export const smokeProfile = profile(100, 20, 20);
 
 /**
  * Expected mean |Δ| between consecutive RTTs when each RTT carries one independent draw of a continuous uniform
