@@ -3,6 +3,7 @@ import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
+import { requestTargetMs } from './bandwidth-request';
 import { summarizeBandwidth, transferSample } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
 
@@ -34,9 +35,9 @@ export interface BandwidthPhaseOutput {
 }
 
 /**
- * One direction: streams loop over requests sized to `targetRequestMs`; a controller reads the goodput meter each
- * interval and doubles the streams while that still raises goodput, then stops once goodput is stable, or at the
- * byte or time budget. A pinger measures latency under this load meanwhile.
+ * One direction: streams loop over requests sized to `targetRequestMs` (longer on long paths: bandwidth-request.ts);
+ * a controller reads the goodput meter each interval and doubles the streams while that still raises goodput, then
+ * stops once goodput is stable, or at the byte or time budget. A pinger measures latency under this load meanwhile.
  */
 export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
   const { direction, options, testOriginMs } = input;
@@ -50,6 +51,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   const inFlightStartsMs = new Set<number>();
   const streamChanges: { intervalIndex: number; streams: number }[] = [{ intervalIndex: 0, streams: 1 }];
   const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
+  const targetMs = requestTargetMs(options.targetRequestMs, input.idleRttMs);
   let streams = 0;
   let issuedBytes = 0;
   let stopReason: StopReason | null = null;
@@ -86,13 +88,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         const sample = transferSample(direction, probe, size, parallel, input.idleRttMs, testOriginMs);
         samples.push(sample);
         input.onSample(sample);
-        bytes = nextRequestBytes(
-          size,
-          sample.durationMs,
-          options.targetRequestMs,
-          options.minRequestBytes,
-          maxRequestBytes,
-        );
+        bytes = nextRequestBytes(size, sample.durationMs, targetMs, options.minRequestBytes, maxRequestBytes);
       } catch (error) {
         if (isAbort(error, stop.signal)) return;
         // A failed request ends the phase: the figures would silently lack a stream otherwise.
@@ -188,10 +184,10 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     }
   } finally {
     draining = true;
-    // Let requests in flight finish (each is sized to last about targetRequestMs) so their samples count in full and
+    // Let requests in flight finish (each is sized to last about targetMs) so their samples count in full and
     // connections close cleanly instead of mid-body; whatever is still running then is cut. Pause and abort skip this.
     if (!input.signal.aborted && !failure) {
-      await Promise.race([allWorkers.catch(() => undefined), sleep(options.targetRequestMs, stop.signal)]);
+      await Promise.race([allWorkers.catch(() => undefined), sleep(targetMs, stop.signal)]);
     }
     stop.abort('phase finished');
     input.signal.removeEventListener('abort', forwardAbort);
