@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
     'doc-only': { type: 'string' },
     overhead: { type: 'boolean', default: false },
     retruth: { type: 'string' },
+    // Namespace prefix, so a second run (e.g. an engine change against a baseline) can share the machine.
+    prefix: { type: 'string' },
   },
 });
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
@@ -94,7 +96,7 @@ const startedAt = new Date();
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, kernel: release(), loadBefore: loadavg() };
 const first = profiles[0];
 const link = await createShapedLink({
-  prefix: args.smoke ? 'skaccsmk' : 'skacc',
+  prefix: args.prefix ?? (args.smoke ? 'skaccsmk' : 'skacc'),
   downMbit: first.downMbit,
   upMbit: first.upMbit,
   emulator: true,
