@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { requestTargetMs } from '../src/phases/bandwidth-request';
+import { pathTiming } from '../src/phases/bandwidth-request';
 
-describe('requestTargetMs', () => {
-  it('keeps the configured target on short paths', () => {
-    expect(requestTargetMs(500, 20)).toBe(500);
-    expect(requestTargetMs(500, 62.5)).toBe(500);
+const configured = { targetRequestMs: 500, intervalMs: 250 };
+
+describe('pathTiming', () => {
+  it('keeps the configured values on short paths', () => {
+    expect(pathTiming(configured, 20)).toEqual({ ...configured, downloadSummary: 'window' });
+    expect(pathTiming(configured, 62.5)).toEqual({ ...configured, downloadSummary: 'window' });
   });
 
-  it('makes requests last eight round trips on long paths', () => {
-    expect(requestTargetMs(500, 80)).toBe(640);
-    expect(requestTargetMs(500, 200)).toBe(1600);
+  it('makes requests last eight round trips and intervals two on long paths', () => {
+    expect(pathTiming(configured, 80)).toEqual({ targetRequestMs: 640, intervalMs: 250, downloadSummary: 'step' });
+    expect(pathTiming(configured, 200)).toEqual({ targetRequestMs: 1600, intervalMs: 400, downloadSummary: 'step' });
   });
 
-  it('falls back to the configured target when the RTT is unknown', () => {
-    expect(requestTargetMs(500, Number.NaN)).toBe(500);
-    expect(requestTargetMs(500, 0)).toBe(500);
+  it('falls back to the configured values when the RTT is unknown', () => {
+    expect(pathTiming(configured, Number.NaN)).toEqual({ ...configured, downloadSummary: 'window' });
+    expect(pathTiming(configured, 0)).toEqual({ ...configured, downloadSummary: 'window' });
   });
 });

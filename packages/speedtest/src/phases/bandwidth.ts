@@ -3,7 +3,7 @@ import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
-import { requestTargetMs } from './bandwidth-request';
+import { pathTiming } from './bandwidth-request';
 import { summarizeBandwidth, transferSample } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
 
@@ -42,7 +42,9 @@ export interface BandwidthPhaseOutput {
 export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
   const { direction, options, testOriginMs } = input;
   const phaseStartMs = performance.now();
-  const meter = new GoodputMeter(phaseStartMs, options.intervalMs);
+  // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
+  const timing = pathTiming(options, input.idleRttMs);
+  const meter = new GoodputMeter(phaseStartMs, timing.intervalMs);
   const stop = new AbortController();
   const forwardAbort = () => stop.abort(input.signal.reason);
   input.signal.addEventListener('abort', forwardAbort);
@@ -51,7 +53,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   const inFlightStartsMs = new Set<number>();
   const streamChanges: { intervalIndex: number; streams: number }[] = [{ intervalIndex: 0, streams: 1 }];
   const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
-  const targetMs = requestTargetMs(options.targetRequestMs, input.idleRttMs);
+  const targetMs = timing.targetRequestMs;
   let streams = 0;
   let issuedBytes = 0;
   let stopReason: StopReason | null = null;
@@ -139,7 +141,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
 
   try {
     while (!stop.signal.aborted) {
-      await sleep(options.intervalMs / 2, stop.signal);
+      await sleep(timing.intervalMs / 2, stop.signal);
       if (input.signal.aborted) break;
       const settled = settledMs();
       const intervals = meter.closedIntervals(settled);
@@ -168,7 +170,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         windowIntervals: options.stableIntervals,
         tolerance: options.stableTolerance,
         maxStepIntervals: options.stableIntervals * 2,
-        summary: direction === 'upload' ? 'step' : 'window',
+        summary: direction === 'upload' ? 'step' : timing.downloadSummary,
       });
       if (decision.action === 'add-streams') {
         previousStep = { window: decision.window, streams };
@@ -201,7 +203,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     direction,
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
     closedIntervals: meter.closedIntervals(Math.min(endMs, meter.lastEndMs)),
-    intervalMs: options.intervalMs,
+    intervalMs: timing.intervalMs,
     phaseOffsetMs: phaseStartMs - testOriginMs,
     phaseDurationMs: endMs - phaseStartMs,
     streamChanges,
