@@ -98,7 +98,8 @@ export async function measureProfile({ link, server, browser, engines }, profile
         }
         log(
           `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
-            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s`,
+            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
+            (result.detail ? ` (${result.detail})` : ''),
         );
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
