@@ -204,6 +204,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
     closedIntervals: meter.closedIntervals(Math.min(endMs, meter.lastEndMs)),
     intervalMs: timing.intervalMs,
+    downloadSummary: timing.downloadSummary,
     phaseOffsetMs: phaseStartMs - testOriginMs,
     phaseDurationMs: endMs - phaseStartMs,
     streamChanges,
