@@ -66,6 +66,8 @@ function overheadSection(table) {
   return `
 ## Where the local latency overhead comes from
 
+Measured on 2026-11-22, before the link emulator, with toxiproxy still between the browser and wrangler dev (rerun
+\`--overhead\` to refresh it for the emulated path).
 \`npm run bench:accuracy -- --overhead\` (bench/accuracy/overhead.mjs), 200/50 Mbit/s with no added delay: zero-byte
 requests timed by curl (request sent → first byte) and by a plain \`fetch\` loop in Chromium (resource timing
 responseStart − requestStart, no engine involved), against the Worker path and against a trivial Node server on the
