@@ -24,10 +24,14 @@ describe.skipIf(!capability.ok)('link emulator on a routed shaped link', () => {
     await link?.destroy();
   });
 
-  it('gives ping the configured RTT (median within 1 ms on a loaded machine)', async () => {
+  // No packet may leave early, and the fastest echoes show the configured RTT; the median carries the scheduling
+  // delay of whatever else runs (it read +1.6 ms once while the rest of `npm test` ran in parallel), hence 5 ms.
+  it('gives ping the configured RTT (minimum within 1 ms, median within 5 ms on a loaded machine)', async () => {
     const rtts = await pingRttsMs(link, 40, 50);
     expect(rtts.length).toBeGreaterThan(30);
-    expect(Math.abs(median(rtts) - 40)).toBeLessThan(1);
+    expect(Math.min(...rtts)).toBeGreaterThanOrEqual(39.9);
+    expect(Math.min(...rtts)).toBeLessThan(41);
+    expect(median(rtts) - 40).toBeLessThan(5);
   }, 30_000);
 
   it('drops 2 % of the datagrams in each direction (±15 % relative over 2·10⁴)', async () => {
