@@ -7,7 +7,7 @@ import { killGroup } from '../lib/netns-process.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
 /** Ports inside the server namespace (private to it; the lab's host-side origin uses 8813). */
-export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300, firstToxiApi: 8480 };
+export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300 };
 
 const startupTimeoutMs = 180_000;
 
@@ -58,6 +58,9 @@ export async function startWorkers(link, work, socketPath, variants, say) {
     String(ports.relay),
     '--socket',
     socketPath,
+    // Namespace-wide: Chromium in the client namespace reaches it across the emulated link.
+    '--host',
+    '0.0.0.0',
   ]);
   const relayLog = tail(relay);
   await waitForHttp(link, `http://127.0.0.1:${ports.relay}/`, 'the relay to the site', relayLog, relay);
@@ -131,7 +134,7 @@ export async function startFronts(link, work, entryPort, downMbit) {
         '--port',
         String(port),
         '--host',
-        '127.0.0.1',
+        '0.0.0.0',
         '--upstream',
         `http://127.0.0.1:${workerPort}`,
         '--mode',
