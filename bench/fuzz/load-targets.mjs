@@ -21,7 +21,7 @@ export async function loadWorkerParsers() {
           "export { walkJpeg } from './images/jpeg-structure';",
           "export { parseOptions, canonicalOptions } from './images/options';",
           "export { planResize } from './images/plan';",
-          "export { parseAccept, explicitQuality } from './images/accept';",
+          "export { parseAccept, explicitQuality } from './shared/accept';",
           "export { chooseFormat } from './images/negotiate';",
           "export { locateSource } from './images/source';",
           "export { defaultConfig as imagesDefaults } from './images/config';",

@@ -1,3 +1,4 @@
+import { commaList, type InvalidVar, oneOf, positiveNumber, type Vars, varReader } from '../shared/vars';
 import type { ModernFormat } from './formats';
 
 /** Deployment settings for the image Worker, from wrangler vars. None of them can be changed by URL options. */
@@ -74,37 +75,20 @@ export const defaultConfig: ImagesConfig = {
   maxJpegMarkers: 1000,
 };
 
-type Vars = Readonly<Record<string, unknown>>;
-
-const list = (value: unknown) =>
-  typeof value === 'string'
-    ? value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean)
-    : undefined;
+/** `images: NAME=value is not …, using …`: the images log line for a var that was invalid. */
+function warnInvalid({ name, raw, fallback, expected }: InvalidVar): void {
+  console.warn(`images: ${name}=${String(raw)} is not ${expected}, using ${String(fallback)}`);
+}
 
 /**
  * Reads `IMAGES_*` vars. A missing var takes its default; an invalid one also takes its default and is logged,
- * because a typo in a deployment must not take the site's images down.
+ * because a typo in a deployment must not take the site's images down. An empty list var is an empty list (no
+ * routes, no formats), not its default.
  */
 export function readConfig(env: Vars): ImagesConfig {
-  const number = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (Number.isFinite(value) && value > 0) return value;
-    console.warn(`images: ${name}=${String(raw)} is not a positive number, using ${fallback}`);
-    return fallback;
-  };
-  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (allowed.includes(raw as T)) return raw as T;
-    console.warn(`images: ${name}=${String(raw)} is not one of ${allowed.join(', ')}, using ${fallback}`);
-    return fallback;
-  };
-  const origins = (list(env.IMAGES_ALLOWED_ORIGINS) ?? []).flatMap((item) => {
+  const read = varReader(env, warnInvalid);
+  const number = (name: string, fallback: number) => read(name, positiveNumber, fallback);
+  const origins = (commaList.parse(env.IMAGES_ALLOWED_ORIGINS) ?? []).flatMap((item) => {
     try {
       return [new URL(item).origin];
     } catch {
@@ -113,20 +97,20 @@ export function readConfig(env: Vars): ImagesConfig {
     }
   });
   const origin = originOrNull(env.IMAGES_ORIGIN);
-  const formats = (list(env.IMAGES_FORMATS) ?? defaultConfig.formats).filter(
+  const formats = (commaList.parse(env.IMAGES_FORMATS) ?? defaultConfig.formats).filter(
     (format): format is ModernFormat => format === 'avif' || format === 'webp',
   );
   return {
     origin,
     allowedOrigins: origins,
-    routes: list(env.IMAGES_ROUTES) ?? defaultConfig.routes,
+    routes: commaList.parse(env.IMAGES_ROUTES) ?? defaultConfig.routes,
     formats,
     maxInputBytes: number('IMAGES_MAX_INPUT_BYTES', defaultConfig.maxInputBytes),
     maxInputMegapixels: number('IMAGES_MAX_INPUT_MEGAPIXELS', defaultConfig.maxInputMegapixels),
     maxAvifMegapixels: number('IMAGES_MAX_AVIF_MEGAPIXELS', defaultConfig.maxAvifMegapixels),
     maxOutputDimension: number('IMAGES_MAX_OUTPUT_DIMENSION', defaultConfig.maxOutputDimension),
-    avifMode: choice('IMAGES_AVIF_MODE', ['background', 'sync'], defaultConfig.avifMode),
-    engine: choice('IMAGES_ENGINE', ['wasm', 'cloudflare'], defaultConfig.engine),
+    avifMode: read('IMAGES_AVIF_MODE', oneOf(['background', 'sync'] as const), defaultConfig.avifMode),
+    engine: read('IMAGES_ENGINE', oneOf(['wasm', 'cloudflare'] as const), defaultConfig.engine),
     maxRedirects: defaultConfig.maxRedirects,
     maxOutputMegapixels: number('IMAGES_MAX_OUTPUT_MEGAPIXELS', defaultConfig.maxOutputMegapixels),
     maxWorkMs: number('IMAGES_MAX_WORK_MS', defaultConfig.maxWorkMs),

@@ -1,4 +1,4 @@
-export { explicitQuality, type MediaRange, parseAccept } from './accept';
+export { explicitQuality, type MediaRange, parseAccept } from '../shared/accept';
 export { defaultConfig, type ImagesConfig, readConfig } from './config';
 export { type ImageHeader, readImageHeader } from './header';
 export { imagesMiddleware } from './middleware';

@@ -1,4 +1,4 @@
-import { parseAccept } from './accept';
+import { parseAccept } from '../shared/accept';
 import { estimateWork, withinBudget } from './budget';
 import { negotiateOnCloudflare } from './cf-image';
 import type { ImagesConfig } from './config';

@@ -1,12 +1,9 @@
+import { etagMatches } from '../shared/conditional';
+import { addVary } from '../shared/vary';
 import { type ImageFormat, mimeTypes } from './formats';
 
 /** Adds `Accept` to `Vary` (once), keeping what the origin already varies on. */
-export function varyOnAccept(headers: Headers): void {
-  const vary = headers.get('vary');
-  if (!vary) headers.set('vary', 'Accept');
-  else if (!vary.split(',').some((item) => ['accept', '*'].includes(item.trim().toLowerCase())))
-    headers.set('vary', `${vary}, Accept`);
-}
+export const varyOnAccept = (headers: Headers): void => addVary(headers, 'Accept');
 
 /** Response headers that describe the origin's bytes and must not be copied onto a re-encoded variant. */
 const representationHeaders = [
@@ -45,8 +42,7 @@ export function variantResponse(request: Request, originHeaders: Headers, varian
   headers.set('etag', etag);
   headers.set('x-speedkit-image', variant.note);
   if (variant.vary) varyOnAccept(headers);
-  const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+  if (etagMatches(request.headers.get('if-none-match'), etag)) {
     headers.delete('content-length');
     return new Response(null, { status: 304, headers });
   }

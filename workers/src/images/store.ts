@@ -1,11 +1,10 @@
 // Encoded variants in R2 (persisted locally by `wrangler dev`). A variant that came out no smaller than its source is
 // stored as an empty marker, so the expensive encode is not retried on every request.
 
+import { sha256Hex } from '../shared/sha256';
+
 /** A stored variant, or the marker saying the original is better. */
 export type StoredVariant = { readonly kind: 'variant'; readonly bytes: Uint8Array } | { readonly kind: 'not-smaller' };
-
-const hex = (buffer: ArrayBuffer) =>
-  Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /**
  * Identifies a source version: its ETag and length when the origin sends an ETag (so the key is known before the
@@ -14,14 +13,12 @@ const hex = (buffer: ArrayBuffer) =>
 export async function sourceIdentity(headers: Headers, bytes: Uint8Array): Promise<string> {
   const etag = headers.get('etag');
   if (etag) return `etag:${etag}:${bytes.byteLength}`;
-  return `sha256:${hex(await crypto.subtle.digest('SHA-256', bytes))}`;
+  return `sha256:${await sha256Hex(bytes)}`;
 }
 
 /** R2 key for one source version, canonical options and output format. */
 export async function variantKey(sourceId: string, options: string, format: string): Promise<string> {
-  const digest = hex(
-    await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${sourceId}|${options}|${format}`)),
-  );
+  const digest = await sha256Hex(`${sourceId}|${options}|${format}`);
   return `images/v1/${digest}.${format}`;
 }
 

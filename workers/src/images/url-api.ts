@@ -1,5 +1,5 @@
+import { parseAccept } from '../shared/accept';
 import { json, jsonError } from '../shared/json';
-import { parseAccept } from './accept';
 import { estimateWork, withinBudget } from './budget';
 import { toCloudflareImage } from './cf-image';
 import type { ImagesConfig } from './config';

@@ -55,3 +55,11 @@ export function explicitQuality(ranges: readonly MediaRange[], mime: string): nu
   }
   return quality ?? 0;
 }
+
+/**
+ * The adapter for a yes/no decision: true when `header` names `mime` itself with a non-zero q-value. Never throws; a
+ * missing or malformed header means "no", and a wildcard never counts (see `explicitQuality`).
+ */
+export function acceptsExplicitly(header: string | null | undefined, mime: string): boolean {
+  return explicitQuality(parseAccept(header), mime) > 0;
+}

@@ -1,7 +1,7 @@
-// Conditional requests across two representations of one URL. Browsers revalidate a cached script with
-// `If-None-Match` even when the new request's `Accept` differs (Chromium does), so passing the asset's 304 through
-// would pin a URL to JavaScript forever. The origin is asked unconditionally and the condition is judged here,
-// against the representation actually chosen.
+// Conditional requests judged by the Worker against the representation it serves. When one URL has several
+// representations (JavaScript or BinaryAST, JPEG or AVIF), the origin's own 304 would be about the wrong one: browsers
+// revalidate with `If-None-Match` even when the new request's `Accept` differs (Chromium does). So the origin is asked
+// unconditionally and the condition is judged here.
 
 const conditionalHeaders = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range'];
 
@@ -22,8 +22,8 @@ export function etagMatches(ifNoneMatch: string | null, etag: string | null): bo
 
 /**
  * RFC 9110 §13.2.2 for a GET, judged against the representation about to be served: If-None-Match when present
- * (weak comparison), else If-Modified-Since against its Last-Modified. The BinaryAST representation carries no
- * Last-Modified, so a date the browser saved with its JavaScript copy can never make it answer 304.
+ * (weak comparison), else If-Modified-Since against its Last-Modified. A representation without Last-Modified (a
+ * BinaryAST variant) never answers 304 to a date the browser saved with another representation.
  */
 export function isNotModified(request: Request, response: Response): boolean {
   if (response.status !== 200) return false;
@@ -34,10 +34,16 @@ export function isNotModified(request: Request, response: Response): boolean {
   return Number.isFinite(since) && Number.isFinite(modified) && modified <= since;
 }
 
-/** A 304 for `response`'s representation: its validators and caching headers, no body. */
-export function notModified(response: Response): Response {
+/** Headers a 304 repeats from the representation it stands for (RFC 9110 §15.4.5). */
+const notModifiedHeaders = ['etag', 'cache-control', 'vary', 'last-modified', 'expires'];
+
+/**
+ * A 304 for `response`'s representation: its validators and caching headers, plus `extraHeaders` (a capability's
+ * debugging header), no body.
+ */
+export function notModified(response: Response, extraHeaders: readonly string[] = []): Response {
   const headers = new Headers();
-  for (const name of ['etag', 'cache-control', 'vary', 'last-modified', 'expires', 'x-speedkit-binast']) {
+  for (const name of [...notModifiedHeaders, ...extraHeaders]) {
     const value = response.headers.get(name);
     if (value !== null) headers.set(name, value);
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { explicitQuality, parseAccept } from '../../src/images/accept';
+import {
+  acceptsExplicitly,
+  explicitQuality,
+  maxAcceptChars,
+  maxAcceptRanges,
+  parseAccept,
+} from '../../src/shared/accept';
 
 describe('parseAccept', () => {
   it('returns no ranges for a missing or empty header', () => {
@@ -59,5 +65,20 @@ describe('explicitQuality', () => {
 
   it('lets a refusal win over a duplicate acceptance', () => {
     expect(explicitQuality(parseAccept('image/webp,image/webp;q=0'), 'image/webp')).toBe(0);
+  });
+});
+
+describe('acceptsExplicitly', () => {
+  it('says yes only for the named type with a non-zero weight', () => {
+    expect(acceptsExplicitly('image/avif,image/webp,*/*;q=0.8', 'image/avif')).toBe(true);
+    expect(acceptsExplicitly('image/avif;q=0', 'image/avif')).toBe(false);
+    expect(acceptsExplicitly('image/*,*/*', 'image/avif')).toBe(false);
+    expect(acceptsExplicitly(undefined, 'image/avif')).toBe(false);
+  });
+
+  it('ignores ranges past the parsing bound', () => {
+    const padding = Array.from({ length: maxAcceptRanges }, (_, index) => `text/x-${index}`).join(',');
+    expect(acceptsExplicitly(`${padding},image/avif`, 'image/avif')).toBe(false);
+    expect(acceptsExplicitly(`${'x'.repeat(maxAcceptChars)},image/avif`, 'image/avif')).toBe(false);
   });
 });
