@@ -17,7 +17,9 @@ export async function loadWorkerParsers() {
     await build({
       stdin: {
         contents: [
-          "export { readImageHeader, isComplete, sniffImageFormat } from './images/header';",
+          "export { isComplete } from './images/header';",
+          "export { sniffImageFormat } from './shared/image-header/format';",
+          "export { readImageHeader } from './shared/image-header/whole-file';",
           "export { walkJpeg } from './images/jpeg-structure';",
           "export { parseOptions, canonicalOptions } from './images/options';",
           "export { planResize } from './images/plan';",

@@ -1,5 +1,7 @@
-/** Image formats the Worker can recognise from their bytes. Only the first four can be decoded and encoded. */
-export type ImageFormat = 'avif' | 'webp' | 'jpeg' | 'png' | 'gif';
+import type { ImageFormat } from '../shared/image-header/format';
+
+/** Image formats the Worker can recognise from their bytes (one type for every capability). */
+export type { ImageFormat };
 
 /** Formats the Wasm codecs read and write. */
 export type CodecFormat = Exclude<ImageFormat, 'gif'>;

@@ -1,10 +1,10 @@
 import { parseAccept } from '../shared/accept';
+import { readImageHeader } from '../shared/image-header/whole-file';
 import { estimateWork, withinBudget } from './budget';
 import { negotiateOnCloudflare } from './cf-image';
 import type { ImagesConfig } from './config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from './formats';
 import { transformGate } from './gate';
-import { readImageHeader } from './header';
 import { acceptableFormats } from './negotiate';
 import type { Pixels } from './pixels';
 import { planResize } from './plan';

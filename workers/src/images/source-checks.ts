@@ -1,6 +1,7 @@
+import type { ImageHeader } from '../shared/image-header/whole-file';
 import type { ImagesConfig } from './config';
 import { type CodecFormat, isCodecFormat } from './formats';
-import { type ImageHeader, isComplete } from './header';
+import { isComplete } from './header';
 import { walkJpeg } from './jpeg-structure';
 
 /** A source the codecs may be given, with what the cost estimate needs to know about it. */

@@ -1,6 +1,6 @@
+import type { ImageHeader } from '../shared/image-header/whole-file';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
 import type { CodecFormat } from './formats';
-import type { ImageHeader } from './header';
 import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from './pixels';
 import type { ResizePlan } from './plan';
 

@@ -1,11 +1,12 @@
 import { parseAccept } from '../shared/accept';
+import { sniffImageFormat } from '../shared/image-header/format';
+import { readImageHeader } from '../shared/image-header/whole-file';
 import { json, jsonError } from '../shared/json';
 import { estimateWork, withinBudget } from './budget';
 import { toCloudflareImage } from './cf-image';
 import type { ImagesConfig } from './config';
 import { type ImageFormat, mimeTypes } from './formats';
 import { transformGate } from './gate';
-import { readImageHeader, sniffImageFormat } from './header';
 import { chooseFormat } from './negotiate';
 import { canonicalOptions, parseOptions, type UrlOptions } from './options';
 import { isIdentity, planResize } from './plan';

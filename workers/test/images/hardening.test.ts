@@ -6,9 +6,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { estimateWork } from '../../src/images/budget';
 import { defaultConfig, readConfig } from '../../src/images/config';
 import { transformGate } from '../../src/images/gate';
-import { readImageHeader } from '../../src/images/header';
 import { walkJpeg } from '../../src/images/jpeg-structure';
 import { handleUrlApi } from '../../src/images/url-api';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 import { fakeOrigin, manyScanJpeg } from './hostile';
 

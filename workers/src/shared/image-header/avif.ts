@@ -1,12 +1,10 @@
-import { invalid, more, type ScanResult } from './layout';
+import { ascii as text, u32be as u32 } from './bytes';
+import { type HeaderScan, unusable as invalid, needMore as more } from './scan';
 
 // AVIF is an ISO-BMFF (HEIF) file: `ftyp`, then `meta` (item info, locations and properties such as `ispe`, the
 // image spatial extents), then `mdat`. A decoder can lay the image out once `meta` has arrived, so that is the header.
 
-const u32 = (b: Uint8Array, at: number) =>
-  (b[at] as number) * 0x1000000 +
-  (((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number));
-const type = (b: Uint8Array, at: number) => String.fromCharCode(...b.subarray(at, at + 4));
+const type = (b: Uint8Array, at: number) => text(b, at, 4);
 
 interface Box {
   type: string;
@@ -49,20 +47,34 @@ function largestExtent(b: Uint8Array, from: number, to: number, depth: number): 
   return best;
 }
 
-/** AVIF: the header ends with the `meta` box; `mdat` before `meta` means the file is not header-first. */
-export function readAvifHeader(b: Uint8Array): ScanResult {
-  let sawFtyp = false;
+/** What the AVIF reader reports besides the dimensions. */
+export interface AvifBrands {
+  /** The `ftyp` major brand: `avis` is an image sequence. */
+  readonly majorBrand: string;
+}
+
+/**
+ * AVIF: the header ends with the `meta` box. A streaming caller needs `meta` first (`mdat` before it means the file is
+ * not header-first, so it is `invalid`); a caller holding the whole file passes `mdatFirst: 'skip'` to walk past it.
+ * The dimensions are the largest `ispe` (a 1×1 thumbnail or alpha plane declared first must not hide a 100 MP primary
+ * image from the limits).
+ */
+export function readAvifHeader(
+  b: Uint8Array,
+  { mdatFirst = 'invalid' }: { mdatFirst?: 'invalid' | 'skip' } = {},
+): HeaderScan & { brands?: AvifBrands } {
+  let majorBrand: string | undefined;
   for (let at = 0; ; ) {
     const box = boxAt(b, at, Number.MAX_SAFE_INTEGER);
     if (box === undefined) return more;
     if (box === 'bad') return invalid(`bad ISO-BMFF box size at byte ${at}`);
-    if (!sawFtyp) {
+    if (majorBrand === undefined) {
       if (box.type !== 'ftyp') return invalid('ISO-BMFF file without ftyp first');
       if (box.end > b.length) return more;
       const brands = Array.from({ length: (box.end - box.body) / 4 }, (_, i) => type(b, box.body + 4 * i));
       if (!brands.some((brand) => brand === 'avif' || brand === 'avis')) return invalid('ftyp has no avif brand');
-      sawFtyp = true;
-    } else if (box.type === 'mdat') {
+      majorBrand = brands[0] ?? '';
+    } else if (box.type === 'mdat' && mdatFirst === 'invalid') {
       return invalid('AVIF with mdat before meta');
     } else if (box.type === 'meta') {
       if (box.end > b.length) return more;
@@ -70,7 +82,8 @@ export function readAvifHeader(b: Uint8Array): ScanResult {
       if (!extent || extent[0] < 1 || extent[1] < 1) return invalid('AVIF meta box without ispe');
       return {
         kind: 'done',
-        layout: { format: 'avif', width: extent[0], height: extent[1], progressive: false, headerEndBytes: box.end },
+        header: { format: 'avif', width: extent[0], height: extent[1], headerEndBytes: box.end },
+        brands: { majorBrand },
       };
     }
     at = box.end;

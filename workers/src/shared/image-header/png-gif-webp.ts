@@ -1,18 +1,8 @@
-import { type ImageLayout, invalid, more, type ScanResult } from './layout';
+import { ascii, u16le, u24le, u32be } from './bytes';
+import { unusable as invalid, dimensions as layout, needMore as more, type HeaderScan as ScanResult } from './scan';
 
-// Header readers for the formats that only get header-first priority. Each takes the bytes seen so far and answers
-// `more` until the dimensions are known; none needs more than a few dozen bytes except a GIF's global palette.
-
-const u16be = (b: Uint8Array, at: number) => ((b[at] as number) << 8) | (b[at + 1] as number);
-const u16le = (b: Uint8Array, at: number) => (b[at] as number) | ((b[at + 1] as number) << 8);
-const u24le = (b: Uint8Array, at: number) => u16le(b, at) | ((b[at + 2] as number) << 16);
-const u32be = (b: Uint8Array, at: number) => u16be(b, at) * 0x10000 + u16be(b, at + 2);
-const ascii = (b: Uint8Array, at: number, length: number) => String.fromCharCode(...b.subarray(at, at + length));
-
-function layout(format: ImageLayout['format'], width: number, height: number, headerEndBytes: number): ScanResult {
-  if (width < 1 || height < 1) return invalid(`${format} header has no dimensions`);
-  return { kind: 'done', layout: { format, width, height, progressive: false, headerEndBytes } };
-}
+// Header readers for PNG, GIF and WebP. Each takes the bytes seen so far and answers `more` until the dimensions are
+// known; none needs more than a few dozen bytes except a GIF's global palette.
 
 /** PNG: signature, then IHDR must be the first chunk; the header ends after IHDR's CRC (byte 33). */
 export function readPngHeader(b: Uint8Array): ScanResult {
