@@ -3,9 +3,9 @@
 #[cfg(feature = "encoder")]
 use serde::Deserialize;
 
-use crate::ast::Node;
-use crate::reader::Reader;
-use crate::writer::Writer;
+use crate::format::reader::Reader;
+use crate::format::writer::Writer;
+use crate::grammar::node::Node;
 use crate::DecodeError;
 
 /// A value that can appear as a node field.
@@ -184,7 +184,7 @@ impl Field for bool {
 pub struct FnBody {
     /// A `Block`, or an expression for concise arrows.
     pub node: Box<Node>,
-    /// Set by lazy marking ([`crate::scope::annotate`]), never by the parser.
+    /// Set by lazy marking (the encoder's scope analysis, `annotate`), never by the parser.
     pub lazy: bool,
 }
 

@@ -1,12 +1,13 @@
-//! The tree writer, for both layouts. Writing takes two passes over the tree: the first counts node kinds and
-//! strings so tables can be sorted by frequency (small varnums for common entries) and registers every stream,
-//! the second emits.
+//! The tree writer's primitives, for both layouts. Writing takes two passes over the tree: the first counts node
+//! kinds and strings so tables can be sorted by frequency (small varnums for common entries) and registers every
+//! stream, the second emits. It knows nothing of the grammar: a node's fields are written by `grammar/tree_io.rs`
+//! between `begin_node` and `end_node`.
 
-use crate::ast::Node;
-use crate::container::Layout;
-use crate::hash::FnvMap;
-use crate::roles::{string_role, STRING_ROLES};
-use crate::varnum::write_varnum;
+use super::hash::FnvMap;
+use super::layout::Layout;
+use super::reader::NodeFrame;
+use super::roles::{stream_name, string_role, STRING_ROLES};
+use super::varnum::write_varnum;
 
 /// Collects (first pass) or emits (second pass) a tree.
 pub struct Writer {
@@ -85,10 +86,7 @@ impl Writer {
                 self.stream_ids.keys().copied().collect();
             keys.sort_unstable();
             self.stream_ids = keys.iter().enumerate().map(|(i, key)| (*key, i)).collect();
-            self.stream_names = keys
-                .iter()
-                .map(|(c, n, k)| crate::roles::stream_name(c, n, k))
-                .collect();
+            self.stream_names = keys.iter().map(|(c, n, k)| stream_name(c, n, k)).collect();
             self.streams = vec![Vec::new(); keys.len()];
         }
         self.emitting = true;
@@ -137,9 +135,9 @@ impl Writer {
         }
     }
 
-    /// A node: its kind (grammar index + 1; 0 is null) then its fields.
-    pub(crate) fn node(&mut self, node: &Node) {
-        let name = node.interface_name();
+    /// Starts a node of interface `name`: counts it (first pass), writes its kind (grammar index + 1; 0 is null)
+    /// and makes it current. Returns what `end_node` restores.
+    pub(crate) fn begin_node(&mut self, name: &'static str) -> NodeFrame {
         let field = self.field;
         if !self.emitting {
             *self.kind_counts.entry(name).or_insert(0) += 1;
@@ -148,12 +146,18 @@ impl Writer {
         if let Some(out) = self.stream("kind", field) {
             write_varnum(out, reference);
         }
-        let role = std::mem::replace(&mut self.role, field);
-        let node_name = std::mem::replace(&mut self.node_name, name);
-        node.write_fields(self);
-        self.role = role;
-        self.node_name = node_name;
-        self.field = field;
+        NodeFrame {
+            field,
+            role: std::mem::replace(&mut self.role, field),
+            node_name: std::mem::replace(&mut self.node_name, name),
+        }
+    }
+
+    /// Ends the node `begin_node` started.
+    pub(crate) fn end_node(&mut self, frame: NodeFrame) {
+        self.role = frame.role;
+        self.node_name = frame.node_name;
+        self.field = frame.field;
     }
 
     /// An absent optional node.

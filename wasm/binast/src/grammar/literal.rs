@@ -7,12 +7,13 @@ use serde::de::{Error as _, IgnoredAny, MapAccess};
 #[cfg(feature = "encoder")]
 use serde::Deserialize;
 
+use crate::format::reader::Reader;
+use crate::format::writer::Writer;
+use crate::format::wtf8;
 #[cfg(feature = "encoder")]
-use crate::field::KeyName;
-use crate::field::{utf8, Field};
-use crate::reader::Reader;
-use crate::writer::Writer;
-use crate::{wtf8, DecodeError};
+use crate::grammar::field::KeyName;
+use crate::grammar::field::{utf8, Field};
+use crate::DecodeError;
 
 /// A literal value as the format stores it.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,18 +1,23 @@
-//! The tree reader. Every read is bounds-checked and every index validated, so corrupt input is an error.
+//! The tree reader's primitives: streams, kind references, strings, numbers, lazy bodies. Every read is
+//! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
+//! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
-use crate::ast::{Node, READERS};
-use crate::container::{File, Layout};
-use crate::hash::FnvMap;
-use crate::roles::{string_role, STRING_ROLES};
-use crate::varnum::read_varnum;
+use super::hash::FnvMap;
+use super::layout::Layout;
+use super::roles::{split_stream_name, string_role, STRING_ROLES};
+use super::varnum::read_varnum;
 use crate::DecodeError;
-
-/// Reads one interface's fields.
-pub type ReadFn = fn(&mut Reader) -> Result<Node, DecodeError>;
 
 /// How deep the decoder (and the encoder's deserialiser) lets a tree nest: deep enough for real code (long
 /// `a + b + …` chains nest one level per operator), shallow enough that recursion cannot exhaust the Wasm stack.
 pub const MAX_DEPTH: usize = 2_000;
+
+/// What a node replaced in the reader or writer, put back when it ends.
+pub(crate) struct NodeFrame {
+    pub(crate) field: &'static str,
+    pub(crate) role: &'static str,
+    pub(crate) node_name: &'static str,
+}
 
 /// Decoding state: stream positions and the resolved tables.
 pub struct Reader<'a> {
@@ -22,7 +27,8 @@ pub struct Reader<'a> {
     stream_ids: FnvMap<(&'a str, &'a str, &'a str), usize>,
     /// `stream_ids` by the (static) names' addresses, filled on first use.
     stream_cache: FnvMap<(usize, usize, usize), usize>,
-    kinds: Vec<(&'static str, ReadFn)>,
+    /// Per grammar-table entry: the interface name and the grammar's own index for it (its reader).
+    kinds: Vec<(&'static str, usize)>,
     strings: Vec<Vec<&'a [u8]>>,
     depth: usize,
     /// The field being read (set by the generated code before each field).
@@ -32,37 +38,32 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(file: &File<'a>) -> Result<Reader<'a>, DecodeError> {
-        let kinds = file
-            .kinds
-            .iter()
-            .map(|name| {
-                READERS
-                    .iter()
-                    .find(|(known, _)| known == name)
-                    .copied()
-                    .ok_or_else(|| DecodeError::BadReference(format!("unknown interface {name}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let stream_ids = file
-            .stream_names
+    /// A reader over a parsed file's tables; `kinds` is the file's grammar table resolved by the grammar.
+    pub(crate) fn new(
+        layout: Layout,
+        streams: Vec<&'a [u8]>,
+        stream_names: &[&'a str],
+        strings: Vec<Vec<&'a [u8]>>,
+        kinds: Vec<(&'static str, usize)>,
+    ) -> Reader<'a> {
+        let stream_ids = stream_names
             .iter()
             .enumerate()
-            .filter_map(|(i, name)| crate::roles::split_stream_name(name).map(|key| (key, i)))
+            .filter_map(|(i, name)| split_stream_name(name).map(|key| (key, i)))
             .collect();
-        Ok(Reader {
-            layout: file.layout,
-            offsets: vec![0; file.streams.len()],
-            streams: file.streams.clone(),
+        Reader {
+            layout,
+            offsets: vec![0; streams.len()],
+            streams,
             stream_ids,
             stream_cache: FnvMap::default(),
             kinds,
-            strings: file.strings.clone(),
+            strings,
             depth: 0,
             field: "",
             role: "",
             node_name: "",
-        })
+        }
     }
 
     fn stream(&mut self, category: &'static str, key: &'static str) -> Result<usize, DecodeError> {
@@ -107,14 +108,15 @@ impl<'a> Reader<'a> {
             .sum()
     }
 
-    /// A node or null.
-    pub(crate) fn node(&mut self) -> Result<Option<Node>, DecodeError> {
+    /// Starts a node or reads a null: the kind reference of the current field. For a node it checks the depth,
+    /// makes the node current and returns the grammar's index of its interface plus what `end_node` restores.
+    pub(crate) fn begin_node(&mut self) -> Result<Option<(usize, NodeFrame)>, DecodeError> {
         let field = self.field;
         let reference = self.varnum("kind", field)? as usize;
         if reference == 0 {
             return Ok(None);
         }
-        let (name, read) = *self
+        let (name, grammar_index) = *self
             .kinds
             .get(reference - 1)
             .ok_or_else(|| DecodeError::BadReference(format!("grammar index {}", reference - 1)))?;
@@ -122,14 +124,20 @@ impl<'a> Reader<'a> {
         if self.depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep { limit: MAX_DEPTH });
         }
-        let role = std::mem::replace(&mut self.role, field);
-        let node_name = std::mem::replace(&mut self.node_name, name);
-        let node = read(self);
-        self.role = role;
-        self.node_name = node_name;
-        self.field = field;
+        let frame = NodeFrame {
+            field,
+            role: std::mem::replace(&mut self.role, field),
+            node_name: std::mem::replace(&mut self.node_name, name),
+        };
+        Ok(Some((grammar_index, frame)))
+    }
+
+    /// Ends the node `begin_node` started (also after its fields failed to read).
+    pub(crate) fn end_node(&mut self, frame: NodeFrame) {
+        self.role = frame.role;
+        self.node_name = frame.node_name;
+        self.field = frame.field;
         self.depth -= 1;
-        node.map(Some)
     }
 
     /// A string table entry or null.
@@ -246,13 +254,5 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(())
-    }
-}
-
-impl Node {
-    /// Reads a node that must be present.
-    pub(crate) fn read(r: &mut Reader) -> Result<Node, DecodeError> {
-        r.node()?
-            .ok_or_else(|| DecodeError::BadReference("null where a node is required".into()))
     }
 }
