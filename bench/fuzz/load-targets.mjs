@@ -17,16 +17,16 @@ export async function loadWorkerParsers() {
     await build({
       stdin: {
         contents: [
-          "export { isComplete } from './images/header';",
+          "export { isComplete } from './images/core/completeness';",
           "export { sniffImageFormat } from './shared/image-header/format';",
           "export { readImageHeader } from './shared/image-header/whole-file';",
-          "export { walkJpeg } from './images/jpeg-structure';",
-          "export { parseOptions, canonicalOptions } from './images/options';",
-          "export { planResize } from './images/plan';",
+          "export { walkJpeg } from './images/core/jpeg-structure';",
+          "export { parseOptions, canonicalOptions } from './images/core/url-options';",
+          "export { planResize } from './images/core/resize-plan';",
           "export { parseAccept, explicitQuality } from './shared/accept';",
-          "export { chooseFormat } from './images/negotiate';",
-          "export { locateSource } from './images/source';",
-          "export { defaultConfig as imagesDefaults } from './images/config';",
+          "export { chooseFormat } from './images/core/choose-format';",
+          "export { locateSource } from './images/edge/source-fetch';",
+          "export { defaultConfig as imagesDefaults } from './images/core/config';",
           "export { scanImage } from './priority/scanner';",
           "export { parseBytesParam } from './speedtest/params';",
           "export { maxDownloadBytes } from './speedtest/limits';",

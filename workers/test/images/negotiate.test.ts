@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageFormat, ModernFormat } from '../../src/images/formats';
-import { acceptableFormats, chooseFormat } from '../../src/images/negotiate';
+import { acceptableFormats, chooseFormat } from '../../src/images/core/choose-format';
+import type { ImageFormat, ModernFormat } from '../../src/images/core/formats';
 import { parseAccept } from '../../src/shared/accept';
 
 const both: ModernFormat[] = ['avif', 'webp'];

@@ -3,8 +3,7 @@
 // megapixel on the project's 2-core machine under its usual shared load (load average ~11 when measured: about 3x
 // an idle core), measured with the Worker's own codecs by `npm run bench:images` (bench/images/cost.mjs, results in
 // bench/results/images-cost.{csv,json}). They rank requests against a budget; they are not a promise of wall time.
-import type { ImageFormat } from './formats';
-import type { TargetFormat } from './transform';
+import type { ImageFormat, TargetFormat } from './formats';
 
 /** Decode cost per megapixel of input. A progressive JPEG adds `perScan` for every scan (each re-walks the frame). */
 export const decodeMsPerMegapixel: Readonly<Record<ImageFormat, number>> = {

@@ -1,7 +1,7 @@
 // Encoded variants in R2 (persisted locally by `wrangler dev`). A variant that came out no smaller than its source is
 // stored as an empty marker, so the expensive encode is not retried on every request.
 
-import { sha256Hex } from '../shared/sha256';
+import { sha256Hex } from '../../shared/sha256';
 
 /** A stored variant, or the marker saying the original is better. */
 export type StoredVariant = { readonly kind: 'variant'; readonly bytes: Uint8Array } | { readonly kind: 'not-smaller' };

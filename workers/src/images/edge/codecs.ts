@@ -10,8 +10,8 @@ import pngEncode, { init as initPngEncode } from '@jsquash/png/encode.js';
 import resize, { initResize } from '@jsquash/resize';
 import webpDecode, { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import webpEncode, { init as initWebpEncode } from '@jsquash/webp/encode.js';
-import type { CodecFormat } from './formats';
-import type { Pixels } from './pixels';
+import type { CodecFormat } from '../core/formats';
+import type { Pixels } from '../core/pixels';
 
 /** jSquash's ImageData parameter type; workerd has no DOM ImageData, and `Pixels` has the same shape. */
 type CodecImage = Parameters<typeof webpEncode>[0];

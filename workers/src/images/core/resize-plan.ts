@@ -1,4 +1,4 @@
-import type { UrlOptions } from './options';
+import type { UrlOptions } from './url-options';
 
 /** A rectangle in pixels. */
 export interface Rect {

@@ -1,4 +1,4 @@
-import type { ImagesConfig } from './config';
+import type { ImagesConfig } from '../core/config';
 
 /** Where a `/cdn-cgi/image/` source points, after the allow-list check. */
 export interface SourceLocation {

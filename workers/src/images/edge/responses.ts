@@ -1,6 +1,6 @@
-import { etagMatches } from '../shared/conditional';
-import { addVary } from '../shared/vary';
-import { type ImageFormat, mimeTypes } from './formats';
+import { etagMatches } from '../../shared/conditional';
+import { addVary } from '../../shared/vary';
+import { type ImageFormat, mimeTypes } from '../core/formats';
 
 /** Adds `Accept` to `Vary` (once), keeping what the origin already varies on. */
 export const varyOnAccept = (headers: Headers): void => addVary(headers, 'Accept');

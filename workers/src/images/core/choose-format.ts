@@ -1,4 +1,4 @@
-import { explicitQuality, type MediaRange } from '../shared/accept';
+import { explicitQuality, type MediaRange } from '../../shared/accept';
 import { type ImageFormat, type ModernFormat, mimeTypes } from './formats';
 
 /**

@@ -1,18 +1,18 @@
-import { parseAccept } from '../shared/accept';
-import { readImageHeader } from '../shared/image-header/whole-file';
-import { estimateWork, withinBudget } from './budget';
+import { parseAccept } from '../../shared/accept';
+import { readImageHeader } from '../../shared/image-header/whole-file';
+import { acceptableFormats } from '../core/choose-format';
+import type { ImagesConfig } from '../core/config';
+import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
+import type { Pixels } from '../core/pixels';
+import { planResize } from '../core/resize-plan';
+import { checkSource } from '../core/source-checks';
+import { estimateWork, withinBudget } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
-import type { ImagesConfig } from './config';
-import { type ImageFormat, type ModernFormat, mimeTypes } from './formats';
-import { transformGate } from './gate';
-import { acceptableFormats } from './negotiate';
-import type { Pixels } from './pixels';
-import { planResize } from './plan';
-import { originalResponse, variantResponse, varyOnAccept } from './respond';
-import { readLimited } from './source';
-import { checkSource } from './source-checks';
-import { getVariant, putVariant, sourceIdentity, variantKey } from './store';
+import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
+import { originalResponse, variantResponse, varyOnAccept } from './responses';
+import { readLimited } from './source-fetch';
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
+import { transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
 
 const formatOfMime: Readonly<Record<string, ImageFormat>> = Object.fromEntries(

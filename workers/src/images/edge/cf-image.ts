@@ -1,6 +1,6 @@
-import type { ModernFormat } from './formats';
-import type { UrlOptions } from './options';
-import { varyOnAccept } from './respond';
+import type { ModernFormat } from '../core/formats';
+import type { UrlOptions } from '../core/url-options';
+import { varyOnAccept } from './responses';
 
 /**
  * Translates validated URL options into `fetch(url, { cf: { image } })` options, for zones where Cloudflare's Image

@@ -1,4 +1,4 @@
-import { commaList, type InvalidVar, oneOf, positiveNumber, type Vars, varReader } from '../shared/vars';
+import { commaList, type InvalidVar, oneOf, positiveNumber, type Vars, varReader } from '../../shared/vars';
 import type { ModernFormat } from './formats';
 
 /** Deployment settings for the image Worker, from wrangler vars. None of them can be changed by URL options. */

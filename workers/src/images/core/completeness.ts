@@ -1,4 +1,4 @@
-import type { ImageFormat } from '../shared/image-header/format';
+import type { ImageFormat } from '../../shared/image-header/format';
 
 // The header itself (format, dimensions, animation) is read by `shared/image-header`, the same readers the priority
 // scanner streams through. What is left here is the images Worker's own question about a whole file.

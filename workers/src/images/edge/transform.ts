@@ -1,11 +1,8 @@
-import type { ImageHeader } from '../shared/image-header/whole-file';
+import type { ImageHeader } from '../../shared/image-header/whole-file';
+import type { CodecFormat, TargetFormat } from '../core/formats';
+import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from '../core/pixels';
+import type { ResizePlan } from '../core/resize-plan';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
-import type { CodecFormat } from './formats';
-import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from './pixels';
-import type { ResizePlan } from './plan';
-
-/** Output of the pipeline: a codec format, or baseline JPEG for `format=baseline-jpeg`. */
-export type TargetFormat = CodecFormat | 'baseline-jpeg';
 
 /** Source bytes whose header has been read and checked against the limits. */
 export interface CheckedSource {

@@ -1,7 +1,7 @@
-import type { ImageHeader } from '../shared/image-header/whole-file';
+import type { ImageHeader } from '../../shared/image-header/whole-file';
+import { isComplete } from './completeness';
 import type { ImagesConfig } from './config';
 import { type CodecFormat, isCodecFormat } from './formats';
-import { isComplete } from './header';
 import { walkJpeg } from './jpeg-structure';
 
 /** A source the codecs may be given, with what the cost estimate needs to know about it. */
