@@ -91,7 +91,10 @@ test('the BinaryAST loader fetches, instantiates Wasm and runs decoded scripts u
   expect(await violations()).toEqual([]);
 });
 
-test('the loader page with its own meta CSP keeps its nonce: both policies pass', async ({ page, request }) => {
+test('the loader page with its own meta CSP keeps its nonce; only the documented Worker refusal of its own policy is reported', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   await primeBinast(request, libraryPaths);
   const violations = await watchViolations(page);
@@ -99,7 +102,12 @@ test('the loader page with its own meta CSP keeps its nonce: both policies pass'
   expect(policy).toContain("'nonce-speedkit-demo'");
   const records = await loaderRecords(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
-  expect(await violations()).toEqual([]);
+  // The page's own policy allows no Worker script (no worker-src, nonce-only script-src): the decoder's Worker is
+  // refused, as packages/binast-loader/README.md documents, and decoding runs on the main thread. That one report
+  // comes from the page's policy, not ours; anything else is a failure.
+  expect(await violations()).toEqual([
+    { blocked: expect.stringMatching(/\/demo\/loader\/binast-worker\.js$/), directive: 'worker-src', sample: '' },
+  ]);
 });
 
 test('inline event handlers of the loader-order demo are allowed by hash and fire', async ({ page }) => {

@@ -58,6 +58,11 @@ export async function build() {
     'wasm/binast/pkg',
     () => mustExec('node', ['wasm/binast/build.mjs'], { cwd: repoRoot, env, quiet: true }),
   );
+  // The link emulator of the shaped-link benches (bench/lib); cargo's own fingerprints make an unchanged build quick.
+  await step('Link emulator: tools/link-emulator (cargo build --release)', async () => {
+    await mustExec('cargo', ['build', '--release', '-p', 'link-emulator'], { cwd: repoRoot, env, quiet: true });
+    return 'target/release/link-emulator';
+  });
   // The embeddable loader and its decoder copy (from wasm/binast/pkg), before the SPA, which copies it from public/.
   await cachedStep(
     'Loader: packages/binast-loader (esbuild IIFE + ESM, gzip budget)',

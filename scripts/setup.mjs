@@ -63,9 +63,9 @@ async function ensureChromium() {
 const ensureJpegTools = () => ensureDebian({ 'libjpeg-turbo-progs': '/usr/bin/jpegtran' });
 
 /**
- * What the shaped-link suites need (bench/lib/shaped-link, the accuracy smoke): namespaces and tbf (iproute2),
- * GSO off on the veths (ethtool), throughput truth (iperf3), latency truth and toxiproxy's API (curl), and Go to
- * build toxiproxy. Optional: without root the suites cannot make namespaces anyway and skip with the reason.
+ * What the shaped-link suites need (bench/lib/shaped-link, the link emulator, the accuracy smoke): namespaces and tbf
+ * (iproute2), GSO off on the veths (ethtool), throughput truth (iperf3), latency truth and toxiproxy's API (curl), the
+ * emulator's RTT checks (ping), and Go to build toxiproxy (still the Speed Page's and the loader bench's delay). Optional: without root the suites cannot make namespaces anyway and skip with the reason.
  */
 const ensureNetworkLabTools = () =>
   ensureDebian(
@@ -74,6 +74,7 @@ const ensureNetworkLabTools = () =>
       ethtool: '/usr/sbin/ethtool',
       iperf3: '/usr/bin/iperf3',
       curl: '/usr/bin/curl',
+      'iputils-ping': '/usr/bin/ping',
       'golang-go': goBinary(),
     },
     { optional: true },
@@ -162,7 +163,7 @@ export async function setup(options = {}) {
   if (options.browser !== false) await step('Chromium (Debian)', ensureChromium);
   await step('JPEG tools (Debian libjpeg-turbo-progs)', ensureJpegTools);
   if (options.lab !== false) {
-    await step('Network lab tools (Debian iproute2 ethtool iperf3 curl golang-go)', ensureNetworkLabTools);
+    await step('Network lab tools (Debian iproute2 ethtool iperf3 curl iputils-ping golang-go)', ensureNetworkLabTools);
     await step('toxiproxy (Go module proxy)', ensureToxiproxyServer);
   }
   await step('Rust toolchain (rust-toolchain.toml, with wasm32-unknown-unknown)', ensureRustToolchain);

@@ -15,6 +15,7 @@ import { chromiumArgs } from '../lib/chromium.mjs';
  * @property {number} jitterMs
  * @property {number} downLoadedLatencyMs
  * @property {number} upLoadedLatencyMs
+ * @property {string} [detail] engine-specific notes for the log (our engine: why each direction stopped, streams)
  */
 
 /** @param {string} executablePath the shaped link's chromiumPath wrapper */
@@ -162,6 +163,9 @@ export function normalizeSpeedkit(result) {
     jitterMs: num(result?.latency?.jitterMs),
     downLoadedLatencyMs: num(result?.latency?.downloadLoadedMs?.value),
     upLoadedLatencyMs: num(result?.latency?.uploadLoadedMs?.value),
+    detail: ['download', 'upload']
+      .map((d) => `${d.slice(0, 2)} ${result?.[d]?.stopReason ?? '?'}/${result?.[d]?.streams ?? '?'}`)
+      .join(', '),
   };
 }
 

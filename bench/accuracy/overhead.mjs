@@ -1,6 +1,6 @@
 // `npm run bench:accuracy -- --overhead`: where the local latency overhead comes from. With no added delay it times
 // zero-byte requests by curl and by a plain fetch loop in Chromium (no engine), each back to back and with idle gaps,
-// against the Worker path (toxiproxy -> wrangler dev -> workerd) and against a trivial Node server on the same link.
+// against the Worker path (wrangler dev -> workerd) and against a trivial Node server on the same link.
 // It backs the choice of paced curl probes as latency truth (truth.mjs `probeSpacingMs`).
 import { median } from './stats.mjs';
 import { curlRtts } from './truth.mjs';
@@ -27,7 +27,7 @@ export async function measureOverhead({ link, server, browser }, { rounds, log }
   try {
     await server.setDelay({ rttMs: 0 });
     const paths = [
-      { path: 'Worker (toxiproxy → wrangler dev)', origin: server.origin, page: '/meta' },
+      { path: 'Worker (wrangler dev)', origin: server.origin, page: '/meta' },
       { path: 'trivial Node server', origin: `http://${link.serverIp}:${trivialPort}`, page: '/page' },
     ];
     // Warm-up: first requests pay for connections and cold code paths.

@@ -10,7 +10,6 @@ import { exec } from '../../scripts/lib/exec.mjs';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { setup } from '../../scripts/setup.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
-import { ensureToxiproxy } from '../lib/toxiproxy.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
 import { analyze, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
@@ -30,6 +29,8 @@ const { values: args } = parseArgs({
     'doc-only': { type: 'string' },
     overhead: { type: 'boolean', default: false },
     retruth: { type: 'string' },
+    // Namespace prefix, so a second run (e.g. an engine change against a baseline) can share the machine.
+    prefix: { type: 'string' },
   },
 });
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
@@ -66,7 +67,7 @@ const engines = engineFilter.length
   ? allEngines.filter((e) => engineFilter.some((f) => e.name === f || (f === 'cloudflare' && e.name.includes(f))))
   : defaultEngines;
 
-const capability = await canCreateNamespaces();
+const capability = await canCreateNamespaces({ emulator: true });
 if (!capability.ok) {
   log(`SKIP accuracy testbed: network namespaces are not available here (${capability.reason}).`);
   log('0 passed, 0 failed');
@@ -85,7 +86,6 @@ if ((await exec('iperf3', ['--version'], { quiet: true }).catch(() => ({ code: 1
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
 }
-await ensureToxiproxy();
 
 if (args.overhead) {
   await runOverheadDiagnostic();
@@ -96,9 +96,10 @@ const startedAt = new Date();
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, kernel: release(), loadBefore: loadavg() };
 const first = profiles[0];
 const link = await createShapedLink({
-  prefix: args.smoke ? 'skaccsmk' : 'skacc',
+  prefix: args.prefix ?? (args.smoke ? 'skaccsmk' : 'skacc'),
   downMbit: first.downMbit,
   upMbit: first.upMbit,
+  emulator: true,
 });
 /** @type {import('./testbed.mjs').Row[]} */
 const rows = [];
@@ -116,7 +117,7 @@ try {
     const runOrder = [...profiles.filter((p) => p.downMbit >= 1000), ...profiles.filter((p) => p.downMbit < 1000)];
     for (const profile of runOrder) {
       log(
-        `\n${profile.id}: ${profile.downMbit}/${profile.upMbit} Mbit/s, +${profile.rttMs} ms RTT ±${profile.jitterMs} ms`,
+        `\n${profile.id}: ${profile.downMbit}/${profile.upMbit} Mbit/s, ${profile.rttMs} ms RTT ±${profile.jitterMs} ms, ${profile.lossPercent} % loss each way`,
       );
       const timeoutMs = args.smoke ? 60_000 : 300_000;
       const result = await measureProfile({ link, server, browser, engines }, profile, {
@@ -169,7 +170,7 @@ process.exit(failed === 0 ? 0 : 1);
 /** `--overhead`: the latency-overhead diagnostic (overhead.mjs) on a 200/50 link, written beside the runs. */
 async function runOverheadDiagnostic() {
   const { measureOverhead, overheadTable } = await import('./overhead.mjs');
-  const link = await createShapedLink({ prefix: 'skaccovh', downMbit: 200, upMbit: 50 });
+  const link = await createShapedLink({ prefix: 'skaccovh', downMbit: 200, upMbit: 50, emulator: true });
   try {
     const { startServer } = await import('./server.mjs');
     const server = await startServer(link);

@@ -1,13 +1,13 @@
 // The server side of the testbed: `wrangler dev` (the real Worker, static assets included) inside the server
-// namespace, fronted by toxiproxy on the veth address so every browser request crosses the delay toxics.
+// namespace, listening on the veth address. Delay, jitter and loss are the link's (tools/link-emulator, applied to
+// packets), so nothing sits between the browser's TCP connection and wrangler dev.
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
-import { startToxiproxy } from '../lib/toxiproxy.mjs';
+import { symmetricConditions } from '../lib/link-conditions.mjs';
 
-const wranglerPort = 8805;
-const proxyPort = 8900;
+const wranglerPort = 8900;
 
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
@@ -27,7 +27,7 @@ function snapshotWorker() {
 }
 
 /**
- * Starts the Worker and the proxy; resolves once `/meta` answers through the proxy from the client namespace.
+ * Starts the Worker; resolves once `/meta` answers over the link from the client namespace.
  * @param {Link} link
  */
 export async function startServer(link) {
@@ -35,7 +35,7 @@ export async function startServer(link) {
   const wrangler = link.spawn(
     link.serverNs,
     join(repoRoot, 'node_modules', '.bin', 'wrangler'),
-    ['dev', '--ip', '127.0.0.1', '--port', String(wranglerPort), '--log-level', 'warn'],
+    ['dev', '--ip', link.serverIp, '--port', String(wranglerPort), '--log-level', 'warn'],
     { cwd: snapshotDir, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -51,18 +51,10 @@ export async function startServer(link) {
     rmSync(snapshotDir, { recursive: true, force: true });
   };
   // The snapshot must go on every exit path, also when the process is interrupted (the link's own handlers then
-  // kill wrangler and toxiproxy with the namespaces).
+  // kill wrangler with the namespaces).
   const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
   process.once('exit', removeSnapshot);
-  const proxy = await startToxiproxy(link, {
-    ns: link.serverNs,
-    listenPort: proxyPort,
-    upstreamPort: wranglerPort,
-  }).catch(async (error) => {
-    await stop();
-    throw error;
-  });
-  const origin = `http://${link.serverIp}:${proxyPort}`;
+  const origin = `http://${link.serverIp}:${wranglerPort}`;
   // Bounded wait for wrangler's first build and workerd start: at most 90 s and 300 tries.
   const deadlineMs = Date.now() + 90_000;
   for (let attempt = 0; ; attempt++) {
@@ -72,13 +64,17 @@ export async function startServer(link) {
     if (probe.code === 0) break;
     if (attempt >= 300 || Date.now() > deadlineMs || wrangler.exitCode !== null) {
       await stop();
-      throw new Error(`wrangler dev did not answer through the proxy within 90 s; its output:\n${log}`);
+      throw new Error(`wrangler dev did not answer over the link within 90 s; its output:\n${log}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
     origin,
-    setDelay: proxy.setDelay,
+    /**
+     * The link's conditions for a profile: half the RTT each way (jitter on the downstream half), loss each way.
+     * @param {{ rttMs: number, jitterMs?: number, lossPercent?: number }} profile
+     */
+    setDelay: (profile) => link.setConditions(symmetricConditions(profile)),
     /** Last lines wrangler printed, for error reports. */
     log: () => log,
     stop,

@@ -24,12 +24,12 @@ export async function measureProfile({ link, server, browser, engines }, profile
   await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
 
   // Idle jitter of the path itself (no added delay, after a warm-up that absorbs first-request costs), then the
-  // HTTP RTT with the profile's delay: configured RTT + local overhead (wrangler dev, proxy timer slack, wake-ups of
-  // an idle server path) as measured.
+  // HTTP RTT with the profile's conditions: configured RTT + local overhead (wrangler dev, the emulator's wake-ups,
+  // wake-ups of an idle server path) as measured.
   await server.setDelay({ rttMs: 0 });
   await curlRtts(link, server.origin, 10);
   const idleRtts = await curlRtts(link, server.origin, 20);
-  await server.setDelay({ rttMs: profile.rttMs, jitterMs: profile.jitterMs });
+  await server.setDelay(profile);
   const delayedRtts = await curlRtts(link, server.origin, 30);
   const overheadMs = median(delayedRtts) - profile.rttMs;
   // Three iperf3 runs per direction, truth = the best (see throughputTruthBps).
@@ -98,7 +98,8 @@ export async function measureProfile({ link, server, browser, engines }, profile
         }
         log(
           `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
-            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s`,
+            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
+            (result.detail ? ` (${result.detail})` : ''),
         );
       } catch (error) {
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -1,6 +1,6 @@
-// Ground truth measured on the same shaped link in the same run: iperf3 goodput per direction (straight over the
-// veth, no proxy), HTTP RTT probes with curl through the same proxy the browsers use, and wire byte counters of the
-// server's veth end (what the server really sent and received, headers and retransmissions included).
+// Ground truth measured on the same shaped link in the same run: iperf3 goodput per direction (one TCP stream across
+// the same emulated path, with its RTT and loss), HTTP RTT probes with curl to the Worker the browsers use, and wire
+// byte counters of the server's veth end (what the server really sent and received, headers and retransmissions included).
 import { curlRttsMs, iperfGoodputBps } from './stats.mjs';
 
 const iperfPort = 5201;
@@ -56,7 +56,7 @@ export async function iperfBps(link, direction, { seconds, warmUpSeconds }) {
 
 /**
  * Start-to-start spacing of the curl probes (ms). Back-to-back requests keep every process on the server path
- * (toxiproxy, wrangler dev, workerd) and the VM's vCPUs awake, which no browser does: at +0 ms curl read 2.8-4.2 ms
+ * (wrangler dev, workerd; toxiproxy when this was measured) and the VM's vCPUs awake, which no browser does: at +0 ms curl read 2.8-4.2 ms
  * back to back against 4.6-4.7 ms at one request per 20 ms (`--overhead`, docs/accuracy.md, which also shows the
  * 1.5-2 ms that Chromium's requests still add on this path). With the spacing the path idles between requests as it
  * does for the engines; a request slower than the spacing (any added delay) is simply followed by the next one.

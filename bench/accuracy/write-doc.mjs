@@ -20,22 +20,26 @@ export function writeAccuracyDoc(runs) {
 
 const method = `## Method
 
-- Two network namespaces joined by a veth pair (bench/lib/shaped-link.mjs). \`tc tbf\` shapes each direction (bucket
-  = 1 ms of the rate, at least 32 kbit; queue limit 400 ms); GSO/TSO off on both ends so tbf sees real packets.
-- Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) behind toxiproxy 2.5.0, which
-  adds half the RTT to each direction and the jitter (uniform ±J ms, whole ms) to responses. The delay applies to
-  application data, not to TCP handshakes/ACKs: TCP itself sees the veth's near-zero RTT.
+- Three network namespaces: server ⇄ router ⇄ client, joined by veth pairs (bench/lib/shaped-link.mjs with
+  \`emulator: true\`). In the router, every forwarded packet goes through tools/link-emulator (a TUN device and policy
+  routing), which delays it by half the RTT in its direction, adds the jitter (uniform ±J ms, downstream only, never
+  reordering) and drops it with the profile's loss rate (independent, the same rate each way). TCP itself sees the
+  RTT and the loss: handshakes, slow start, window growth and retransmissions behave as on a real path of that length
+  (before 2026-11-24 toxiproxy added the delay to application data only and TCP saw a ~0 ms path). Profiles with
+  0 ms and no loss bypass the emulator (the kernel forwards). \`tc tbf\` on the router's egress veths shapes each
+  direction (bucket = 1 ms of the rate, at least 32 kbit; queue limit 400 ms), after the delay, so the bottleneck
+  queue sits in the middle of the path; GSO/TSO/GRO are off on every veth end so tbf sees real packets. Host congestion
+  control (BBR) in every namespace; TCP buffers up to 32 MiB.
+- Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) on the veth address.
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
-- **Truth**, measured in the same run per profile: download/upload = iperf3 receiver bytes over seconds (5 s after a
-  1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less, where bytes delivered late cross a window edge) straight
-  over the shaped veth, the best of three runs per direction (a TCP run can fall short of the link, not exceed it;
-  a run titled "one iperf3 run" predates that rule); latency = configured RTT + the measured local overhead,
-  i.e. the median of curl zero-byte requests on a kept-alive connection through the same proxy and Worker (request
-  sent → first byte, server time subtracted as the engines do; 30 before the runs and 20 after each repetition, so
-  truth spans the same load), started at most every 20 ms so that the server path idles between requests as it does
-  for a browser (see "Where the local latency overhead comes from"); jitter = expected mean |Δ| of toxiproxy's
-  draw, (n²−1)/(3n) with n = 2J, + the jitter of 20 paced curl probes without added delay. Loaded latency has no independent truth (it is the queue the test itself
-  builds) and is shown for comparison.
+- **Truth**, measured in the same run per profile: download/upload = iperf3 (one TCP stream) receiver bytes over
+  seconds (5 s after a 1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less) across the same emulated path, with
+  the same RTT and loss, the best of three runs per direction; latency = configured RTT + the measured local
+  overhead, i.e. the median of curl zero-byte requests on a kept-alive connection to the same Worker (request sent →
+  first byte, server time subtracted as the engines do; 30 before the runs and 20 after each repetition), started at
+  most every 20 ms; jitter = expected mean |Δ| of the emulator's draw, 2J/3, + the jitter of 20 paced curl probes
+  without added delay. Loaded latency has no independent truth (it is the queue the test itself builds) and is shown
+  for comparison.
 - *bias %* = (median reported − truth) / truth; *error* = median reported − truth (in the metric's unit);
   *spread %* = (max − min) / median across repetitions; *MB moved* = bytes through the server's veth (both
   directions, headers and retransmissions included) per engine run; *wall s* = time until the engine's final result.
@@ -62,6 +66,8 @@ function overheadSection(table) {
   return `
 ## Where the local latency overhead comes from
 
+Measured on 2026-11-22, before the link emulator, with toxiproxy still between the browser and wrangler dev (rerun
+\`--overhead\` to refresh it for the emulated path).
 \`npm run bench:accuracy -- --overhead\` (bench/accuracy/overhead.mjs), 200/50 Mbit/s with no added delay: zero-byte
 requests timed by curl (request sent → first byte) and by a plain \`fetch\` loop in Chromium (resource timing
 responseStart − requestStart, no engine involved), against the Worker path and against a trivial Node server on the

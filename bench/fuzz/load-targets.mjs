@@ -1,49 +1,33 @@
 // Loads the Worker's parsers (TypeScript) into Node by bundling them with esbuild, and the BinaryAST decoder from the
 // crate's Web build (wasm/binast/build.mjs), so the fuzzer exercises exactly the code the Worker runs.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { importWorkerCode } from '../lib/import-worker-code.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const src = join(repoRoot, 'workers', 'src');
 
 /** The pure parsers of the Worker, in one ESM bundle. */
-export async function loadWorkerParsers() {
-  const dir = mkdtempSync(join(tmpdir(), 'speedkit-fuzz-'));
-  const outfile = join(dir, 'parsers.mjs');
-  try {
-    await build({
-      stdin: {
-        contents: [
-          "export { isComplete } from './images/core/completeness';",
-          "export { sniffImageFormat } from './shared/image-header/format';",
-          "export { readImageHeader } from './shared/image-header/whole-file';",
-          "export { walkJpeg } from './images/core/jpeg-structure';",
-          "export { parseOptions, canonicalOptions } from './images/core/url-options';",
-          "export { planResize } from './images/core/resize-plan';",
-          "export { parseAccept, explicitQuality } from './shared/accept';",
-          "export { chooseFormat } from './images/core/choose-format';",
-          "export { locateSource } from './images/edge/source-fetch';",
-          "export { defaultConfig as imagesDefaults } from './images/core/config';",
-          "export { scanImage } from './priority/scanner';",
-          "export { parseBytesParam } from './speedtest/params';",
-          "export { maxDownloadBytes } from './speedtest/limits';",
-        ].join('\n'),
-        resolveDir: src,
-        loader: 'ts',
-      },
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      outfile,
-      logLevel: 'error',
-    });
-    return await import(pathToFileURL(outfile).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function loadWorkerParsers() {
+  return importWorkerCode(
+    [
+      "export { isComplete } from './images/core/completeness';",
+      "export { sniffImageFormat } from './shared/image-header/format';",
+      "export { readImageHeader } from './shared/image-header/whole-file';",
+      "export { walkJpeg } from './images/core/jpeg-structure';",
+      "export { parseOptions, canonicalOptions } from './images/core/url-options';",
+      "export { planResize } from './images/core/resize-plan';",
+      "export { parseAccept, explicitQuality } from './shared/accept';",
+      "export { chooseFormat } from './images/core/choose-format';",
+      "export { locateSource } from './images/edge/source-fetch';",
+      "export { defaultConfig as imagesDefaults } from './images/core/config';",
+      "export { scanImage } from './priority/scanner';",
+      "export { parseBytesParam } from './speedtest/params';",
+      "export { maxDownloadBytes } from './speedtest/limits';",
+    ],
+    src,
+  );
 }
 
 const pkg = join(repoRoot, 'wasm', 'binast', 'pkg');

@@ -2,14 +2,13 @@
 // image requests of issue #20 against a `wrangler dev` of this tree, while /meta is asked every 100 ms. Reports per
 // phase the attack's answers and /meta's latency (p50, p99, max); the goal is /meta < 1 s throughout. Writes
 // bench/results/images-attack.{csv,json}. Loopback only; every loop is bounded by the phase's duration.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { importWorkerCode } from '../lib/import-worker-code.mjs';
+import { startServer } from '../speedtest/server.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -21,21 +20,11 @@ const port = flag('--port', Number(process.env.PORT ?? 8811));
 
 /** The hostile JPEG built by the same code the Worker tests use (workers/test/images/hostile.ts). */
 async function hostileJpeg() {
-  const dir = mkdtempSync(join(tmpdir(), 'speedkit-attack-'));
-  const outfile = join(dir, 'hostile.mjs');
-  try {
-    await build({
-      entryPoints: [join(repoRoot, 'workers/test/images/hostile.ts')],
-      bundle: true,
-      format: 'esm',
-      outfile,
-      logLevel: 'error',
-    });
-    const { manyScanJpeg } = await import(pathToFileURL(outfile).href);
-    return manyScanJpeg(1728, 10_000);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { manyScanJpeg } = await importWorkerCode(
+    ["export { manyScanJpeg } from './hostile';"],
+    join(repoRoot, 'workers/test/images'),
+  );
+  return manyScanJpeg(1728, 10_000);
 }
 
 /** A loopback origin for the hostile file (an absolute source on IMAGES_ALLOWED_ORIGINS). */
@@ -46,57 +35,6 @@ function startOrigin(jpeg) {
   });
   // An ephemeral port: no assigned port of anyone else's can be taken by it.
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-async function startWrangler(originPort) {
-  const state = mkdtempSync(join(tmpdir(), 'speedkit-attack-state-'));
-  const args = [
-    'dev',
-    '--port',
-    String(port),
-    '--ip',
-    '127.0.0.1',
-    '--persist-to',
-    state,
-    '--var',
-    `IMAGES_ALLOWED_ORIGINS:http://127.0.0.1:${originPort}`,
-  ];
-  const child = spawn('wrangler', args, {
-    cwd: repoRoot,
-    env: toolEnv(),
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
-  let log = '';
-  child.stderr.on('data', (chunk) => {
-    log = `${log}${chunk}`.slice(-4000);
-  });
-  const stop = async () => {
-    if (child.exitCode === null && child.pid) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await new Promise((resolve) => {
-        child.once('close', resolve);
-        setTimeout(resolve, 5000);
-      });
-    }
-    rmSync(state, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/meta`)).ok) return stop;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  await stop();
-  throw new Error(`wrangler dev did not answer within 90 s:\n${log}`);
 }
 
 const base = `http://127.0.0.1:${port}`;
@@ -164,7 +102,7 @@ const photo = '/demo/images/hubble_deep_field.jpg';
 const jpeg = await hostileJpeg();
 const origin = await startOrigin(jpeg);
 const originPort = origin.address().port;
-const stop = await startWrangler(originPort);
+const { stop } = await startServer(port, ['--var', `IMAGES_ALLOWED_ORIGINS:http://127.0.0.1:${originPort}`]);
 const rows = [];
 try {
   console.log(`wrangler dev on ${base}; ${phaseSeconds} s per phase; load average ${loadavg()[0].toFixed(1)}`);

@@ -2,26 +2,14 @@
 // of the Worker's transform (decode per format, resize, encode per format), measured with the Worker's own codecs.ts.
 // These are the constants of workers/src/images/core/work-budget.ts. Writes bench/results/images-cost.{csv,json}. A progressive
 // JPEG's decode is also measured per scan (sharp writes 10 scans), the figure behind `jpegMsPerScanMegapixel`.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { photosDir } from '../../scripts/lib/tools.mjs';
+import { codecs } from './worker-codecs.mjs';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const codecs = await import('../../workers/src/images/edge/codecs.ts');
-const wasm = (/** @type {string} */ path) =>
-  WebAssembly.compile(readFileSync(join(repoRoot, 'node_modules', '@jsquash', path)));
-await codecs.initCodecs({
-  avifDecode: await wasm('avif/codec/dec/avif_dec.wasm'),
-  avifEncode: await wasm('avif/codec/enc/avif_enc.wasm'),
-  jpegDecode: await wasm('jpeg/codec/dec/mozjpeg_dec.wasm'),
-  jpegEncode: await wasm('jpeg/codec/enc/mozjpeg_enc.wasm'),
-  png: await wasm('png/codec/pkg/squoosh_png_bg.wasm'),
-  resize: await wasm('resize/lib/resize/pkg/squoosh_resize_bg.wasm'),
-  webpDecode: await wasm('webp/codec/dec/webp_dec.wasm'),
-  webpEncode: await wasm('webp/codec/enc/webp_enc_simd.wasm'),
-});
 
 const runs = 3;
 /** Median wall time of `runs` calls (after one warm-up), in ms. */

@@ -9,25 +9,11 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { photosDir } from '../../scripts/lib/tools.mjs';
 import { ssim } from './ssim.mjs';
+import { codecs } from './worker-codecs.mjs';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = join(repoRoot, 'bench', 'results');
 const quality = 85;
-
-// Node strips the TypeScript types (Node >= 22.18), so this is byte for byte the Worker's codec code.
-const codecs = await import('../../workers/src/images/edge/codecs.ts');
-const wasm = (/** @type {string} */ path) =>
-  WebAssembly.compile(readFileSync(join(repoRoot, 'node_modules', '@jsquash', path)));
-await codecs.initCodecs({
-  avifDecode: await wasm('avif/codec/dec/avif_dec.wasm'),
-  avifEncode: await wasm('avif/codec/enc/avif_enc.wasm'),
-  jpegDecode: await wasm('jpeg/codec/dec/mozjpeg_dec.wasm'),
-  jpegEncode: await wasm('jpeg/codec/enc/mozjpeg_enc.wasm'),
-  png: await wasm('png/codec/pkg/squoosh_png_bg.wasm'),
-  resize: await wasm('resize/lib/resize/pkg/squoosh_resize_bg.wasm'),
-  webpDecode: await wasm('webp/codec/dec/webp_dec.wasm'),
-  webpEncode: await wasm('webp/codec/enc/webp_enc_simd.wasm'),
-});
 
 // The Wasm encoders are single-threaded; give libvips one thread too so the comparison is per core.
 sharp.concurrency(1);

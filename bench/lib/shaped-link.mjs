@@ -5,9 +5,12 @@
 //   // Playwright: chromium.launch({ executablePath: link.chromiumPath, args: [...] }) -> http://${link.serverIp}:8811
 //   await link.destroy();
 //
-// Topology: <prefix>-srv (serverIp 10.99.0.1) <== veth ==> <prefix>-cli (clientIp 10.99.0.2). "Down" is shaped with
-// tbf on the server's veth egress, "up" on the client's. GSO/TSO are off on both ends so tbf sees real 1514-byte
-// packets (with them on, low rates swing wildly). No netem on this kernel: add delay in user space (toxiproxy.mjs).
+// Two topologies (link-topology.mjs). Direct (the default): <prefix>-srv (serverIp 10.99.0.1) <== veth ==>
+// <prefix>-cli (clientIp 10.99.0.2); "down" is shaped with tbf on the server's veth egress, "up" on the client's.
+// Routed (`emulator: true`, or `down`/`up` conditions given): a router namespace <prefix>-rtr between them
+// (clientIp 10.99.1.2) runs tools/link-emulator, which applies per-direction delay, jitter and loss to the packets
+// themselves, so TCP sees the RTT and the loss (this kernel has no netem); tbf sits on the router's egress.
+// GSO/TSO are off on every veth end so tbf sees real 1514-byte packets (with them on, low rates swing wildly).
 // Needs root. Namespaces are removed, and every process inside them killed, on destroy(), on process exit and on
 // SIGINT/SIGTERM; stale namespaces with the same prefix (from a crashed run) are removed at creation. Use a prefix
 // unique to your tool (≤ 10 chars, [a-z0-9]) because two live links with the same prefix would clobber each other.
@@ -15,10 +18,11 @@ import { spawn as spawnChild } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPerfect } from './link-conditions.mjs';
+import { startEmulator } from './link-emulator.mjs';
+import { directTopology, emulatorRuleCommands, linkNames, routedTopology } from './link-topology.mjs';
 import { killGroup, removeNamespaceSync, run } from './netns-process.mjs';
 
-const serverIp = '10.99.0.1';
-const clientIp = '10.99.0.2';
 const killGraceMs = 3_000;
 
 /**
@@ -33,10 +37,12 @@ function tbfArgs(rateMbit, burstKbit) {
 }
 
 /**
- * Whether this process may build a shaped link here (root, iproute2, veth, tbf, ethtool). Never throws.
+ * Whether this process may build a shaped link here (root, iproute2, veth, tbf, ethtool; with `emulator`, also a
+ * TUN device inside a namespace and ping). Never throws.
+ * @param {{ emulator?: boolean }} [options]
  * @returns {Promise<{ ok: boolean, reason?: string }>}
  */
-export async function canCreateNamespaces() {
+export async function canCreateNamespaces(options = {}) {
   if (process.platform !== 'linux')
     return { ok: false, reason: `network namespaces need Linux, not ${process.platform}` };
   if (process.getuid?.() !== 0) return { ok: false, reason: 'network namespaces need root (run as root or in CI)' };
@@ -54,6 +60,12 @@ export async function canCreateNamespaces() {
     }
     const tc = await run('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'skprobe0', 'root', ...tbfArgs(10)]);
     if (tc.code !== 0) return { ok: false, reason: `tc tbf is not available: ${tc.output.trim()}` };
+    if (options.emulator) {
+      const tun = await run('ip', ['-n', ns, 'tuntap', 'add', 'dev', 'skprobet', 'mode', 'tun'], { timeoutMs: 5_000 });
+      if (tun.code !== 0) return { ok: false, reason: `no TUN device in a namespace: ${tun.output.trim()}` };
+      const ping = await run('ping', ['-V'], { timeoutMs: 5_000 });
+      if (ping.code !== 0) return { ok: false, reason: 'ping is missing (apt-get install -y iputils-ping)' };
+    }
     return { ok: true };
   } finally {
     removeNamespaceSync(ns);
@@ -62,14 +74,16 @@ export async function canCreateNamespaces() {
 
 /**
  * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
- * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number }} options
+ * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
+ * setConditions.
+ * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
+ *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
  */
-export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) {
-  if (!/^[a-z0-9]{1,10}$/.test(prefix)) throw new Error(`prefix must be 1-10 chars of [a-z0-9], got "${prefix}"`);
-  const serverNs = `${prefix}-srv`;
-  const clientNs = `${prefix}-cli`;
-  const serverDev = `${prefix}-s`;
-  const clientDev = `${prefix}-c`;
+export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, down, up }) {
+  const names = linkNames(prefix);
+  const { serverNs, clientNs, routerNs } = names;
+  const routed = emulator || down !== undefined || up !== undefined;
+  const topology = routed ? routedTopology(names) : directTopology(names);
   /** @type {Set<import('node:child_process').ChildProcess>} */
   const children = new Set();
   const wrapperDir = mkdtempSync(join(tmpdir(), `${prefix}-link-`));
@@ -80,6 +94,7 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) 
     destroyed = true;
     for (const child of children) killGroup(child, 'SIGKILL');
     removeNamespaceSync(clientNs);
+    removeNamespaceSync(routerNs);
     removeNamespaceSync(serverNs);
     rmSync(wrapperDir, { recursive: true, force: true });
     process.off('exit', cleanupSync);
@@ -105,62 +120,22 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) 
   };
 
   removeNamespaceSync(clientNs);
+  removeNamespaceSync(routerNs);
   removeNamespaceSync(serverNs);
-  await must('ip', ['netns', 'add', serverNs]);
-  await must('ip', ['netns', 'add', clientNs]);
-  await must('ip', [
-    'link',
-    'add',
-    serverDev,
-    'netns',
-    serverNs,
-    'type',
-    'veth',
-    'peer',
-    'name',
-    clientDev,
-    'netns',
-    clientNs,
-  ]);
-  for (const [ns, dev, ip] of [
-    [serverNs, serverDev, serverIp],
-    [clientNs, clientDev, clientIp],
-  ]) {
-    await must('ip', ['-n', ns, 'addr', 'add', `${ip}/24`, 'dev', dev]);
-    await must('ip', ['-n', ns, 'link', 'set', dev, 'up']);
-    await must('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
-    await must('ip', ['netns', 'exec', ns, 'ethtool', '-K', dev, 'gso', 'off', 'tso', 'off']);
-  }
+  for (const [cmd, args] of topology.commands) await must(cmd, args);
 
   /** @param {{ downMbit: number, upMbit: number }} rates */
   const setRates = async (rates) => {
     for (const rate of [rates.downMbit, rates.upMbit]) {
       if (!(rate > 0 && rate <= 10_000)) throw new Error(`rate must be in (0, 10000] Mbit/s, got ${rate}`);
     }
-    await must('ip', [
-      'netns',
-      'exec',
-      serverNs,
-      'tc',
-      'qdisc',
-      'replace',
-      'dev',
-      serverDev,
-      'root',
-      ...tbfArgs(rates.downMbit, burstKbit),
-    ]);
-    await must('ip', [
-      'netns',
-      'exec',
-      clientNs,
-      'tc',
-      'qdisc',
-      'replace',
-      'dev',
-      clientDev,
-      'root',
-      ...tbfArgs(rates.upMbit, burstKbit),
-    ]);
+    for (const [shaper, rate] of /** @type {const} */ ([
+      [topology.shapers.down, rates.downMbit],
+      [topology.shapers.up, rates.upMbit],
+    ])) {
+      const tbf = tbfArgs(rate, burstKbit);
+      await must('ip', ['netns', 'exec', shaper.ns, 'tc', 'qdisc', 'replace', 'dev', shaper.dev, 'root', ...tbf]);
+    }
   };
   await setRates({ downMbit, upMbit });
 
@@ -171,13 +146,62 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) 
   writeFileSync(chromiumPath, `#!/bin/sh\nexec ip netns exec ${clientNs} ${realChromium} "$@"\n`);
   chmodSync(chromiumPath, 0o755);
 
+  /**
+   * @param {string} ns @param {string} cmd @param {string[]} args
+   * @param {import('node:child_process').SpawnOptions} [opts]
+   */
+  const spawnIn = (ns, cmd, args, opts = {}) => {
+    const child = spawnChild('ip', ['netns', 'exec', ns, cmd, ...args], { detached: true, ...opts });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    return child;
+  };
+
+  // The emulator runs for the link's whole life; with perfect conditions both ways its policy rules are removed, so
+  // the kernel forwards directly (no user-space hop on links that need none).
+  const linkEmulator = routed
+    ? await startEmulator((cmd, args, opts) => spawnIn(routerNs, cmd, args, opts), {
+        tun: names.tunDev,
+        clientNet: /** @type {ReturnType<typeof routedTopology>} */ (topology).clientNet,
+      }).catch((error) => {
+        cleanupSync();
+        throw error;
+      })
+    : undefined;
+  let rulesOn = false;
+  /**
+   * Replaces the per-direction delay, jitter and loss (routed links only); a direction left out becomes perfect.
+   * @param {{ down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} conditions
+   */
+  const setConditions = async (conditions) => {
+    if (!linkEmulator) throw new Error('setConditions needs a routed link: createShapedLink({ emulator: true, ... })');
+    await linkEmulator.set(conditions);
+    const wanted = !(isPerfect(conditions.down) && isPerfect(conditions.up));
+    if (wanted !== rulesOn) {
+      for (const [cmd, args] of emulatorRuleCommands(names, wanted)) await must(cmd, args);
+      rulesOn = wanted;
+    }
+  };
+  if (routed) await setConditions({ down, up });
+
+  const { serverIp, clientIp } = topology;
   return {
     serverNs,
     clientNs,
+    /** The router namespace (routed links only). */
+    routerNs: routed ? routerNs : undefined,
     serverIp,
     clientIp,
     chromiumPath,
     setRates,
+    setConditions,
+    /** The emulator's counters (routed links only): packets in/out/dropped per direction, CPU time. */
+    emulatorStats: async () => {
+      if (!linkEmulator) throw new Error('emulatorStats needs a routed link');
+      return linkEmulator.stats();
+    },
+    /** Process id of the emulator (routed links only), for CPU accounting. */
+    emulatorPid: linkEmulator?.pid,
     /**
      * Runs a command inside a namespace to completion (10 min default timeout).
      * @param {string} ns @param {string} cmd @param {string[]} args
@@ -190,12 +214,7 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit }) 
      * @param {string} ns @param {string} cmd @param {string[]} args
      * @param {import('node:child_process').SpawnOptions} [opts]
      */
-    spawn: (ns, cmd, args, opts = {}) => {
-      const child = spawnChild('ip', ['netns', 'exec', ns, cmd, ...args], { detached: true, ...opts });
-      children.add(child);
-      child.on('exit', () => children.delete(child));
-      return child;
-    },
+    spawn: spawnIn,
     /** Stops spawned processes (SIGTERM, then SIGKILL after 3 s), kills anything left in the namespaces, deletes them. */
     destroy: async () => {
       if (destroyed) return;

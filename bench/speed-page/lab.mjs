@@ -11,7 +11,7 @@ import { filmstrip, speedlineSpeedIndex, visualMetrics } from './frames.mjs';
 import { loadPage } from './measure.mjs';
 import { startOriginBridge } from './origin-bridge.mjs';
 import { profiles } from './profiles.mjs';
-import { addRtt } from './rtt.mjs';
+import { addRtt, linkOptions } from './rtt.mjs';
 import { ports, startFronts, startWorkers } from './servers.mjs';
 import { selectVariants } from './variants.mjs';
 
@@ -23,7 +23,7 @@ const pageTimeoutMs = 60_000;
  * @param {URL} url
  */
 export async function preflight(url) {
-  const possible = await canCreateNamespaces();
+  const possible = await canCreateNamespaces(linkOptions);
   if (!possible.ok) {
     throw new Error(
       `the Speed Page shapes a real link between network namespaces and needs root for that: ${possible.reason}. ` +
@@ -59,7 +59,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   const socketPath = join(work, 'origin.sock');
   const bridge = await startOriginBridge({ target: new URL(url.origin), socketPath, loaderDir });
   const first = profiles[profileNames[0]];
-  const link = await createShapedLink({ prefix, downMbit: first.downMbit, upMbit: first.upMbit });
+  const link = await createShapedLink({ prefix, downMbit: first.downMbit, upMbit: first.upMbit, ...linkOptions });
   const path = url.pathname + url.search;
   /** @type {any[]} */
   const allRuns = [];
@@ -68,11 +68,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   let rttMechanism = '';
   try {
     const entryPort = await startWorkers(link, work, socketPath, variants, say);
-    const backendPorts = [
-      ports.relay,
-      ...variants.filter((v) => v.hops.length > 0).map((_, i) => ports.firstFront + i),
-    ];
-    const rtt = await addRtt(link, backendPorts, ports.firstToxiApi);
+    const rtt = addRtt(link);
     rttMechanism = rtt.mechanism;
     const browser = await chromium.launch({ executablePath: link.chromiumPath, args: chromiumArgs });
     try {

@@ -1,25 +1,15 @@
 // The server side of the lab, inside the link's server namespace: the relay to the site (origin-bridge.mjs), one
 // `wrangler dev --env <capability>` per Worker hop with its origin set to the next hop, and one HTTP/2 front per
 // Worker variant (bench/priority/lab/h2-server.mjs in `cf` mode: it honours the priority Worker's headers).
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { killGroup } from '../lib/netns-process.mjs';
+import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
 /** Ports inside the server namespace (private to it; the lab's host-side origin uses 8813). */
-export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300, firstToxiApi: 8480 };
+export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300 };
 
 const startupTimeoutMs = 180_000;
-
-function selfSignedCert(dir) {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  const subject = ['-subj', '/CN=speedkit-speed-page', '-keyout', key, '-out', cert];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', ...subject], {
-    stdio: 'ignore',
-  });
-  return { cert, key };
-}
 
 /**
  * Polls `url` from inside the namespace until it answers any HTTP status, or throws with `log()` on timeout/exit.
@@ -68,6 +58,9 @@ export async function startWorkers(link, work, socketPath, variants, say) {
     String(ports.relay),
     '--socket',
     socketPath,
+    // Namespace-wide: Chromium in the client namespace reaches it across the emulated link.
+    '--host',
+    '0.0.0.0',
   ]);
   const relayLog = tail(relay);
   await waitForHttp(link, `http://127.0.0.1:${ports.relay}/`, 'the relay to the site', relayLog, relay);
@@ -126,7 +119,7 @@ export async function startWorkers(link, work, socketPath, variants, say) {
  * @param {number} downMbit @returns {Promise<{ portOf: Map<string, number>, stop: () => void }>}
  */
 export async function startFronts(link, work, entryPort, downMbit) {
-  const { cert, key } = selfSignedCert(work);
+  const { cert, key } = selfSignedCert(work, 'speedkit-speed-page');
   const paceBytesPerSecond = Math.round(((downMbit * 1e6) / 8) * 0.92);
   const portOf = new Map();
   const children = [];
@@ -141,7 +134,7 @@ export async function startFronts(link, work, entryPort, downMbit) {
         '--port',
         String(port),
         '--host',
-        '127.0.0.1',
+        '0.0.0.0',
         '--upstream',
         `http://127.0.0.1:${workerPort}`,
         '--mode',

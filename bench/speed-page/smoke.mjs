@@ -7,13 +7,14 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { canCreateNamespaces } from '../lib/shaped-link.mjs';
 import { runLab } from './lab.mjs';
 import { writeResults } from './results.mjs';
+import { linkOptions } from './rtt.mjs';
 import { buildSite } from './site/build.mjs';
 import { startStaticOrigin } from './site/origin.mjs';
 
 const originPort = 8829;
 const outDir = join(repoRoot, 'reports', 'speed-page-smoke');
 
-const possible = await canCreateNamespaces();
+const possible = await canCreateNamespaces(linkOptions);
 if (!possible.ok) {
   process.stdout.write(`SKIP speed-page smoke: ${possible.reason}\n`);
   process.exit(0);

@@ -7,11 +7,13 @@ import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 
 /**
  * @param {number} port
+ * @param {string[]} [extraArgs] more `wrangler dev` arguments, e.g. `['--var', 'NAME:value']`
  * @returns {Promise<{ origin: string, stop: () => Promise<void>, log: () => string }>}
  */
-export async function startServer(port) {
+export async function startServer(port, extraArgs = []) {
   const state = mkdtempSync(join(tmpdir(), 'speedkit-bench-'));
-  const child = spawn('wrangler', ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state], {
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...extraArgs];
+  const child = spawn('wrangler', args, {
     cwd: repoRoot,
     env: toolEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],

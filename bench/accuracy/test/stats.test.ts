@@ -84,9 +84,8 @@ describe('curlRttsMs', () => {
 });
 
 describe('expectedJitterMs', () => {
-  it('is (n²-1)/(3n) for toxiproxy integer draws in [-J, J), n = 2J', () => {
-    // J = 10: n = 20 -> 399 / 60
-    expect(expectedJitterMs(10)).toBeCloseTo(6.65, 12);
+  it("is 2J/3 for the emulator's continuous uniform draws in [-J, J]", () => {
+    expect(expectedJitterMs(10)).toBeCloseTo(20 / 3, 12);
     expect(expectedJitterMs(0)).toBe(0);
   });
 });

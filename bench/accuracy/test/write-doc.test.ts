@@ -7,7 +7,7 @@ const meta = {
   durationS: 1800,
   machine: { cpu: 'Test CPU', cores: 2, kernel: '6.18', loadBefore: [1, 2, 3], loadAfter: [0.5, 0.25, 0.125] },
   repetitions: 3,
-  profiles: [{ id: '50/10 0ms', downMbit: 50, upMbit: 10, rttMs: 0, jitterMs: 0 }],
+  profiles: [{ id: '50/10 0ms', downMbit: 50, upMbit: 10, rttMs: 0, jitterMs: 0, lossPercent: 0 }],
   probes: {
     '50/10 0ms': {
       iperfDownMbit: 47.81,

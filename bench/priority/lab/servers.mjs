@@ -1,24 +1,14 @@
 // The server side of the lab, all inside the link's server namespace: a plain origin, the priority Worker deployed
 // alone in front of it (`wrangler dev --env priority --local-upstream`), and one HTTP/2 scheduling server per mode.
-import { execFileSync } from 'node:child_process';
 import { cpSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolEnv } from '../../../scripts/lib/tools.mjs';
+import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const wranglerPort = 8803;
 const originPort = 8900;
-
-function selfSignedCert(dir) {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  const subject = ['-subj', '/CN=speedkit-lab', '-keyout', key, '-out', cert];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', ...subject], {
-    stdio: 'ignore',
-  });
-  return { cert, key };
-}
 
 /**
  * A copy of the tree (demo page and images included, caches left out), so concurrent edits by other engineers do not
@@ -45,7 +35,7 @@ async function waitFor(check, what, timeoutMs = 90_000) {
  * @param {{ modes: readonly string[], firstPort: number, paceBytesPerSecond: number }} options
  */
 export async function startServers(link, work, { modes, firstPort, paceBytesPerSecond }) {
-  const { cert, key } = selfSignedCert(work);
+  const { cert, key } = selfSignedCert(work, 'speedkit-lab');
   const tree = join(work, 'tree');
   snapshotTree(tree);
   const env = toolEnv();

@@ -49,6 +49,18 @@ describe('summarizeBandwidth', () => {
     expect(result.bitsPerSecond).toMatchObject({ value: 202.5, sampleCount: 4 });
   });
 
+  it('averages every interval of a download step after a budget stop on a long path (bursty intervals)', () => {
+    const closedIntervals = [50, 100, 100, 100, 100, 190, 260, 140, 250, 150, 210, 200];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals,
+      finalWindow: null,
+      stopReason: 'time',
+      downloadSummary: 'step',
+    });
+    expect(result.bitsPerSecond).toMatchObject({ value: 1210 / 6, sampleCount: 6 });
+  });
+
   it('keeps the previous step when more streams lowered goodput by more than the tolerance', () => {
     const { result } = summarizeBandwidth({ ...observed, finalWindow: [80, 80, 80, 80] });
     expect(result.bitsPerSecond.value).toBe(100);

@@ -29,6 +29,8 @@ export interface PhaseObservation {
   /** Bytes the goodput meter counted (bytes). */
   meteredBytes: number;
   samples: readonly RequestSample[];
+  /** How a download step is summarised after a budget stop (bandwidth-request.ts): 'step' on long paths. */
+  downloadSummary?: 'window' | 'step';
 }
 
 /**
@@ -55,7 +57,8 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     streams: streamsAt(index),
   }));
   const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
-  let window = observed.finalWindow ?? (direction === 'upload' ? stepIntervals : trimmed(stepIntervals));
+  const wholeStep = direction === 'upload' || observed.downloadSummary === 'step';
+  let window = observed.finalWindow ?? (wholeStep ? stepIntervals : trimmed(stepIntervals));
   let streams = observed.streams;
   const previous = observed.previousStep;
   if (

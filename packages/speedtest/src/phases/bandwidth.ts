@@ -3,6 +3,7 @@ import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, nextRequestBytes } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
+import { pathTiming } from './bandwidth-request';
 import { summarizeBandwidth, transferSample } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
 
@@ -34,14 +35,16 @@ export interface BandwidthPhaseOutput {
 }
 
 /**
- * One direction: streams loop over requests sized to `targetRequestMs`; a controller reads the goodput meter each
- * interval and doubles the streams while that still raises goodput, then stops once goodput is stable, or at the
- * byte or time budget. A pinger measures latency under this load meanwhile.
+ * One direction: streams loop over requests sized to `targetRequestMs` (longer on long paths: bandwidth-request.ts);
+ * a controller reads the goodput meter each interval and doubles the streams while that still raises goodput, then
+ * stops once goodput is stable, or at the byte or time budget. A pinger measures latency under this load meanwhile.
  */
 export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
   const { direction, options, testOriginMs } = input;
   const phaseStartMs = performance.now();
-  const meter = new GoodputMeter(phaseStartMs, options.intervalMs);
+  // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
+  const timing = pathTiming(options, input.idleRttMs);
+  const meter = new GoodputMeter(phaseStartMs, timing.intervalMs);
   const stop = new AbortController();
   const forwardAbort = () => stop.abort(input.signal.reason);
   input.signal.addEventListener('abort', forwardAbort);
@@ -50,6 +53,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   const inFlightStartsMs = new Set<number>();
   const streamChanges: { intervalIndex: number; streams: number }[] = [{ intervalIndex: 0, streams: 1 }];
   const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
+  const targetMs = timing.targetRequestMs;
   let streams = 0;
   let issuedBytes = 0;
   let stopReason: StopReason | null = null;
@@ -86,13 +90,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         const sample = transferSample(direction, probe, size, parallel, input.idleRttMs, testOriginMs);
         samples.push(sample);
         input.onSample(sample);
-        bytes = nextRequestBytes(
-          size,
-          sample.durationMs,
-          options.targetRequestMs,
-          options.minRequestBytes,
-          maxRequestBytes,
-        );
+        bytes = nextRequestBytes(size, sample.durationMs, targetMs, options.minRequestBytes, maxRequestBytes);
       } catch (error) {
         if (isAbort(error, stop.signal)) return;
         // A failed request ends the phase: the figures would silently lack a stream otherwise.
@@ -143,7 +141,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
 
   try {
     while (!stop.signal.aborted) {
-      await sleep(options.intervalMs / 2, stop.signal);
+      await sleep(timing.intervalMs / 2, stop.signal);
       if (input.signal.aborted) break;
       const settled = settledMs();
       const intervals = meter.closedIntervals(settled);
@@ -172,7 +170,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
         windowIntervals: options.stableIntervals,
         tolerance: options.stableTolerance,
         maxStepIntervals: options.stableIntervals * 2,
-        summary: direction === 'upload' ? 'step' : 'window',
+        summary: direction === 'upload' ? 'step' : timing.downloadSummary,
       });
       if (decision.action === 'add-streams') {
         previousStep = { window: decision.window, streams };
@@ -188,10 +186,10 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     }
   } finally {
     draining = true;
-    // Let requests in flight finish (each is sized to last about targetRequestMs) so their samples count in full and
+    // Let requests in flight finish (each is sized to last about targetMs) so their samples count in full and
     // connections close cleanly instead of mid-body; whatever is still running then is cut. Pause and abort skip this.
     if (!input.signal.aborted && !failure) {
-      await Promise.race([allWorkers.catch(() => undefined), sleep(options.targetRequestMs, stop.signal)]);
+      await Promise.race([allWorkers.catch(() => undefined), sleep(targetMs, stop.signal)]);
     }
     stop.abort('phase finished');
     input.signal.removeEventListener('abort', forwardAbort);
@@ -205,7 +203,8 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     direction,
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
     closedIntervals: meter.closedIntervals(Math.min(endMs, meter.lastEndMs)),
-    intervalMs: options.intervalMs,
+    intervalMs: timing.intervalMs,
+    downloadSummary: timing.downloadSummary,
     phaseOffsetMs: phaseStartMs - testOriginMs,
     phaseDurationMs: endMs - phaseStartMs,
     streamChanges,
