@@ -39,7 +39,11 @@ async function startLocalTurn() {
     const turn = await startTurnServer();
     writeTurnDevVars(turn);
     process.stdout.write(`TURN: coturn relaying for the packet-loss test at ${turn.urls[0]} (secret in .dev.vars)\n`);
-    return turn.stop;
+    // Once wrangler exits the relay is gone: drop its secret too, so a later `wrangler dev` (e2e) does not offer it.
+    return () => {
+      turn.stop();
+      writeTurnDevVars(null);
+    };
   } catch (error) {
     writeTurnDevVars(null);
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);

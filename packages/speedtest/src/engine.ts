@@ -1,6 +1,7 @@
 import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { runLatencyPhase } from './phases/latency';
+import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { randomBlob } from './probe';
 import { buildResult, latencyResult } from './result';
 import { median } from './stats/summary';
@@ -151,6 +152,10 @@ export class SpeedTest {
       this.#emit('phase', { phase: direction, result: output.result });
     }
 
+    const lossOutcome = options.packetLoss
+      ? await this.#phase((signal) => measureLoss(options.serverUrl, options.lossPackets, signal))
+      : 'packet loss was not measured (turned off)';
+
     const download = bandwidth.download;
     const upload = bandwidth.upload;
     const intervals: GoodputInterval[] = [...(download?.intervals ?? []), ...(upload?.intervals ?? [])];
@@ -162,6 +167,8 @@ export class SpeedTest {
       uploadLoadedPings: upload?.loadedPings ?? [],
       download: download?.result ?? null,
       upload: upload?.result ?? null,
+      loss: typeof lossOutcome === 'string' ? null : lossOutcome,
+      lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
       samples: [
         ...idlePings,
         ...(download?.samples ?? []),
@@ -226,6 +233,21 @@ export class SpeedTest {
 
   #emit<K extends keyof SpeedTestEvents>(event: K, detail: SpeedTestEvents[K]): void {
     for (const listener of this.#listeners.get(event) ?? []) (listener as Listener<K>)(detail);
+  }
+}
+
+/**
+ * Packet loss through the server's TURN relay, or why it was not measured. A relay that is missing or unreachable
+ * never fails the speed test: the other figures stand without it.
+ */
+async function measureLoss(serverUrl: string, packets: number, signal: AbortSignal): Promise<LossResult | string> {
+  const turn = await fetchTurnCredentials(serverUrl, signal);
+  if (typeof turn === 'string') return turn;
+  try {
+    return await runLossPhase({ ...defaultLossPhase, packets, turn, connectTimeoutMs: 10_000, signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 

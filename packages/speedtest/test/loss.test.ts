@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lossEstimate, wilsonInterval } from '../src/stats/loss';
+import { classify } from '../src/stats/quality';
 
 describe('wilsonInterval', () => {
   it('matches the textbook value for 20 of 1000 (95 %)', () => {
@@ -50,5 +51,38 @@ describe('lossEstimate', () => {
     expect(estimate.lowPct).toBe(0);
     expect(estimate.highPct).toBeGreaterThan(0.3);
     expect(estimate.highPct).toBeLessThan(1);
+  });
+});
+
+describe('loss in the quality classes', () => {
+  const fastLink = {
+    downloadBitsPerSecond: 100e6,
+    uploadBitsPerSecond: 20e6,
+    idleLatencyMs: 10,
+    jitterMs: 1,
+    loadedLatencyMs: 30,
+  };
+
+  it('leaves loss out when it was not measured (no TURN relay)', () => {
+    expect(classify({ ...fastLink, lossPct: null })).toEqual({
+      streaming: 'great',
+      gaming: 'great',
+      videoCalls: 'great',
+    });
+  });
+
+  it('lets 2 % loss cost calls and games more than streaming', () => {
+    expect(classify({ ...fastLink, lossPct: 2 })).toEqual({
+      streaming: 'good',
+      gaming: 'average',
+      videoCalls: 'average',
+    });
+  });
+
+  it('rates 6 % loss bad for real-time use', () => {
+    const classes = classify({ ...fastLink, lossPct: 6 });
+    expect(classes.gaming).toBe('bad');
+    expect(classes.videoCalls).toBe('bad');
+    expect(classes.streaming).toBe('poor');
   });
 });
