@@ -81,3 +81,22 @@ test('measures 0 % loss each way through coturn on loopback, with the sample cou
     turn.stop();
   }
 });
+
+test('the page hides the loss row and says why when the server has no TURN relay', async ({ page }) => {
+  // The e2e wrangler dev gets no TURN_SECRET (npm start writes it to .dev.vars only while coturn runs).
+  const creds = await page.request.get('/turn-creds');
+  test.skip(creds.status() === 200, 'a TURN relay is configured in .dev.vars (npm start is running)');
+  expect(creds.status()).toBe(404);
+  await page.goto('/?bytes=4000000&timeMs=1000&intervalMs=100&pings=5&maxDownBytes=2000000&maxUpBytes=2000000');
+  const result = await page
+    .waitForFunction(
+      () => window.__speedkitResult ?? (window.__speedkitError ? { error: window.__speedkitError } : null),
+    )
+    .then((handle) => handle.jsonValue() as Promise<{ loss: unknown; lossNote: string | null; error?: string }>);
+  expect(result.error).toBeUndefined();
+  expect(result.loss).toBeNull();
+  expect(result.lossNote).toMatch(/no TURN server is configured/);
+  await expect(page.locator('#loss-row')).toBeHidden();
+  await expect(page.locator('#loss-note')).toBeVisible();
+  await expect(page.locator('#loss-note')).toContainText('Packet loss not shown: no TURN server is configured');
+});
