@@ -78,7 +78,7 @@ test('measures 0 % loss each way through coturn on loopback, with the sample cou
     expect(result.relayProtocols).toEqual({ udpPeer: 'udp', tcpPeer: 'tcp' });
     expect(result.relay).toBe(`turn:127.0.0.1:${turnPort}?transport=udp`);
   } finally {
-    turn.stop();
+    await turn.stop();
   }
 });
 

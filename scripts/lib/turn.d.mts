@@ -5,5 +5,7 @@ export declare function startTurnServer(options?: {
   minRelayPort?: number;
   relayPorts?: number;
   secret?: string;
-}): Promise<{ secret: string; urls: string[]; stop: () => void }>;
+  listenIp?: string;
+  spawn?: (command: string, args: string[]) => import('node:child_process').ChildProcess;
+}): Promise<{ secret: string; urls: string[]; stop: () => Promise<void> }>;
 export declare function writeTurnDevVars(turn: { secret: string; urls: string[] } | null): void;

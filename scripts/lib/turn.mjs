@@ -9,21 +9,24 @@ import { repoRoot } from './tools.mjs';
 export const turnserverBinary = '/usr/bin/turnserver';
 
 /**
- * Starts turnserver on 127.0.0.1 with `use-auth-secret` (TURN REST API credentials) and a few relay ports.
- * Resolves once it listens; the caller stops it with `.stop()`.
- * @param {{ listenPort?: number, minRelayPort?: number, relayPorts?: number, secret?: string }} [options]
- * @returns {Promise<{ secret: string, urls: string[], stop: () => void }>}
+ * Starts turnserver on 127.0.0.1 (or `listenIp`) with `use-auth-secret` (TURN REST API credentials) and a few relay
+ * ports. Resolves once it listens; the caller stops it with `.stop()`. `spawn` lets the lab start it inside a
+ * network namespace (bench/loss).
+ * @param {{ listenPort?: number, minRelayPort?: number, relayPorts?: number, secret?: string, listenIp?: string,
+ *   spawn?: (command: string, args: string[]) => import('node:child_process').ChildProcess }} [options]
+ * @returns {Promise<{ secret: string, urls: string[], stop: () => Promise<void> }>}
  */
 export function startTurnServer(options = {}) {
+  const listenIp = options.listenIp ?? '127.0.0.1';
   const listenPort = options.listenPort ?? Number(process.env.TURN_PORT ?? 3478);
   const minRelayPort = options.minRelayPort ?? listenPort + 20000;
   const maxRelayPort = minRelayPort + (options.relayPorts ?? 16) - 1;
   const secret = options.secret ?? randomBytes(24).toString('base64url');
   const args = [
     '-n', // no config file: everything is on this command line
-    `--listening-ip=127.0.0.1`,
+    `--listening-ip=${listenIp}`,
     `--listening-port=${listenPort}`,
-    `--relay-ip=127.0.0.1`,
+    `--relay-ip=${listenIp}`,
     `--min-port=${minRelayPort}`,
     `--max-port=${maxRelayPort}`,
     '--use-auth-secret',
@@ -39,10 +42,17 @@ export function startTurnServer(options = {}) {
     '--log-file=stdout',
     '--simple-log',
   ];
-  const child = spawn(turnserverBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = options.spawn
+    ? options.spawn(turnserverBinary, args)
+    : spawn(turnserverBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { stdout, stderr } = child;
+  if (!stdout || !stderr) throw new Error('turnserver must be spawned with piped stdout and stderr');
   let log = '';
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  /** SIGTERM; the promise settles once it has exited (its ports are free again), 3 s at most. */
   const stop = () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]).then(() => {});
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -51,15 +61,16 @@ export function startTurnServer(options = {}) {
     }, 10_000);
     const onData = (/** @type {Buffer} */ chunk) => {
       log += chunk.toString();
-      // coturn logs one line per listener it opened; the UDP one on our port means it is ready.
-      if (/listener opened on\s*:?\s*127\.0\.0\.1:\d+/i.test(log) || /Total General servers/i.test(log)) {
+      // coturn's last start-up line before it serves is the count of its relay servers; its listener threads come
+      // up right after, so a short settle avoids a first allocation that finds no listener yet.
+      if (/Total General servers/i.test(log)) {
         clearTimeout(timer);
-        child.stdout.off('data', onData);
-        resolve({ secret, urls: [`turn:127.0.0.1:${listenPort}?transport=udp`], stop });
+        stdout.off('data', onData);
+        setTimeout(() => resolve({ secret, urls: [`turn:${listenIp}:${listenPort}?transport=udp`], stop }), 300);
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk) => {
+    stdout.on('data', onData);
+    stderr.on('data', (chunk) => {
       log += chunk.toString();
     });
     child.on('error', (error) => {
@@ -68,6 +79,7 @@ export function startTurnServer(options = {}) {
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
+      stdout.off('data', onData);
       reject(new Error(`turnserver exited with ${code}:\n${log.slice(-2000)}`));
     });
   });
