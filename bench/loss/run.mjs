@@ -3,7 +3,7 @@
 // a known share of packets on ONE direction at a time. The phase must report that loss on that direction and about
 // none on the other.
 //
-//   npm run bench:loss -- [--packets 3000] [--loss 2] [--interval-ms 4]
+//   npm run bench:loss -- [--loss 2] [--packets N] [--interval-ms N] [--bytes N]   (default: what the speed test sends)
 //
 // Needs root (namespaces) and coturn; the link emulator comes with bench/lib/shaped-link (routed links).
 // Writes bench/results/loss/<timestamp>.json and .csv.
@@ -20,14 +20,19 @@ import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 
 const { values } = parseArgs({
   options: {
-    packets: { type: 'string', default: '3000' },
+    packets: { type: 'string' },
     loss: { type: 'string', default: '2' },
-    'interval-ms': { type: 'string', default: '4' },
+    'interval-ms': { type: 'string' },
+    bytes: { type: 'string' },
   },
 });
-const packets = Number(values.packets);
 const lossPercent = Number(values.loss);
-const packetIntervalMs = Number(values['interval-ms']);
+/** Overrides of the engine's defaults (`defaultLossPhase`); unset = what the speed test itself sends. */
+const overrides = {
+  ...(values.packets ? { packets: Number(values.packets) } : {}),
+  ...(values['interval-ms'] ? { packetIntervalMs: Number(values['interval-ms']) } : {}),
+  ...(values.bytes ? { packetBytes: Number(values.bytes) } : {}),
+};
 
 if (!existsSync(turnserverBinary)) throw new Error('coturn is missing: `sudo apt-get install coturn`');
 const namespaces = await canCreateNamespaces({ emulator: true });
@@ -48,7 +53,13 @@ const bundle = await build({
 });
 
 const link = await createShapedLink({ prefix: 'skloss', downMbit: 100, upMbit: 100, emulator: true });
+if (typeof link.setConditions !== 'function') {
+  await link.destroy();
+  throw new Error('this shaped-link has no packet emulator (setConditions): it needs tools/link-emulator (issue 15)');
+}
 const rows = [];
+/** The phase settings the page used (engine defaults plus overrides). */
+let used = {};
 try {
   const turn = await startTurnServer({
     listenIp: link.serverIp,
@@ -68,17 +79,20 @@ try {
       const page = await browser.newPage();
       await page.setContent('<!doctype html><title>loss bench</title>');
       await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
-      const result = await page.evaluate(
-        (options) => window.speedkitLoss.runLossPhase({ ...options, signal: new AbortController().signal }),
-        {
-          turn: { username, credential, urls: turn.urls },
-          packets,
-          packetIntervalMs,
-          packetBytes: 800,
-          drainMs: 2000,
-          connectTimeoutMs: 20_000,
+      const { result, settings } = await page.evaluate(
+        async (options) => {
+          const settings = { ...window.speedkitLoss.defaultLossPhase, ...options.overrides };
+          const result = await window.speedkitLoss.runLossPhase({
+            ...settings,
+            turn: options.turn,
+            connectTimeoutMs: 20_000,
+            signal: new AbortController().signal,
+          });
+          return { result, settings };
         },
+        { turn: { username, credential, urls: turn.urls }, overrides },
       );
+      used = settings;
       await page.close();
       const after = await link.emulatorStats().catch(() => null);
       for (const direction of /** @type {const} */ (['up', 'down'])) {
@@ -109,7 +123,7 @@ try {
 const verdict = (row) =>
   row.configuredLossPct > 0 ? Math.abs(row.lossPct - row.configuredLossPct) <= 0.5 : row.lossPct < 0.5;
 console.log(
-  `\nPacket loss through coturn across tools/link-emulator (${packets} packets each way, one every ${packetIntervalMs} ms)\n`,
+  `\nPacket loss through coturn across tools/link-emulator (${used.packets} packets of ${used.packetBytes} bytes each way, one every ${used.packetIntervalMs} ms)\n`,
 );
 console.log('| case | direction | configured % | sent | received | measured % | 95 % interval | relay legs | pass |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -121,10 +135,7 @@ for (const row of rows) {
 const dir = join(repoRoot, 'bench', 'results', 'loss');
 mkdirSync(dir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-writeFileSync(
-  join(dir, `${stamp}.json`),
-  `${JSON.stringify({ packets, lossPercent, packetIntervalMs, rows }, null, 2)}\n`,
-);
+writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ lossPercent, settings: used, rows }, null, 2)}\n`);
 const columns = Object.keys(rows[0] ?? {});
 writeFileSync(
   join(dir, `${stamp}.csv`),

@@ -22,7 +22,7 @@ export const defaultOptions: SpeedTestOptions = {
   directions: ['download', 'upload'],
   pauseWhenHidden: true,
   packetLoss: true,
-  lossPackets: 500,
+  lossPackets: 3000,
 };
 
 /** Defaults overlaid with the caller's options; invalid numbers fall back to the default. */
