@@ -168,9 +168,11 @@ async function oneDirection(
 async function relayProtocolOf(peer: RTCPeerConnection): Promise<string | null> {
   const stats = await peer.getStats();
   const reports = [...stats.values()] as Array<Record<string, unknown>>;
-  const pair = reports.find(
-    (report) => report.type === 'candidate-pair' && report.state === 'succeeded' && report.nominated === true,
-  );
+  // The transport's selected pair is authoritative; the answering side may not flag its pair `nominated`.
+  const transport = reports.find((report) => report.type === 'transport' && report.selectedCandidatePairId);
+  const pair =
+    reports.find((report) => report.id === transport?.selectedCandidatePairId) ??
+    reports.find((report) => report.type === 'candidate-pair' && report.state === 'succeeded');
   const local = reports.find((report) => report.id === pair?.localCandidateId);
   return typeof local?.relayProtocol === 'string' ? local.relayProtocol : null;
 }
