@@ -40,7 +40,7 @@ export interface SpeedTestOptions {
   lossPackets: number;
 }
 
-export type Phase = 'latency' | 'download' | 'upload';
+export type Phase = 'latency' | 'download' | 'upload' | 'loss';
 export type LoadCondition = 'idle' | 'download' | 'upload';
 
 /** One request of the test: a CSV row. */
@@ -136,7 +136,8 @@ export type EngineState = 'ready' | 'running' | 'paused' | 'finished' | 'aborted
 export interface SpeedTestEvents {
   progress: ProgressEvent;
   sample: RequestSample;
-  phase: { phase: Phase; result: SpeedTestResult['latency'] | BandwidthResult };
+  /** Latency and each direction; the loss phase's result arrives with `finish` only. */
+  phase: { phase: Exclude<Phase, 'loss'>; result: SpeedTestResult['latency'] | BandwidthResult };
   state: EngineState;
   finish: SpeedTestResult;
   error: Error;

@@ -41,6 +41,8 @@ export interface LossPhaseOptions {
   /** Time allowed for both peers to connect through the relay (ms). */
   connectTimeoutMs: number;
   signal: AbortSignal;
+  /** Share of all packets (both directions) sent so far, 0..1; called every 100 packets. */
+  onProgress?: (fraction: number) => void;
 }
 
 /**
@@ -135,6 +137,7 @@ async function oneDirection(
   from: RTCDataChannel,
   to: RTCDataChannel,
   options: LossPhaseOptions,
+  onSent: (packets: number) => void,
 ): Promise<LossEstimate> {
   const arrived: number[] = [];
   const onMessage = (event: MessageEvent) => {
@@ -154,6 +157,7 @@ async function oneDirection(
       for (; sequence < due; sequence++) {
         view.setUint32(0, sequence);
         from.send(packet);
+        if (sequence % 100 === 99) onSent(sequence + 1);
       }
       await sleep(options.packetIntervalMs, options.signal);
     }
@@ -185,8 +189,10 @@ export async function runLossPhase(options: LossPhaseOptions): Promise<LossResul
   try {
     const [udpChannel, tcpChannel] = await connect(udpPeer, tcpPeer, options.connectTimeoutMs, options.signal);
     const relayProtocols = { udpPeer: await relayProtocolOf(udpPeer), tcpPeer: await relayProtocolOf(tcpPeer) };
-    const up = await oneDirection(udpChannel, tcpChannel, options);
-    const down = await oneDirection(tcpChannel, udpChannel, options);
+    const progress = (offset: number) => (sent: number) =>
+      options.onProgress?.((offset + sent) / (2 * options.packets));
+    const up = await oneDirection(udpChannel, tcpChannel, options, progress(0));
+    const down = await oneDirection(tcpChannel, udpChannel, options, progress(options.packets));
     return { up, down, relay: options.turn.urls[0] ?? '', relayProtocols, durationMs: performance.now() - startMs };
   } finally {
     udpPeer.close();
