@@ -155,6 +155,12 @@ async function checkWasmOpt() {
 }
 
 /**
+ * coturn: the TURN relay the speed test's packet-loss phase sends its datagrams through (`npm start`, the loss e2e).
+ * Optional: without it the page hides the loss row and says why.
+ */
+const ensureTurnServer = () => ensureDebian({ coturn: '/usr/bin/turnserver' }, { optional: true });
+
+/**
  * @param {{ browser?: boolean, lab?: boolean }} [options] `browser`: Chromium for e2e and benches; `lab`: the tools of
  *   the shaped-link suites. Both default to on (tests, benches); `npm start` and `npm run build` need neither.
  */
@@ -165,6 +171,7 @@ export async function setup(options = {}) {
   if (options.lab !== false) {
     await step('Network lab tools (Debian iproute2 ethtool iperf3 curl iputils-ping golang-go)', ensureNetworkLabTools);
     await step('toxiproxy (Go module proxy)', ensureToxiproxyServer);
+    await step('TURN server (Debian coturn)', ensureTurnServer);
   }
   await step('Rust toolchain (rust-toolchain.toml, with wasm32-unknown-unknown)', ensureRustToolchain);
   await step('wasm-bindgen-cli', ensureWasmBindgen);

@@ -1,6 +1,6 @@
 // Run with `node bench/images/cost.mjs` (npm run bench:images runs it too): milliseconds per megapixel of each stage
 // of the Worker's transform (decode per format, resize, encode per format), measured with the Worker's own codecs.ts.
-// These are the constants of workers/src/images/budget.ts. Writes bench/results/images-cost.{csv,json}. A progressive
+// These are the constants of workers/src/images/core/work-budget.ts. Writes bench/results/images-cost.{csv,json}. A progressive
 // JPEG's decode is also measured per scan (sharp writes 10 scans), the figure behind `jpegMsPerScanMegapixel`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

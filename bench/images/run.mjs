@@ -1,5 +1,5 @@
 // npm run bench:images — for each demo photo and output format: bytes vs the source JPEG, SSIM vs the lossless
-// original, and encode time of the Worker's Wasm codecs (the same workers/src/images/codecs.ts, run in Node) against
+// original, and encode time of the Worker's Wasm codecs (the same workers/src/images/edge/codecs.ts, run in Node) against
 // native sharp (libvips) at matching settings, in one run. Prints a table, writes bench/results/images.{csv,json}.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -147,7 +147,7 @@ process.stdout.write(`wrote ${join('bench', 'results', 'images.csv')} and images
 process.stdout.write('\nWasm codec heaps (MB) after one operation, per megapixel\n');
 execFileSync(process.execPath, ['--expose-gc', join(repoRoot, 'bench', 'images', 'memory.mjs')], { stdio: 'inherit' });
 
-// The per-stage costs behind workers/src/images/budget.ts, and /meta under the hostile requests of issue #20.
+// The per-stage costs behind workers/src/images/core/work-budget.ts, and /meta under the hostile requests of issue #20.
 process.stdout.write('\nCost per megapixel of each transform stage\n');
 execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'cost.mjs')], { stdio: 'inherit' });
 process.stdout.write('\n/meta while hostile image requests run against wrangler dev\n');

@@ -1,10 +1,10 @@
-// The Worker's own codec module (workers/src/images/codecs.ts) in Node, initialised with the same jSquash Wasm files
+// The Worker's own codec module (workers/src/images/edge/codecs.ts) in Node, initialised with the same jSquash Wasm files
 // the Worker bundles. Node strips the TypeScript types (Node >= 22.18), so this is byte for byte the Worker's code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 
-const codecs = await import('../../workers/src/images/codecs.ts');
+const codecs = await import('../../workers/src/images/edge/codecs.ts');
 const wasm = (/** @type {string} */ path) =>
   WebAssembly.compile(readFileSync(join(repoRoot, 'node_modules', '@jsquash', path)));
 await codecs.initCodecs({

@@ -4,6 +4,7 @@ const endpointOf: Record<Phase, string> = {
   latency: 'GET /__down?bytes=0 (latency probe)',
   download: 'GET /__down (download)',
   upload: 'POST /__up (upload)',
+  loss: 'GET /turn-creds and the TURN relay (packet loss)',
 };
 
 /**

@@ -2,11 +2,17 @@ import type { Phase, ProgressEvent } from '@speedkit/speedtest';
 import { formatBitsPerSecond, formatBytes, formatMs, streamCount } from './format';
 import { setCard } from './view';
 
-const phaseNames: Record<Phase, string> = { latency: 'Idle latency', download: 'Download', upload: 'Upload' };
+const phaseNames: Record<Phase, string> = {
+  latency: 'Idle latency',
+  download: 'Download',
+  upload: 'Upload',
+  loss: 'Packet loss (through the TURN relay)',
+};
 export const phaseAnnouncements: Record<Phase, string> = {
   latency: 'Measuring idle latency.',
   download: 'Measuring download.',
   upload: 'Measuring upload.',
+  loss: 'Measuring packet loss.',
 };
 
 /**
@@ -83,7 +89,11 @@ export class LiveStatus {
     if (event.phase === 'latency' && !isFinal('latency')) {
       setCard('latency', formatMs(event.currentLatencyMs), 'measuring…', 'live');
     }
-    if (event.phase !== 'latency' && event.currentBitsPerSecond !== null && !isFinal(event.phase)) {
+    if (
+      (event.phase === 'download' || event.phase === 'upload') &&
+      event.currentBitsPerSecond !== null &&
+      !isFinal(event.phase)
+    ) {
       setCard(event.phase, formatBitsPerSecond(event.currentBitsPerSecond), 'measuring…', 'live');
     }
   }

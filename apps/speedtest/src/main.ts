@@ -13,6 +13,7 @@ import { formatBitsPerSecond, formatBytes, formatMs } from './format';
 import { addToHistory, historyEntry, loadHistory, saveHistory } from './history';
 import { renderHistory } from './history-view';
 import { LiveStatus, phaseAnnouncements } from './live-status';
+import { renderLoss } from './loss-view';
 import { describeConnection } from './meta';
 import { autostartDecision, dataNotice } from './notice';
 import { pageOptions } from './query';
@@ -76,6 +77,7 @@ function finished(finalResult: SpeedTestResult, thisRun: number): void {
   );
   renderHeadline(finalResult);
   renderQuality(finalResult);
+  renderLoss(finalResult);
   csvButton.disabled = false;
   jsonButton.disabled = false;
   history = addToHistory(history, historyEntry(finalResult));
@@ -96,6 +98,7 @@ function clearPreviousRun(): void {
   window.__speedkitProgress = undefined;
   clearCards();
   renderQuality(null);
+  renderLoss(null);
   details.replaceChildren(
     Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No figure selected.' }),
   );

@@ -121,6 +121,7 @@ function describe(requirement: Requirement): string {
   if (requirement.maxIdleLatencyMs) parts.push(`latency ≤ ${requirement.maxIdleLatencyMs} ms`);
   if (requirement.maxJitterMs) parts.push(`jitter ≤ ${requirement.maxJitterMs} ms`);
   if (requirement.maxLoadedLatencyMs) parts.push(`loaded latency ≤ ${requirement.maxLoadedLatencyMs} ms`);
+  if (requirement.maxLossPct) parts.push(`packet loss ≤ ${requirement.maxLossPct} %`);
   return parts.join(', ');
 }
 
@@ -150,6 +151,6 @@ export function renderThresholds(container: HTMLElement): void {
   const note = document.createElement('p');
   note.className = 'hint';
   note.textContent =
-    'A class needs every figure listed; below "Poor" is "Bad". Loaded latency is the worse of the two directions. Packet loss is not measured.';
+    'A class needs every figure listed; below "Poor" is "Bad". Loaded latency and packet loss are the worse of the two directions; packet loss counts only where it was measured (the server has a TURN relay).';
   container.replaceChildren(table, note);
 }

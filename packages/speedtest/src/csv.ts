@@ -150,6 +150,25 @@ function summaryRows(result: SpeedTestResult): Row[] {
     figureRow('rpm_download', 'RPM', rpm.download, '60000 / download_loaded_latency'),
     figureRow('rpm_upload', 'RPM', rpm.upload, '60000 / upload_loaded_latency'),
   );
+  for (const [direction, loss] of result.loss
+    ? ([
+        ['up', result.loss.up],
+        ['down', result.loss.down],
+      ] as const)
+    : []) {
+    rows.push({
+      record: 'summary',
+      metric: `loss_${direction}`,
+      value: loss.lossPct,
+      low: loss.lowPct,
+      high: loss.highPct,
+      unit: '%',
+      confidence: 'wilson-95',
+      sample_count: loss.sent,
+      basis: `${loss.sent - loss.received} of ${loss.sent} numbered datagrams lost ${direction === 'up' ? 'client -> TURN relay' : 'TURN relay -> client'} (${result.loss?.relay})`,
+    });
+  }
+  if (result.lossNote) rows.push(figureRow('loss', '%', null, result.lossNote));
   for (const [experience, quality] of Object.entries(result.quality)) {
     rows.push(figureRow(`quality_${experience}`, 'class', quality, 'thresholds in qualityThresholds'));
   }

@@ -1,6 +1,7 @@
 import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { runLatencyPhase } from './phases/latency';
+import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { randomBlob } from './probe';
 import { buildResult, latencyResult } from './result';
 import { median } from './stats/summary';
@@ -17,8 +18,8 @@ import type {
 
 type Listener<K extends keyof SpeedTestEvents> = (detail: SpeedTestEvents[K]) => void;
 
-/** Share of the progress bar per phase: latency is quick, transfers take the rest. */
-const phaseWeights: Record<Phase, number> = { latency: 0.1, download: 0.45, upload: 0.45 };
+/** Share of the progress bar per phase: latency is quick, transfers take most, packet loss (when measured) the rest. */
+const phaseWeights: Record<Phase, number> = { latency: 0.1, download: 0.42, upload: 0.42, loss: 0.06 };
 
 /**
  * The speed test. `start()` runs idle latency, then each direction; `pause()` cancels the running phase's requests
@@ -151,6 +152,14 @@ export class SpeedTest {
       this.#emit('phase', { phase: direction, result: output.result });
     }
 
+    const lossOutcome = options.packetLoss
+      ? await this.#phase((signal) =>
+          measureLoss(options.serverUrl, options.lossPackets, signal, (fraction) =>
+            this.#progress('loss', completedWeight + phaseWeights.loss * fraction, testOriginMs, {}),
+          ),
+        )
+      : 'packet loss was not measured (turned off)';
+
     const download = bandwidth.download;
     const upload = bandwidth.upload;
     const intervals: GoodputInterval[] = [...(download?.intervals ?? []), ...(upload?.intervals ?? [])];
@@ -162,6 +171,8 @@ export class SpeedTest {
       uploadLoadedPings: upload?.loadedPings ?? [],
       download: download?.result ?? null,
       upload: upload?.result ?? null,
+      loss: typeof lossOutcome === 'string' ? null : lossOutcome,
+      lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
       samples: [
         ...idlePings,
         ...(download?.samples ?? []),
@@ -226,6 +237,28 @@ export class SpeedTest {
 
   #emit<K extends keyof SpeedTestEvents>(event: K, detail: SpeedTestEvents[K]): void {
     for (const listener of this.#listeners.get(event) ?? []) (listener as Listener<K>)(detail);
+  }
+}
+
+/**
+ * Packet loss through the server's TURN relay, or why it was not measured. A relay that is missing or unreachable
+ * never fails the speed test: the other figures stand without it.
+ */
+async function measureLoss(
+  serverUrl: string,
+  packets: number,
+  signal: AbortSignal,
+  onProgress: (fraction: number) => void,
+): Promise<LossResult | string> {
+  const turn = await fetchTurnCredentials(serverUrl, signal);
+  if (typeof turn === 'string') return turn;
+  // Progress (and so the "Measuring packet loss." announcement) starts only once there is a relay to measure through.
+  onProgress(0);
+  try {
+    return await runLossPhase({ ...defaultLossPhase, packets, turn, connectTimeoutMs: 10_000, signal, onProgress });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 

@@ -21,6 +21,8 @@ export const defaultOptions: SpeedTestOptions = {
   loadedPingIntervalMs: 200,
   directions: ['download', 'upload'],
   pauseWhenHidden: true,
+  packetLoss: true,
+  lossPackets: 3000,
 };
 
 /** Defaults overlaid with the caller's options; invalid numbers fall back to the default. */

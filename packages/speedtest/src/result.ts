@@ -1,3 +1,4 @@
+import type { LossResult } from './phases/loss';
 import { type Estimate, medianEstimate } from './stats/confidence';
 import { jitter } from './stats/jitter';
 import { classify } from './stats/quality';
@@ -11,6 +12,8 @@ export interface ResultParts {
   uploadLoadedPings: RequestSample[];
   download: BandwidthResult | null;
   upload: BandwidthResult | null;
+  loss: LossResult | null;
+  lossNote: string | null;
   samples: RequestSample[];
   intervals: GoodputInterval[];
   totalBytes: { download: number; upload: number };
@@ -56,12 +59,15 @@ export function buildResult(parts: ResultParts): SpeedTestResult {
       upload: roundTripsPerMinute(uploadLoadedMs?.value),
       overall: roundTripsPerMinute(allLoaded?.value),
     },
+    loss: parts.loss,
+    lossNote: parts.lossNote,
     quality: classify({
       downloadBitsPerSecond: parts.download?.bitsPerSecond.value ?? null,
       uploadBitsPerSecond: parts.upload?.bitsPerSecond.value ?? null,
       idleLatencyMs: Number.isFinite(idleMs.value) ? idleMs.value : null,
       jitterMs,
       loadedLatencyMs: worstLoaded >= 0 ? worstLoaded : null,
+      lossPct: parts.loss ? Math.max(parts.loss.up.lossPct, parts.loss.down.lossPct) : null,
     }),
     totalBytes: parts.totalBytes,
     samples: parts.samples,

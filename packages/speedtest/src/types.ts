@@ -1,3 +1,4 @@
+import type { LossResult } from './phases/loss';
 import type { Estimate } from './stats/confidence';
 import type { Experience, QualityClass } from './stats/quality';
 
@@ -33,9 +34,13 @@ export interface SpeedTestOptions {
   directions: ReadonlyArray<'download' | 'upload'>;
   /** Pause while the tab is hidden (a background tab is throttled and would skew every figure). */
   pauseWhenHidden: boolean;
+  /** Measure packet loss through the server's TURN relay (`/turn-creds`) after the transfers. */
+  packetLoss: boolean;
+  /** Packets sent each way by the packet-loss phase (count). */
+  lossPackets: number;
 }
 
-export type Phase = 'latency' | 'download' | 'upload';
+export type Phase = 'latency' | 'download' | 'upload' | 'loss';
 export type LoadCondition = 'idle' | 'download' | 'upload';
 
 /** One request of the test: a CSV row. */
@@ -103,6 +108,9 @@ export interface SpeedTestResult {
   upload: BandwidthResult | null;
   /** Round trips per minute under load (60000 / loaded latency ms), per direction and over all loaded pings. */
   rpm: { download: number | null; upload: number | null; overall: number | null };
+  /** Packet loss up and down through the TURN relay; null when not measured (`lossNote` says why). */
+  loss: LossResult | null;
+  lossNote: string | null;
   quality: Record<Experience, QualityClass>;
   /** Every byte sent and received, including aborted requests (bytes). */
   totalBytes: { download: number; upload: number };
@@ -128,7 +136,8 @@ export type EngineState = 'ready' | 'running' | 'paused' | 'finished' | 'aborted
 export interface SpeedTestEvents {
   progress: ProgressEvent;
   sample: RequestSample;
-  phase: { phase: Phase; result: SpeedTestResult['latency'] | BandwidthResult };
+  /** Latency and each direction; the loss phase's result arrives with `finish` only. */
+  phase: { phase: Exclude<Phase, 'loss'>; result: SpeedTestResult['latency'] | BandwidthResult };
   state: EngineState;
   finish: SpeedTestResult;
   error: Error;

@@ -3,6 +3,7 @@ import { csvColumns, headlineFlags, resultToCsv } from '../src/csv';
 import { resolveOptions } from '../src/options';
 import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
+import { lossEstimate } from '../src/stats/loss';
 import type { BandwidthResult, GoodputInterval, RequestSample } from '../src/types';
 
 const ping = (startMs: number, pingMs: number, load: RequestSample['load']): RequestSample => ({
@@ -47,6 +48,8 @@ const result = buildResult({
   uploadLoadedPings: [],
   download,
   upload: null,
+  loss: null,
+  lossNote: 'no TURN server is configured, so the packet-loss test is unavailable',
   samples: [ping(0, 10, 'idle'), ping(20, 12, 'idle'), ping(40, 11, 'idle')],
   intervals,
   totalBytes: { download: 4_100_000, upload: 0 },
@@ -125,5 +128,45 @@ describe('resultToCsv', () => {
     const lines = resultToCsv(result).trimEnd().split('\r\n');
     for (const line of lines) expect(cellsOf(line)).toHaveLength(csvColumns.length);
     expect(lines.some((line) => line.includes('"mean of the download interval rows'))).toBe(true);
+  });
+});
+
+describe('packet loss in the CSV', () => {
+  it('says why loss is missing when no relay was configured', () => {
+    const row = parse(resultToCsv(result)).find((line) => line.record === 'summary' && line.metric === 'loss');
+    expect(row?.value).toBe('');
+    expect(row?.basis).toMatch(/no TURN server is configured/);
+  });
+
+  it('writes loss up and down with the Wilson interval and the packets sent', () => {
+    const estimate = (received: number) => ({ sent: 500, received, ...lossFigures(500, received) });
+    const lossFigures = (sent: number, received: number) => {
+      const { lossPct, lowPct, highPct } = lossEstimate(
+        sent,
+        Array.from({ length: received }, (_, index) => index),
+      );
+      return { lossPct, lowPct, highPct };
+    };
+    const measured = {
+      ...result,
+      loss: {
+        up: estimate(490),
+        down: estimate(500),
+        relay: 'turn:127.0.0.1:3478?transport=udp',
+        relayProtocols: { udpPeer: 'udp', tcpPeer: 'tcp' },
+        durationMs: 5000,
+      },
+      lossNote: null,
+    };
+    const rows = parse(resultToCsv(measured));
+    const up = rows.find((row) => row.metric === 'loss_up');
+    const down = rows.find((row) => row.metric === 'loss_down');
+    expect(Number(up?.value)).toBeCloseTo(2, 6);
+    expect(up).toMatchObject({ unit: '%', sample_count: '500', confidence: 'wilson-95' });
+    expect(Number(up?.low)).toBeLessThan(2);
+    expect(Number(up?.high)).toBeGreaterThan(2);
+    expect(up?.basis).toMatch(/10 of 500 .* client -> TURN relay/);
+    expect(Number(down?.value)).toBe(0);
+    expect(rows.some((row) => row.metric === 'loss')).toBe(false);
   });
 });

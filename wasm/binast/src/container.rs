@@ -12,36 +12,17 @@
 //! `category:field` (see `roles.rs`) and keeps one string table per role, so a general-purpose compressor
 //! (brotli, gzip) sees runs of similar values instead of an interleaving.
 
-use crate::ast::Node;
-use crate::reader::Reader;
-use crate::varnum::{read_varnum, write_varnum};
-use crate::writer::Writer;
+use crate::format::layout::{Layout, MAGIC};
+use crate::format::reader::Reader;
+use crate::format::roles::STRING_ROLES;
+use crate::format::varnum::{read_varnum, write_varnum};
+use crate::format::writer::Writer;
+use crate::grammar::node::Node;
+use crate::grammar::tree_io::resolve_kinds;
+use crate::scope_analysis::restore_params;
 use crate::DecodeError;
 
-/// Magic bytes every file starts with.
-pub const MAGIC: &[u8] = b"BINJS";
-
-/// Which arrangement of the tree the file uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// Format 1: one interleaved tree section, as in the BinaryAST proposal's multipart format.
-    Multipart = 1,
-    /// Format 2: the tree split into per-kind streams.
-    Optimised = 2,
-}
-
-impl Layout {
-    /// The layout for a format number, as written after the magic.
-    pub fn from_format(format: u32) -> Option<Layout> {
-        match format {
-            1 => Some(Layout::Multipart),
-            2 => Some(Layout::Optimised),
-            _ => None,
-        }
-    }
-}
-
-/// Encodes an annotated tree (see [`crate::scope::annotate`]) into a file. Returns the bytes and the number of
+/// Encodes an annotated tree (see [`crate::scope_analysis::annotate`]) into a file. Returns the bytes and the number of
 /// lazy function bodies written.
 pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     let mut writer = Writer::new(layout);
@@ -214,7 +195,7 @@ impl<'a> File<'a> {
             }
             Layout::Optimised => {
                 let tables = table.count()?;
-                if tables != crate::roles::STRING_ROLES.len() {
+                if tables != STRING_ROLES.len() {
                     return Err(DecodeError::BadHeader(format!("{tables} string tables")));
                 }
                 for _ in 0..tables {
@@ -267,12 +248,18 @@ impl<'a> File<'a> {
 
     /// Decodes the tree.
     pub fn decode(&self) -> Result<Node, DecodeError> {
-        let mut reader = Reader::new(self)?;
+        let mut reader = Reader::new(
+            self.layout,
+            self.streams.clone(),
+            &self.stream_names,
+            self.strings.clone(),
+            resolve_kinds(&self.kinds)?,
+        );
         let mut program = reader
             .node()?
             .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
         reader.finish()?;
-        crate::scope::restore_params(&mut program)?;
+        restore_params(&mut program)?;
         Ok(program)
     }
 }

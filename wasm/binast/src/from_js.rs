@@ -6,11 +6,51 @@
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
-use crate::ast::Node;
-use crate::field::{FnBody, KeyName, TemplateRaw};
-use crate::literal::LitValue;
-use crate::reader::MAX_DEPTH;
-use crate::scope::AssertedScope;
+use crate::format::reader::MAX_DEPTH;
+use crate::grammar::field::{FnBody, KeyName, TemplateRaw};
+use crate::grammar::literal::LitValue;
+use crate::grammar::node::Node;
+#[allow(unused_imports)]
+use crate::grammar::node::{Holes, List, Opt, N};
+use crate::grammar::scope::AssertedScope;
+
+/// The bridge's part of the grammar (see `grammar_macro.rs`): one `Raw` struct per node kind and the conversion.
+macro_rules! from_js_grammar {
+    ( $( $(#[$doc:meta])* $variant:ident = $estree:literal { $( $field:ident $(= $js:literal)? : $ty:ty ),* $(,)? } )* ) => {
+        /// One struct per node kind listing exactly its ESTree properties, for the Wasm bridge.
+        #[cfg(feature = "encoder")]
+        #[allow(non_snake_case, missing_docs)]
+        mod raw {
+            $( pub mod $variant {
+                #[allow(unused_imports)]
+                use crate::from_js::FromJs;
+                #[allow(unused_imports)]
+                use super::super::*;
+                #[derive(serde::Deserialize)]
+                pub struct Raw { $( $( #[serde(rename = $js)] )? #[serde(default)] pub $field: <$ty as FromJs>::Raw ),* }
+            } )*
+        }
+
+        #[cfg(feature = "encoder")]
+        impl Node {
+            /// Reads a node of a known ESTree type from its JS object (see `from_js.rs`).
+            pub(crate) fn from_js_typed(estree_type: &str, value: wasm_bindgen::JsValue) -> Result<Node, String> {
+                use crate::from_js::FromJs;
+                match estree_type {
+                    $( $estree => {
+                        #[allow(unused_variables)]
+                        let raw: raw::$variant::Raw = serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())?;
+                        Ok(Node::$variant { $( $field: <$ty as FromJs>::convert(raw.$field)? ),* })
+                    } )*
+                    other => Err(format!("unsupported node type {other}")),
+                }
+            }
+        }
+
+    };
+}
+
+with_grammar!(from_js_grammar);
 
 /// A child node still on the JS side.
 #[derive(Default)]

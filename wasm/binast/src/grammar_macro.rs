@@ -1,6 +1,7 @@
 //! One declaration per node kind generates everything that must agree on field order: the Rust enum, its
 //! deserialiser from the parser's objects, the tree writer, the tree reader and child traversal. Hand-writing
-//! those five per kind would let them drift apart; a new node kind is one line in `ast.rs`.
+//! those five per kind would let them drift apart; a new node kind is one line in `grammar/node.rs`. The Wasm
+//! bridge (`from_js.rs`) generates its part from the same list with its own macro, through `with_grammar!`.
 
 /// The ESTree property name of a field: the explicit one when given, else the Rust field name.
 #[cfg_attr(not(feature = "encoder"), allow(unused_macros))]
@@ -80,36 +81,6 @@ macro_rules! grammar {
                         )* })
                     } )*
                     other => Err(A::Error::custom(format!("unsupported node type {other}"))),
-                }
-            }
-        }
-
-        /// One struct per node kind listing exactly its ESTree properties, for the Wasm bridge.
-        #[cfg(feature = "encoder")]
-        #[allow(non_snake_case, missing_docs)]
-        mod raw {
-            $( pub mod $variant {
-                #[allow(unused_imports)]
-                use crate::from_js::FromJs;
-                #[allow(unused_imports)]
-                use super::super::*;
-                #[derive(serde::Deserialize)]
-                pub struct Raw { $( $( #[serde(rename = $js)] )? #[serde(default)] pub $field: <$ty as FromJs>::Raw ),* }
-            } )*
-        }
-
-        #[cfg(feature = "encoder")]
-        impl Node {
-            /// Reads a node of a known ESTree type from its JS object (see `from_js.rs`).
-            pub(crate) fn from_js_typed(estree_type: &str, value: wasm_bindgen::JsValue) -> Result<Node, String> {
-                use crate::from_js::FromJs;
-                match estree_type {
-                    $( $estree => {
-                        #[allow(unused_variables)]
-                        let raw: raw::$variant::Raw = serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())?;
-                        Ok(Node::$variant { $( $field: <$ty as FromJs>::convert(raw.$field)? ),* })
-                    } )*
-                    other => Err(format!("unsupported node type {other}")),
                 }
             }
         }

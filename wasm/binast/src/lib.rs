@@ -7,32 +7,35 @@
 #[macro_use]
 mod grammar_macro;
 
-mod ast;
+// Layers, bottom first, each using only the ones before it: `format` (varnums, strings, stream reader and writer),
+// `grammar` (the AST and how it is read and written; its macros generate code in `from_js` too), then
+// `scope_analysis`, the `container` file format and the adapters (`from_js`, `codegen`, `wasm_api`).
+mod error;
+mod format;
+
+#[macro_use]
+mod grammar;
+
 mod codegen;
 mod container;
-mod error;
-mod field;
 #[cfg(feature = "encoder")]
 mod from_js;
-mod hash;
-mod literal;
-mod reader;
-mod roles;
-mod scope;
-mod varnum;
+mod scope_analysis;
 mod wasm_api;
-mod writer;
-pub mod wtf8;
 
-pub use ast::Node;
+pub use format::wtf8;
+
 pub use codegen::to_javascript;
-pub use container::{File, Layout, MAGIC};
+pub use container::File;
 pub use error::{DecodeError, EncodeError};
-pub use field::FnBody;
-pub use literal::LitValue;
-pub use reader::MAX_DEPTH;
-pub use scope::{annotate, AssertedScope, DeclKind, Declared};
-pub use varnum::{read_varnum, write_varnum};
+pub use format::layout::{Layout, MAGIC};
+pub use format::reader::MAX_DEPTH;
+pub use format::varnum::{read_varnum, write_varnum};
+pub use grammar::field::FnBody;
+pub use grammar::literal::LitValue;
+pub use grammar::node::Node;
+pub use grammar::scope::{AssertedScope, DeclKind, Declared};
+pub use scope_analysis::annotate;
 
 /// What an encoding produced.
 #[derive(Debug, Clone, PartialEq)]

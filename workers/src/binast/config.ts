@@ -1,4 +1,5 @@
 import type { Layout } from '../../../wasm/binast/js/encode-javascript.js';
+import { integerIn, oneOf, type Vars, varReader } from '../shared/vars';
 
 /** Deployment settings of the BinaryAST Worker, from `BINAST_*` vars. */
 export interface BinastConfig {
@@ -20,27 +21,13 @@ export const defaultConfig: BinastConfig = {
 };
 
 /** Reads `BINAST_*` vars; a missing or invalid one takes its default (invalid ones are logged). */
-export function readConfig(env: Readonly<Record<string, unknown>>): BinastConfig {
-  const warn = (name: string, raw: unknown, fallback: unknown) => {
-    console.warn(`binast: ${name}=${String(raw)} is invalid, using ${String(fallback)}`);
-    return fallback;
-  };
-  const rawLayout = env.BINAST_LAYOUT;
-  const layout =
-    rawLayout === undefined || rawLayout === ''
-      ? defaultConfig.layout
-      : rawLayout === 'multipart' || rawLayout === 'optimised'
-        ? rawLayout
-        : (warn('BINAST_LAYOUT', rawLayout, defaultConfig.layout) as Layout);
-  const integer = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    return Number.isInteger(value) && value >= min && value <= max ? value : (warn(name, raw, fallback) as number);
-  };
+export function readConfig(env: Vars): BinastConfig {
+  const read = varReader(env, ({ name, raw, fallback }) =>
+    console.warn(`binast: ${name}=${String(raw)} is invalid, using ${String(fallback)}`),
+  );
   return {
-    layout,
-    lazyLevel: integer('BINAST_LAZY_LEVEL', defaultConfig.lazyLevel, 0, 3),
-    maxSourceBytes: integer('BINAST_MAX_SOURCE_BYTES', defaultConfig.maxSourceBytes, 1, 64 * 1024 * 1024),
+    layout: read('BINAST_LAYOUT', oneOf<Layout>(['multipart', 'optimised']), defaultConfig.layout),
+    lazyLevel: read('BINAST_LAZY_LEVEL', integerIn(0, 3), defaultConfig.lazyLevel),
+    maxSourceBytes: read('BINAST_MAX_SOURCE_BYTES', integerIn(1, 64 * 1024 * 1024), defaultConfig.maxSourceBytes),
   };
 }

@@ -1,9 +1,17 @@
+import { acceptsExplicitly } from '../shared/accept';
+import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import type { Middleware } from '../shared/middleware';
-import { acceptsBinast, binastMediaType } from './accept';
+import { sha256Hex } from '../shared/sha256';
+import { addVary } from '../shared/vary';
 import { encodeVerified } from './codec';
-import { isNotModified, notModified, withoutConditionals } from './conditional';
 import { type BinastConfig, readConfig } from './config';
-import { failureKey, sha256Hex, variantKey } from './store';
+import { failureKey, variantKey } from './store';
+
+/**
+ * The media type of BinaryAST responses, and what a client lists in `Accept` to ask for one. A wildcard does not
+ * count: a client without a decoder sends `*\/*` too, and BinaryAST is useless to it.
+ */
+export const binastMediaType = 'application/javascript-binast';
 
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
@@ -11,14 +19,7 @@ const isJavaScriptType = (type: string | null) => type === null || /javascript|e
 /** Adds `Vary: Accept`: the same URL answers JavaScript or BinaryAST depending on `Accept`. */
 function withVary(response: Response, note: string): Response {
   const out = new Response(response.body, response);
-  const vary = out.headers.get('vary');
-  if (
-    !vary
-      ?.toLowerCase()
-      .split(/\s*,\s*/)
-      .includes('accept')
-  )
-    out.headers.set('vary', vary ? `${vary}, Accept` : 'Accept');
+  addVary(out.headers, 'Accept');
   out.headers.set('x-speedkit-binast', note);
   return out;
 }
@@ -33,14 +34,14 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
     return next(request);
   }
-  if (!acceptsBinast(request.headers.get('accept'))) {
+  if (!acceptsExplicitly(request.headers.get('accept'), binastMediaType)) {
     const response = await next(request);
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
     return isScript ? withVary(response, 'not requested') : response;
   }
   // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
   const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)));
-  return isNotModified(request, served) ? notModified(served) : served;
+  return isNotModified(request, served) ? notModified(served, ['x-speedkit-binast']) : served;
 };
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */

@@ -1,10 +1,5 @@
+import { sha256Hex } from '../shared/sha256';
 import type { BinastConfig } from './config';
-
-/** Hex SHA-256 of text, for store keys. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 /**
  * Where an encoding lives in R2: identity of the source (its ETag plus path, because unrelated files can share an

@@ -1,8 +1,8 @@
 import { jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
-import { readConfig } from './config';
-import { negotiateImage } from './negotiation';
-import { handleUrlApi, urlApiPrefix } from './url-api';
+import { readConfig } from './core/config';
+import { negotiateImage } from './edge/negotiate-response';
+import { handleUrlApi, urlApiPrefix } from './edge/url-api';
 
 /**
  * The image capability: `/cdn-cgi/image/<options>/<source>` answered here; every other response from `next` (the

@@ -1,6 +1,6 @@
-import { readConfig } from './config';
+import { readConfig } from './core/config';
+import { r2Origin } from './edge/r2-origin';
 import { imagesMiddleware } from './middleware';
-import { r2Origin } from './r2-origin';
 
 /** Optional binding: images served from an R2 bucket instead of an HTTP origin. */
 type SourceBucket = { IMAGES_SOURCE?: R2Bucket };

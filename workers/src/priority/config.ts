@@ -1,3 +1,4 @@
+import { integerIn, type VarParser, varReader } from '../shared/vars';
 import { defaultGoodImageRule, type GoodImageRule } from './jpeg';
 
 /** A Cloudflare priority: `<priority>/<concurrency>`; higher priority is sent first, concurrency 0 | 1 | n. */
@@ -42,16 +43,11 @@ export const defaultPriorityConfig: PriorityConfig = {
 
 const priorityPattern = /^([0-9]|[1-5][0-9]|6[0-3])\/([0-9]+|n)$/;
 
-function integer(raw: unknown, min: number, max: number): number | undefined {
-  const text = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof text !== 'string' || !/^\d+$/.test(text)) return undefined;
-  const value = Number(text);
-  return value >= min && value <= max ? value : undefined;
-}
-
-function priority(raw: unknown): CfPriority | undefined {
-  return typeof raw === 'string' && priorityPattern.test(raw.trim()) ? (raw.trim() as CfPriority) : undefined;
-}
+const priority: VarParser<CfPriority> = {
+  expected: 'a priority like 30/0',
+  parse: (raw) =>
+    typeof raw === 'string' && priorityPattern.test(raw.trim()) ? (raw.trim() as CfPriority) : undefined,
+};
 
 /**
  * Reads `PRIORITY_*` vars (strings from wrangler.toml or the dashboard). A missing or malformed value falls back to
@@ -59,27 +55,23 @@ function priority(raw: unknown): CfPriority | undefined {
  */
 export function readPriorityConfig(vars: Record<string, unknown>): { config: PriorityConfig; problems: string[] } {
   const problems: string[] = [];
-  const pick = <T>(name: string, parse: (raw: unknown) => T | undefined, fallback: T): T => {
-    const raw = vars[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = parse(raw);
-    if (value === undefined) problems.push(`${name}=${JSON.stringify(raw)} is invalid; using ${String(fallback)}`);
-    return value ?? fallback;
-  };
+  const pick = varReader(vars, ({ name, raw, fallback }) =>
+    problems.push(`${name}=${JSON.stringify(raw)} is invalid; using ${String(fallback)}`),
+  );
   const d = defaultPriorityConfig;
   const config: PriorityConfig = {
-    maxBufferBytes: pick('PRIORITY_MAX_BUFFER_BYTES', (r) => integer(r, 64, 16 * 1024 * 1024), d.maxBufferBytes),
-    maxWaitMs: pick('PRIORITY_MAX_WAIT_MS', (r) => integer(r, 0, 30_000), d.maxWaitMs),
+    maxBufferBytes: pick('PRIORITY_MAX_BUFFER_BYTES', integerIn(64, 16 * 1024 * 1024), d.maxBufferBytes),
+    maxWaitMs: pick('PRIORITY_MAX_WAIT_MS', integerIn(0, 30_000), d.maxWaitMs),
     header: pick('PRIORITY_HEADER', priority, d.header),
     preview: pick('PRIORITY_PREVIEW', priority, d.preview),
     good: pick('PRIORITY_GOOD', priority, d.good),
     rest: pick('PRIORITY_REST', priority, d.rest),
-    urgency: pick('PRIORITY_URGENCY', (r) => integer(r, 0, 7), d.urgency),
+    urgency: pick('PRIORITY_URGENCY', integerIn(0, 7), d.urgency),
     goodImage: {
-      coefficients: pick('PRIORITY_GOOD_COEFFICIENTS', (r) => integer(r, 1, 63), d.goodImage.coefficients),
-      maxBitShift: pick('PRIORITY_GOOD_MAX_BIT_SHIFT', (r) => integer(r, 0, 13), d.goodImage.maxBitShift),
+      coefficients: pick('PRIORITY_GOOD_COEFFICIENTS', integerIn(1, 63), d.goodImage.coefficients),
+      maxBitShift: pick('PRIORITY_GOOD_MAX_BIT_SHIFT', integerIn(0, 13), d.goodImage.maxBitShift),
     },
-    cacheEntries: pick('PRIORITY_CACHE_ENTRIES', (r) => integer(r, 0, 100_000), d.cacheEntries),
+    cacheEntries: pick('PRIORITY_CACHE_ENTRIES', integerIn(0, 100_000), d.cacheEntries),
   };
   return { config, problems };
 }

@@ -1,3 +1,4 @@
+import { isStartOfFrame } from '../shared/image-header/jpeg-frame';
 import { defaultGoodImageRule, type GoodImageRule, ProgressTracker, type ScanParameters } from './jpeg-progress';
 import { type ImageLayout, type ImageScanner, invalid, more, type ScanResult } from './layout';
 
@@ -24,8 +25,6 @@ enum State {
 
 /** SOF markers that start a progressive frame (DCT progressive, Huffman or arithmetic, differential or not). */
 const isProgressiveSof = (code: number) => code === 0xc2 || code === 0xc6 || code === 0xca || code === 0xce;
-/** SOF0..SOF15 minus DHT (C4), JPG (C8) and DAC (CC), which share the range. */
-const isSof = (code: number) => code >= 0xc0 && code <= 0xcf && code !== 0xc4 && code !== 0xc8 && code !== 0xcc;
 /** Markers with no length field: TEM, RST0..7, SOI, EOI. */
 const isStandalone = (code: number) => code === 0x01 || (code >= 0xd0 && code <= 0xd9);
 
@@ -164,7 +163,7 @@ export class JpegScanner implements ImageScanner {
       this.#fail(`segment FF${hex(this.#marker)} has length ${length}`);
       return;
     }
-    this.#keep = isSof(this.#marker) || this.#marker === 0xda;
+    this.#keep = isStartOfFrame(this.#marker) || this.#marker === 0xda;
     if (this.#keep && length - 2 > maxKeptSegmentBytes) {
       this.#fail(`segment FF${hex(this.#marker)} is ${length} bytes long`);
       return;
@@ -177,7 +176,7 @@ export class JpegScanner implements ImageScanner {
 
   #endSegment(end: number): void {
     this.#state = State.MarkerFf;
-    if (isSof(this.#marker)) this.#readFrame();
+    if (isStartOfFrame(this.#marker)) this.#readFrame();
     else if (this.#marker === 0xda) this.#readScan(end);
     this.#keep = false;
   }

@@ -1,5 +1,7 @@
-/** Image formats whose header the priority capability understands. */
-export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
+import type { ImageFormat } from '../shared/image-header/format';
+import type { HeaderScan } from '../shared/image-header/scan';
+
+export type { ImageFormat };
 
 /**
  * What the priority headers are computed from: where in the byte stream each stage of the image becomes available.
@@ -31,6 +33,12 @@ export interface ImageScanner {
 }
 
 export const more: ScanResult = { kind: 'more' };
+
+/** A header-only layout (no progressive stages) from a shared header reader's answer. */
+export function headerOnly(scan: HeaderScan): ScanResult {
+  if (scan.kind !== 'done') return scan;
+  return { kind: 'done', layout: { ...scan.header, progressive: false } };
+}
 
 export function invalid(reason: string): ScanResult {
   return { kind: 'invalid', reason };

@@ -1,25 +1,23 @@
-import { readAvifHeader } from './avif';
-import { readGifHeader, readPngHeader, readWebpHeader } from './headers-png-gif-webp';
+import { readAvifHeader } from '../shared/image-header/avif';
+import { type ImageFormat, magicNumberBytes, magicNumberFormat } from '../shared/image-header/format';
+import { readGifHeader, readPngHeader, readWebpHeader } from '../shared/image-header/png-gif-webp';
+import type { HeaderScan } from '../shared/image-header/scan';
 import { defaultGoodImageRule, type GoodImageRule, JpegScanner } from './jpeg';
-import { type ImageScanner, invalid, more, type ScanResult } from './layout';
+import { headerOnly, type ImageScanner, invalid, more, type ScanResult } from './layout';
 
-type HeaderReader = (prefix: Uint8Array) => ScanResult;
+type HeaderReader = (prefix: Uint8Array) => HeaderScan;
 
 // A header must fit in this many bytes; an AVIF `meta` box is the only large one (item locations for grids).
 const maxHeaderPrefixBytes = 64 * 1024;
-// Enough bytes to tell every supported format apart by its magic number.
-const sniffBytes = 12;
+const sniffBytes = magicNumberBytes;
 
-/** Recognises the format from its magic number, not from Content-Type, which origins often get wrong. */
-function sniff(b: Uint8Array): 'jpeg' | HeaderReader | undefined {
-  const text = String.fromCharCode(...b.subarray(0, sniffBytes));
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (text.startsWith('\x89PNG\r\n\x1a\n')) return readPngHeader;
-  if (text.startsWith('GIF8')) return readGifHeader;
-  if (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') return readWebpHeader;
-  if (text.slice(4, 8) === 'ftyp') return readAvifHeader;
-  return undefined;
-}
+/** Header readers of the formats that only get header-first priority (JPEG has its own streaming scanner). */
+const headerReaders: Readonly<Record<Exclude<ImageFormat, 'jpeg'>, HeaderReader>> = {
+  png: readPngHeader,
+  gif: readGifHeader,
+  webp: readWebpHeader,
+  avif: (prefix) => readAvifHeader(prefix),
+};
 
 // The prefix is re-read from its start as it grows: an origin trickling one byte per chunk would make that quadratic
 // (64 KiB × 64 Ki reads of an AVIF box walk), so it is re-read only once it grew by this much (or at the end).
@@ -55,7 +53,7 @@ class PrefixScanner implements ImageScanner {
 
   #reread(): void {
     this.#readBytes = this.#prefix.length;
-    this.#result = this.read(this.#prefix);
+    this.#result = headerOnly(this.read(this.#prefix));
   }
 }
 
@@ -84,12 +82,12 @@ export class AnyImageScanner implements ImageScanner {
       return more;
     }
     this.#head = new Uint8Array(0);
-    const kind = sniff(head);
-    if (kind === undefined) {
+    const kind = magicNumberFormat(head);
+    if (kind === null) {
       this.#result = invalid('not a JPEG, PNG, GIF, WebP or AVIF file');
       return this.#result;
     }
-    this.#inner = kind === 'jpeg' ? new JpegScanner(this.good) : new PrefixScanner(kind);
+    this.#inner = kind === 'jpeg' ? new JpegScanner(this.good) : new PrefixScanner(headerReaders[kind]);
     this.#result = this.#inner.push(head);
     return this.#result;
   }

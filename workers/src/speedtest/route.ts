@@ -3,15 +3,17 @@ import type { Middleware } from '../shared/middleware';
 import { handleDown } from './down';
 import { preflight } from './limits';
 import { handleMeta } from './meta';
+import { handleTurnCreds } from './turn-creds';
 import { handleUp } from './up';
 
-type Handler = (request: Request) => Response | Promise<Response>;
+type Handler = (request: Request, env: Record<string, unknown>) => Response | Promise<Response>;
 
 /** Each endpoint: the one method it answers, and its handler. */
 const endpoints: Record<string, { method: string; handle: Handler }> = {
   '/__down': { method: 'GET', handle: handleDown },
   '/__up': { method: 'POST', handle: handleUp },
   '/meta': { method: 'GET', handle: handleMeta },
+  '/turn-creds': { method: 'GET', handle: handleTurnCreds },
 };
 
 /** Methods an endpoint answers: HEAD wherever GET is answered (RFC 9110 §9.3.2: same headers, no body). */
@@ -32,8 +34,8 @@ async function headOf(response: Response): Promise<Response> {
   return new Response(null, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** The speed-test endpoints (`/__down`, `/__up`, `/meta`); every other path goes to `next`. */
-export const speedtestRoutes: Middleware = async (request, _env, _ctx, next) => {
+/** The speed-test endpoints (`/__down`, `/__up`, `/meta`, `/turn-creds`); every other path goes to `next`. */
+export const speedtestRoutes: Middleware = async (request, env, _ctx, next) => {
   const endpoint = endpoints[new URL(request.url).pathname];
   if (!endpoint) return next(request);
   const methods = methodsOf(endpoint.method);
@@ -48,6 +50,8 @@ export const speedtestRoutes: Middleware = async (request, _env, _ctx, next) => 
       },
     );
   }
-  if (request.method === 'HEAD') return headOf(await endpoint.handle(request));
-  return endpoint.handle(request);
+  // Env as a plain record: TURN_* are optional secrets that the generated Env type only knows when they are set.
+  const vars = env as unknown as Record<string, unknown>;
+  if (request.method === 'HEAD') return headOf(await endpoint.handle(request, vars));
+  return endpoint.handle(request, vars);
 };

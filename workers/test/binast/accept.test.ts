@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsBinast } from '../../src/binast/accept';
+import { binastMediaType } from '../../src/binast/middleware';
+import { acceptsExplicitly } from '../../src/shared/accept';
 
-describe('acceptsBinast', () => {
+describe('BinaryAST in Accept', () => {
   it.each([
     ['the loader header', 'application/javascript-binast, */*', true],
     ['a q-value above zero', 'text/javascript;q=1, application/javascript-binast;q=0.5', true],
@@ -13,6 +14,6 @@ describe('acceptsBinast', () => {
     ['garbage', ';;,,q=x', false],
     ['a malformed q-value', 'application/javascript-binast;q=abc', false],
   ])('answers %s', (_name, header, expected) => {
-    expect(acceptsBinast(header)).toBe(expected);
+    expect(acceptsExplicitly(header, binastMediaType)).toBe(expected);
   });
 });

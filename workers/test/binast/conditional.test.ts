@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { etagMatches } from '../../src/binast/conditional';
 import { binastMiddleware } from '../../src/binast/middleware';
+import { etagMatches } from '../../src/shared/conditional';
 import { binastAccept, clearVariants } from './helpers';
 
 const scriptEtag = '"script-v1"';

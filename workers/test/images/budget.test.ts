@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateWork, withinBudget } from '../../src/images/budget';
-import { defaultConfig } from '../../src/images/config';
+import { defaultConfig } from '../../src/images/core/config';
+import { estimateWork, withinBudget } from '../../src/images/core/work-budget';
 
 const jpeg = (width: number, height: number) => ({ format: 'jpeg' as const, width, height });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toCloudflareImage } from '../../src/images/cf-image';
-import { parseOptions } from '../../src/images/options';
+import { parseOptions } from '../../src/images/core/url-options';
+import { toCloudflareImage } from '../../src/images/edge/cf-image';
 
 const options = (segment: string) => {
   const result = parseOptions(segment, 4096);

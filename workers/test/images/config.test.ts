@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, readConfig } from '../../src/images/config';
+import { defaultConfig, readConfig } from '../../src/images/core/config';
 
 describe('readConfig', () => {
   it('uses the documented defaults when no var is set', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransformGate } from '../../src/images/gate';
+import { TransformGate } from '../../src/images/edge/transform-gate';
 
 describe('TransformGate', () => {
   it('grants up to maxConcurrent slots at once and refuses the next when it will not wait', async () => {

@@ -3,12 +3,12 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { estimateWork } from '../../src/images/budget';
-import { defaultConfig, readConfig } from '../../src/images/config';
-import { transformGate } from '../../src/images/gate';
-import { readImageHeader } from '../../src/images/header';
-import { walkJpeg } from '../../src/images/jpeg-structure';
-import { handleUrlApi } from '../../src/images/url-api';
+import { defaultConfig, readConfig } from '../../src/images/core/config';
+import { walkJpeg } from '../../src/images/core/jpeg-structure';
+import { estimateWork } from '../../src/images/core/work-budget';
+import { transformGate } from '../../src/images/edge/transform-gate';
+import { handleUrlApi } from '../../src/images/edge/url-api';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 import { fakeOrigin, manyScanJpeg } from './hostile';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isComplete, readImageHeader } from '../../src/images/header';
+import { isComplete } from '../../src/images/core/completeness';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes } from './helpers';
 
 describe('readImageHeader on the real fixtures', () => {

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { readImageHeader } from '../../src/images/header';
 import { imagesMiddleware } from '../../src/images/middleware';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 
 export const chromiumAccept = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkJpeg } from '../../src/images/jpeg-structure';
+import { walkJpeg } from '../../src/images/core/jpeg-structure';
 import { fixtures } from '../priority/fixtures';
 import { walkJpeg as independentWalk } from '../priority/walk-jpeg';
 import { manyScanJpeg } from './hostile';

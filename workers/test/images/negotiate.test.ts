@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseAccept } from '../../src/images/accept';
-import type { ImageFormat, ModernFormat } from '../../src/images/formats';
-import { acceptableFormats, chooseFormat } from '../../src/images/negotiate';
+import { acceptableFormats, chooseFormat } from '../../src/images/core/choose-format';
+import type { ImageFormat, ModernFormat } from '../../src/images/core/formats';
+import { parseAccept } from '../../src/shared/accept';
 
 const both: ModernFormat[] = ['avif', 'webp'];
 const choose = (accept: string | null, source: ImageFormat = 'jpeg', enabled = both) =>

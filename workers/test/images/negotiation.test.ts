@@ -1,6 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readImageHeader } from '../../src/images/header';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
 const accept = (value: string) => ({ headers: { accept: value } });

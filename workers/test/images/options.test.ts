@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalOptions, parseOptions } from '../../src/images/options';
+import { canonicalOptions, parseOptions } from '../../src/images/core/url-options';
 
 const parse = (segment: string) => parseOptions(segment, 4096);
 const options = (segment: string) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Fit } from '../../src/images/options';
-import { isIdentity, planResize } from '../../src/images/plan';
+import { isIdentity, planResize } from '../../src/images/core/resize-plan';
+import type { Fit } from '../../src/images/core/url-options';
 
 const source = { width: 600, height: 400 };
 const center = { x: 0.5, y: 0.5 };

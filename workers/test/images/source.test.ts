@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, type ImagesConfig } from '../../src/images/config';
-import { fetchSource, locateSource } from '../../src/images/source';
+import { defaultConfig, type ImagesConfig } from '../../src/images/core/config';
+import { fetchSource, locateSource } from '../../src/images/edge/source-fetch';
 import { callImages } from './helpers';
 
 const config: ImagesConfig = { ...defaultConfig, allowedOrigins: ['https://images.example'] };

@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readImageHeader } from '../../src/images/header';
 import standalone from '../../src/images/standalone';
+import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, clearVariants } from './helpers';
 
 // The real (local) R2 binding stands in for a site's image bucket, under a prefix the variant store never uses.

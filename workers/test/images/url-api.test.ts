@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decode } from '../../src/images/codecs';
-import { ensureCodecs } from '../../src/images/wasm-modules';
+import { decode } from '../../src/images/edge/codecs';
+import { ensureCodecs } from '../../src/images/edge/wasm-modules';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
 const small = 'demo/images/small/chelsea.jpg'; // 96 x 64

@@ -10,6 +10,9 @@ export interface QualityInput {
   jitterMs: number | null;
   /** The worse of download- and upload-loaded latency. */
   loadedLatencyMs: number | null;
+  /** The worse of packet loss up and down (percent); null when not measured (no TURN relay). Optional for callers
+   * from before loss was measured. */
+  lossPct?: number | null;
 }
 
 /** Minimum rates and maximum delays a class requires; absent = not considered. */
@@ -19,6 +22,8 @@ export interface Requirement {
   maxIdleLatencyMs?: number;
   maxJitterMs?: number;
   maxLoadedLatencyMs?: number;
+  /** Most packet loss, the worse direction (percent). Only applied when loss was measured. */
+  maxLossPct?: number;
 }
 
 const mbps = 1e6;
@@ -26,21 +31,23 @@ const mbps = 1e6;
 /**
  * Thresholds per experience, best class first (a class needs every one of its requirements). Streaming follows
  * common video-service guidance (25 Mbps 4K, 15 Mbps HD, 5 Mbps SD); gaming and calls follow the ITU-T G.114
- * 150 ms one-way budget and typical conferencing needs (≈ 4 Mbps each way for HD group video). Packet loss is not
- * measured, so unlike @cloudflare/speedtest's AIM scores it plays no part.
+ * 150 ms one-way budget and typical conferencing needs (≈ 4 Mbps each way for HD group video). Packet loss (the
+ * worse direction) follows the common rule for real-time media: under 1 % is unnoticed, a few percent is audible and
+ * visible, 5 % breaks calls and games up; streaming runs over TCP, which hides loss at some cost in rate, so it
+ * tolerates more. Loss counts only when it was measured: without a TURN relay it is left out, not failed.
  */
 export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 'bad'>, Requirement>> = {
   streaming: {
-    great: { minDownloadBitsPerSecond: 25 * mbps, maxLoadedLatencyMs: 100 },
-    good: { minDownloadBitsPerSecond: 15 * mbps, maxLoadedLatencyMs: 200 },
-    average: { minDownloadBitsPerSecond: 5 * mbps, maxLoadedLatencyMs: 400 },
+    great: { minDownloadBitsPerSecond: 25 * mbps, maxLoadedLatencyMs: 100, maxLossPct: 1 },
+    good: { minDownloadBitsPerSecond: 15 * mbps, maxLoadedLatencyMs: 200, maxLossPct: 2 },
+    average: { minDownloadBitsPerSecond: 5 * mbps, maxLoadedLatencyMs: 400, maxLossPct: 5 },
     poor: { minDownloadBitsPerSecond: 1.5 * mbps },
   },
   gaming: {
-    great: { maxIdleLatencyMs: 20, maxJitterMs: 5, maxLoadedLatencyMs: 50 },
-    good: { maxIdleLatencyMs: 40, maxJitterMs: 10, maxLoadedLatencyMs: 100 },
-    average: { maxIdleLatencyMs: 60, maxJitterMs: 20, maxLoadedLatencyMs: 200 },
-    poor: { maxIdleLatencyMs: 100, maxJitterMs: 40, maxLoadedLatencyMs: 400 },
+    great: { maxIdleLatencyMs: 20, maxJitterMs: 5, maxLoadedLatencyMs: 50, maxLossPct: 0.5 },
+    good: { maxIdleLatencyMs: 40, maxJitterMs: 10, maxLoadedLatencyMs: 100, maxLossPct: 1 },
+    average: { maxIdleLatencyMs: 60, maxJitterMs: 20, maxLoadedLatencyMs: 200, maxLossPct: 2 },
+    poor: { maxIdleLatencyMs: 100, maxJitterMs: 40, maxLoadedLatencyMs: 400, maxLossPct: 5 },
   },
   videoCalls: {
     great: {
@@ -49,6 +56,7 @@ export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 
       maxIdleLatencyMs: 50,
       maxJitterMs: 10,
       maxLoadedLatencyMs: 100,
+      maxLossPct: 0.5,
     },
     good: {
       minDownloadBitsPerSecond: 2 * mbps,
@@ -56,6 +64,7 @@ export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 
       maxIdleLatencyMs: 100,
       maxJitterMs: 20,
       maxLoadedLatencyMs: 200,
+      maxLossPct: 1,
     },
     average: {
       minDownloadBitsPerSecond: 1 * mbps,
@@ -63,6 +72,7 @@ export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 
       maxIdleLatencyMs: 150,
       maxJitterMs: 30,
       maxLoadedLatencyMs: 300,
+      maxLossPct: 3,
     },
     poor: {
       minDownloadBitsPerSecond: 0.5 * mbps,
@@ -70,6 +80,7 @@ export const qualityThresholds: Record<Experience, Record<Exclude<QualityClass, 
       maxIdleLatencyMs: 300,
       maxJitterMs: 50,
       maxLoadedLatencyMs: 500,
+      maxLossPct: 5,
     },
   },
 };
@@ -84,7 +95,9 @@ export function meets(input: QualityInput, requirement: Requirement): boolean {
     atLeast(input.uploadBitsPerSecond, requirement.minUploadBitsPerSecond) &&
     atMost(input.idleLatencyMs, requirement.maxIdleLatencyMs) &&
     atMost(input.jitterMs, requirement.maxJitterMs) &&
-    atMost(input.loadedLatencyMs, requirement.maxLoadedLatencyMs)
+    atMost(input.loadedLatencyMs, requirement.maxLoadedLatencyMs) &&
+    // Unlike the other figures, loss that was not measured is left out rather than failed.
+    (input.lossPct === null || input.lossPct === undefined || atMost(input.lossPct, requirement.maxLossPct))
   );
 }
 

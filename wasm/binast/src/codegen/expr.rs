@@ -2,8 +2,8 @@
 //! than `min` (precedence levels below, higher binds tighter).
 
 use super::{number_literal, string_literal, Gen};
-use crate::ast::Node;
-use crate::literal::LitValue;
+use crate::grammar::literal::LitValue;
+use crate::grammar::node::Node;
 
 pub const SEQ: u8 = 1;
 pub const ASSIGN: u8 = 2;

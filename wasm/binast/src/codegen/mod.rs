@@ -5,8 +5,8 @@
 mod expr;
 mod text;
 
-use crate::ast::Node;
-use crate::literal::LitValue;
+use crate::grammar::literal::LitValue;
+use crate::grammar::node::Node;
 
 pub use text::{number_literal, string_literal};
 

@@ -1,6 +1,6 @@
 //! Literal text: string escaping (from WTF-8, so lone surrogates survive as `\uXXXX`) and number formatting.
 
-use crate::wtf8;
+use crate::format::wtf8;
 
 /// A double-quoted JavaScript string literal for the WTF-8 `value`.
 pub fn string_literal(out: &mut String, value: &[u8]) {
@@ -124,7 +124,7 @@ mod tests {
         string_literal(&mut out, b"a\"b\\c\n\x01");
         assert_eq!(out, r#""a\"b\\c\n\u0001""#);
         let mut lone = String::new();
-        string_literal(&mut lone, &crate::wtf8::from_utf16(&[0x41, 0xd800]));
+        string_literal(&mut lone, &crate::format::wtf8::from_utf16(&[0x41, 0xd800]));
         assert_eq!(lone, r#""A\ud800""#);
     }
 

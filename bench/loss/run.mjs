@@ -1,0 +1,145 @@
+// Lab validation of the speed test's packet-loss phase: the real phase (packages/speedtest/src/phases/loss.ts) in
+// real Chromium in a client namespace, coturn in a server namespace, and tools/link-emulator between them dropping
+// a known share of packets on ONE direction at a time. The phase must report that loss on that direction and about
+// none on the other.
+//
+//   npm run bench:loss -- [--loss 2] [--packets N] [--interval-ms N] [--bytes N]   (default: what the speed test sends)
+//
+// Needs root (namespaces) and coturn; the link emulator comes with bench/lib/shaped-link (routed links).
+// Writes bench/results/loss/<timestamp>.json and .csv.
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { build } from 'esbuild';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { startTurnServer, turnserverBinary } from '../../scripts/lib/turn.mjs';
+import { chromiumArgs } from '../lib/chromium.mjs';
+import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
+
+const { values } = parseArgs({
+  options: {
+    packets: { type: 'string' },
+    loss: { type: 'string', default: '2' },
+    'interval-ms': { type: 'string' },
+    bytes: { type: 'string' },
+  },
+});
+const lossPercent = Number(values.loss);
+/** Overrides of the engine's defaults (`defaultLossPhase`); unset = what the speed test itself sends. */
+const overrides = {
+  ...(values.packets ? { packets: Number(values.packets) } : {}),
+  ...(values['interval-ms'] ? { packetIntervalMs: Number(values['interval-ms']) } : {}),
+  ...(values.bytes ? { packetBytes: Number(values.bytes) } : {}),
+};
+
+if (!existsSync(turnserverBinary)) throw new Error('coturn is missing: `sudo apt-get install coturn`');
+const namespaces = await canCreateNamespaces({ emulator: true });
+if (!namespaces.ok) throw new Error(`cannot create the lab's namespaces: ${namespaces.reason}`);
+
+const cases = [
+  { name: `up ${lossPercent} %`, conditions: { up: { lossPercent } }, lossyDirection: 'up' },
+  { name: `down ${lossPercent} %`, conditions: { down: { lossPercent } }, lossyDirection: 'down' },
+  { name: 'no loss', conditions: {}, lossyDirection: null },
+];
+
+const bundle = await build({
+  entryPoints: [join(repoRoot, 'packages/speedtest/src/phases/loss.ts')],
+  bundle: true,
+  format: 'iife',
+  globalName: 'speedkitLoss',
+  write: false,
+});
+
+const link = await createShapedLink({ prefix: 'skloss', downMbit: 100, upMbit: 100, emulator: true });
+if (typeof link.setConditions !== 'function') {
+  await link.destroy();
+  throw new Error('this shaped-link has no packet emulator (setConditions): it needs tools/link-emulator (issue 15)');
+}
+const rows = [];
+/** The phase settings the page used (engine defaults plus overrides). */
+let used = {};
+try {
+  const turn = await startTurnServer({
+    listenIp: link.serverIp,
+    listenPort: 3478,
+    minRelayPort: 40000,
+    relayPorts: 16,
+    secret: randomBytes(24).toString('base64url'),
+    spawn: (command, args) => link.spawn(link.serverNs, command, args),
+  });
+  const browser = await chromium.launch({ executablePath: link.chromiumPath, args: [...chromiumArgs] });
+  try {
+    for (const testCase of cases) {
+      await link.setConditions(testCase.conditions);
+      const before = await link.emulatorStats().catch(() => null);
+      const username = `${Math.floor(Date.now() / 1000) + 600}:bench`;
+      const credential = createHmac('sha1', turn.secret).update(username).digest('base64');
+      const page = await browser.newPage();
+      await page.setContent('<!doctype html><title>loss bench</title>');
+      await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
+      const { result, settings } = await page.evaluate(
+        async (options) => {
+          const settings = { ...window.speedkitLoss.defaultLossPhase, ...options.overrides };
+          const result = await window.speedkitLoss.runLossPhase({
+            ...settings,
+            turn: options.turn,
+            connectTimeoutMs: 20_000,
+            signal: new AbortController().signal,
+          });
+          return { result, settings };
+        },
+        { turn: { username, credential, urls: turn.urls }, overrides },
+      );
+      used = settings;
+      await page.close();
+      const after = await link.emulatorStats().catch(() => null);
+      for (const direction of /** @type {const} */ (['up', 'down'])) {
+        const figures = result[direction];
+        rows.push({
+          case: testCase.name,
+          direction,
+          configuredLossPct: testCase.lossyDirection === direction ? lossPercent : 0,
+          sent: figures.sent,
+          received: figures.received,
+          lossPct: figures.lossPct,
+          lowPct: figures.lowPct,
+          highPct: figures.highPct,
+          relayProtocols: `${result.relayProtocols.udpPeer}/${result.relayProtocols.tcpPeer}`,
+          emulatorDropped: before && after ? after[direction].dropped - before[direction].dropped : null,
+          emulatorPackets: before && after ? after[direction].packets_in - before[direction].packets_in : null,
+        });
+      }
+    }
+  } finally {
+    await browser.close();
+    await turn.stop();
+  }
+} finally {
+  await link.destroy();
+}
+
+const verdict = (row) =>
+  row.configuredLossPct > 0 ? Math.abs(row.lossPct - row.configuredLossPct) <= 0.5 : row.lossPct < 0.5;
+console.log(
+  `\nPacket loss through coturn across tools/link-emulator (${used.packets} packets of ${used.packetBytes} bytes each way, one every ${used.packetIntervalMs} ms)\n`,
+);
+console.log('| case | direction | configured % | sent | received | measured % | 95 % interval | relay legs | pass |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const row of rows) {
+  console.log(
+    `| ${row.case} | ${row.direction} | ${row.configuredLossPct} | ${row.sent} | ${row.received} | ${row.lossPct.toFixed(2)} | ${row.lowPct.toFixed(2)}–${row.highPct.toFixed(2)} | ${row.relayProtocols} | ${verdict(row) ? 'yes' : 'NO'} |`,
+  );
+}
+const dir = join(repoRoot, 'bench', 'results', 'loss');
+mkdirSync(dir, { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ lossPercent, settings: used, rows }, null, 2)}\n`);
+const columns = Object.keys(rows[0] ?? {});
+writeFileSync(
+  join(dir, `${stamp}.csv`),
+  `${[columns.join(','), ...rows.map((row) => columns.map((column) => String(row[column] ?? '')).join(','))].join('\n')}\n`,
+);
+console.log(`\nwritten bench/results/loss/${stamp}.json and .csv`);
+process.exit(rows.every(verdict) ? 0 : 1);

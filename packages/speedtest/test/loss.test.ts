@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { lossEstimate, wilsonInterval } from '../src/stats/loss';
+import { classify } from '../src/stats/quality';
+
+describe('wilsonInterval', () => {
+  it('matches the textbook value for 20 of 1000 (95 %)', () => {
+    // Wilson interval for p̂ = 0.02, n = 1000, z = 1.96: [0.01299, 0.03070] (Newcombe 1998, method 3).
+    const { low, high } = wilsonInterval(20, 1000);
+    expect(low).toBeCloseTo(0.01299, 4);
+    expect(high).toBeCloseTo(0.0307, 4);
+  });
+
+  it('is not zero-width at 0 losses and stays inside [0, 1]', () => {
+    const none = wilsonInterval(0, 500);
+    expect(none.low).toBe(0);
+    expect(none.high).toBeGreaterThan(0.005);
+    expect(none.high).toBeLessThan(0.01);
+    const all = wilsonInterval(500, 500);
+    expect(all.high).toBe(1);
+    expect(all.low).toBeGreaterThan(0.99);
+  });
+
+  it('narrows as samples grow', () => {
+    const small = wilsonInterval(2, 100);
+    const large = wilsonInterval(200, 10_000);
+    expect(large.high - large.low).toBeLessThan((small.high - small.low) / 5);
+  });
+
+  it('knows nothing without samples', () => {
+    expect(wilsonInterval(0, 0)).toEqual({ low: 0, high: 1 });
+  });
+});
+
+describe('lossEstimate', () => {
+  it('counts each arrived sequence once and ignores numbers never sent', () => {
+    const arrived = [0, 1, 1, 2, 3, 5, 5, 7, 9, 12, -1, 2.5];
+    const estimate = lossEstimate(10, arrived);
+    expect(estimate.sent).toBe(10);
+    expect(estimate.received).toBe(7);
+    expect(estimate.lossPct).toBeCloseTo(30, 10);
+    expect(estimate.lowPct).toBeLessThan(30);
+    expect(estimate.highPct).toBeGreaterThan(30);
+  });
+
+  it('reports 0 % with a non-zero upper bound when everything arrived', () => {
+    const estimate = lossEstimate(
+      600,
+      Array.from({ length: 600 }, (_, index) => index),
+    );
+    expect(estimate.lossPct).toBe(0);
+    expect(estimate.lowPct).toBe(0);
+    expect(estimate.highPct).toBeGreaterThan(0.3);
+    expect(estimate.highPct).toBeLessThan(1);
+  });
+});
+
+describe('loss in the quality classes', () => {
+  const fastLink = {
+    downloadBitsPerSecond: 100e6,
+    uploadBitsPerSecond: 20e6,
+    idleLatencyMs: 10,
+    jitterMs: 1,
+    loadedLatencyMs: 30,
+  };
+
+  it('leaves loss out when it was not measured (no TURN relay)', () => {
+    expect(classify({ ...fastLink, lossPct: null })).toEqual({
+      streaming: 'great',
+      gaming: 'great',
+      videoCalls: 'great',
+    });
+  });
+
+  it('lets 2 % loss cost calls and games more than streaming', () => {
+    expect(classify({ ...fastLink, lossPct: 2 })).toEqual({
+      streaming: 'good',
+      gaming: 'average',
+      videoCalls: 'average',
+    });
+  });
+
+  it('rates 6 % loss bad for real-time use', () => {
+    const classes = classify({ ...fastLink, lossPct: 6 });
+    expect(classes.gaming).toBe('bad');
+    expect(classes.videoCalls).toBe('bad');
+    expect(classes.streaming).toBe('poor');
+  });
+});

@@ -1,0 +1,280 @@
+//! The tree writer's primitives, for both layouts. Writing takes two passes over the tree: the first counts node
+//! kinds and strings so tables can be sorted by frequency (small varnums for common entries) and registers every
+//! stream, the second emits. It knows nothing of the grammar: a node's fields are written by `grammar/tree_io.rs`
+//! between `begin_node` and `end_node`.
+
+use super::hash::FnvMap;
+use super::layout::Layout;
+use super::reader::NodeFrame;
+use super::roles::{stream_name, string_role, STRING_ROLES};
+use super::varnum::write_varnum;
+
+/// Collects (first pass) or emits (second pass) a tree.
+pub struct Writer {
+    layout: Layout,
+    emitting: bool,
+    /// The field being written (set by the generated code before each field).
+    pub(crate) field: &'static str,
+    /// The parent field the current node sits in.
+    role: &'static str,
+    /// The interface of the node being written: operator/enum references get one stream per interface.
+    node_name: &'static str,
+    kind_counts: FnvMap<&'static str, u32>,
+    string_counts: Vec<FnvMap<Vec<u8>, u32>>,
+    kind_index: FnvMap<&'static str, u32>,
+    string_index: Vec<FnvMap<Vec<u8>, u32>>,
+    stream_ids: FnvMap<(&'static str, &'static str, &'static str), usize>,
+    /// `stream_ids` by the names' addresses: hashing three pointers instead of three strings per value.
+    stream_cache: FnvMap<(usize, usize, usize), usize>,
+    /// Stream names (`category:key`) in directory order.
+    pub(crate) stream_names: Vec<String>,
+    pub(crate) streams: Vec<Vec<u8>>,
+    /// How many lazy function bodies were written (for stats).
+    pub(crate) lazy_bodies: u32,
+}
+
+impl Writer {
+    pub(crate) fn new(layout: Layout) -> Writer {
+        let tables = match layout {
+            Layout::Multipart => 1,
+            Layout::Optimised => STRING_ROLES.len(),
+        };
+        Writer {
+            layout,
+            emitting: false,
+            field: "",
+            role: "",
+            node_name: "",
+            kind_counts: FnvMap::default(),
+            string_counts: vec![FnvMap::default(); tables],
+            kind_index: FnvMap::default(),
+            string_index: Vec::new(),
+            stream_ids: FnvMap::default(),
+            stream_cache: FnvMap::default(),
+            stream_names: Vec::new(),
+            streams: vec![Vec::new()],
+            lazy_bodies: 0,
+        }
+    }
+
+    /// Ends the counting pass: returns the grammar table and the string tables, each sorted by descending
+    /// frequency (ties by content, so output is deterministic), fixes the stream directory, and switches to
+    /// emitting.
+    pub(crate) fn start_emitting(&mut self) -> (Vec<&'static str>, Vec<Vec<Vec<u8>>>) {
+        let mut kinds: Vec<(&'static str, u32)> = self.kind_counts.drain().collect();
+        kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        self.kind_index = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (*k, i as u32))
+            .collect();
+        let mut tables = Vec::new();
+        for counts in &mut self.string_counts {
+            let mut strings: Vec<(Vec<u8>, u32)> = counts.drain().collect();
+            strings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            self.string_index.push(
+                strings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (s, _))| (s.clone(), i as u32))
+                    .collect(),
+            );
+            tables.push(strings.into_iter().map(|(s, _)| s).collect());
+        }
+        if self.layout == Layout::Optimised {
+            let mut keys: Vec<(&'static str, &'static str, &'static str)> =
+                self.stream_ids.keys().copied().collect();
+            keys.sort_unstable();
+            self.stream_ids = keys.iter().enumerate().map(|(i, key)| (*key, i)).collect();
+            self.stream_names = keys.iter().map(|(c, n, k)| stream_name(c, n, k)).collect();
+            self.streams = vec![Vec::new(); keys.len()];
+        }
+        self.emitting = true;
+        (kinds.into_iter().map(|(k, _)| k).collect(), tables)
+    }
+
+    /// The stream for a value (always the single tree stream in the multipart layout).
+    fn stream(&mut self, category: &'static str, key: &'static str) -> Option<&mut Vec<u8>> {
+        // Node kinds, flags and lengths are modelled per (interface, field): `kind:BinaryExpression.left`.
+        let node = if matches!(category, "kind" | "flag" | "length") && key != "lazy" {
+            self.node_name
+        } else {
+            ""
+        };
+        let index = match self.layout {
+            Layout::Multipart => 0,
+            Layout::Optimised if !self.emitting => {
+                self.stream_ids.entry((category, node, key)).or_insert(0);
+                return None;
+            }
+            // Every key was registered by the counting pass over the same tree.
+            Layout::Optimised => {
+                let address = (
+                    category.as_ptr() as usize,
+                    node.as_ptr() as usize,
+                    key.as_ptr() as usize,
+                );
+                match self.stream_cache.get(&address) {
+                    Some(&index) => index,
+                    None => {
+                        let index = self
+                            .stream_ids
+                            .get(&(category, node, key))
+                            .copied()
+                            .unwrap_or(0);
+                        self.stream_cache.insert(address, index);
+                        index
+                    }
+                }
+            }
+        };
+        if self.emitting {
+            self.streams.get_mut(index)
+        } else {
+            None
+        }
+    }
+
+    /// Starts a node of interface `name`: counts it (first pass), writes its kind (grammar index + 1; 0 is null)
+    /// and makes it current. Returns what `end_node` restores.
+    pub(crate) fn begin_node(&mut self, name: &'static str) -> NodeFrame {
+        let field = self.field;
+        if !self.emitting {
+            *self.kind_counts.entry(name).or_insert(0) += 1;
+        }
+        let reference = self.kind_index.get(name).map_or(0, |i| i + 1);
+        if let Some(out) = self.stream("kind", field) {
+            write_varnum(out, reference);
+        }
+        NodeFrame {
+            field,
+            role: std::mem::replace(&mut self.role, field),
+            node_name: std::mem::replace(&mut self.node_name, name),
+        }
+    }
+
+    /// Ends the node `begin_node` started.
+    pub(crate) fn end_node(&mut self, frame: NodeFrame) {
+        self.role = frame.role;
+        self.node_name = frame.node_name;
+        self.field = frame.field;
+    }
+
+    /// An absent optional node.
+    pub(crate) fn null_node(&mut self) {
+        let field = self.field;
+        if let Some(out) = self.stream("kind", field) {
+            write_varnum(out, 0);
+        }
+    }
+
+    /// A string table reference (index + 1; 0 is null, the table's special entry).
+    pub(crate) fn string(&mut self, value: Option<&[u8]>) {
+        let table = match self.layout {
+            Layout::Multipart => 0,
+            Layout::Optimised => string_role(self.field, self.role),
+        };
+        if !self.emitting {
+            if let Some(bytes) = value {
+                match self.string_counts[table].get_mut(bytes) {
+                    Some(count) => *count += 1,
+                    None => {
+                        self.string_counts[table].insert(bytes.to_vec(), 1);
+                    }
+                }
+            }
+            self.stream("string", self.string_stream(table));
+            return;
+        }
+        let reference = value.map_or(0, |bytes| {
+            self.string_index[table].get(bytes).map_or(0, |i| i + 1)
+        });
+        if let Some(out) = self.stream("string", self.string_stream(table)) {
+            write_varnum(out, reference);
+        }
+    }
+
+    /// Enum-like strings (operators, declaration kinds) are written per interface, other roles per role.
+    fn string_stream(&self, table: usize) -> &'static str {
+        if table == 0 {
+            self.node_name
+        } else {
+            STRING_ROLES[table]
+        }
+    }
+
+    /// A list length.
+    pub(crate) fn length(&mut self, count: usize) {
+        let field = self.field;
+        if let Some(out) = self.stream("length", field) {
+            write_varnum(out, u32::try_from(count).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// A boolean or a small tag, one byte.
+    pub(crate) fn flag(&mut self, value: u8) {
+        let field = self.field;
+        if let Some(out) = self.stream("flag", field) {
+            out.push(value);
+        }
+    }
+
+    /// A number: f64 little-endian in the multipart layout; small non-negative integers as a varnum in the
+    /// optimised one (most numbers in real code are 0, 1, 2, array indices, char codes).
+    pub(crate) fn number(&mut self, value: f64) {
+        let layout = self.layout;
+        let Some(out) = self.stream("number", "") else {
+            return;
+        };
+        let small_int = value.fract() == 0.0
+            && (0.0..1_073_741_824.0).contains(&value)
+            && !value.is_sign_negative();
+        match layout {
+            Layout::Optimised if small_int => write_varnum(out, (value as u32) << 1),
+            Layout::Optimised => {
+                write_varnum(out, 1);
+                out.extend_from_slice(&value.to_le_bytes());
+            }
+            Layout::Multipart => out.extend_from_slice(&value.to_le_bytes()),
+        }
+    }
+
+    /// Writes `body` so a decoder can skip it. Multipart: the body's byte length first. Optimised: how many
+    /// streams the body touched, then (stream index, byte length) for each.
+    pub(crate) fn lazy(&mut self, body: impl FnOnce(&mut Writer)) {
+        if !self.emitting {
+            self.stream("length", "lazy");
+            body(self);
+            return;
+        }
+        self.lazy_bodies += 1;
+        let field = self.field;
+        let fresh = vec![Vec::new(); self.streams.len()];
+        let outer = std::mem::replace(&mut self.streams, fresh);
+        body(self);
+        self.field = field;
+        let inner = std::mem::replace(&mut self.streams, outer);
+        let used: Vec<(usize, u32)> = inner
+            .iter()
+            .enumerate()
+            .filter(|(_, part)| !part.is_empty())
+            .map(|(i, part)| (i, u32::try_from(part.len()).unwrap_or(u32::MAX)))
+            .collect();
+        let layout = self.layout;
+        if let Some(out) = self.stream("length", "lazy") {
+            match layout {
+                Layout::Multipart => write_varnum(out, used.first().map_or(0, |(_, len)| *len)),
+                Layout::Optimised => {
+                    write_varnum(out, used.len() as u32);
+                    for (index, len) in &used {
+                        write_varnum(out, *index as u32);
+                        write_varnum(out, *len);
+                    }
+                }
+            }
+        }
+        for (stream, part) in self.streams.iter_mut().zip(inner) {
+            stream.extend_from_slice(&part);
+        }
+    }
+}

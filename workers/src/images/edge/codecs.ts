@@ -1,0 +1,170 @@
+// The Wasm codecs (jSquash builds of libavif, libwebp, MozJPEG, the Rust png and resize crates) behind one small
+// interface. Modules are injected rather than fetched: Workers cannot compile Wasm at run time, and the Node benchmark
+// passes the same files compiled from disk, so both run exactly this code.
+import avifDecode, { init as initAvifDecode } from '@jsquash/avif/decode.js';
+import avifEncode, { init as initAvifEncode } from '@jsquash/avif/encode.js';
+import jpegDecode, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
+import jpegEncode, { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
+import pngDecode, { init as initPngDecode } from '@jsquash/png/decode.js';
+import pngEncode, { init as initPngEncode } from '@jsquash/png/encode.js';
+import resize, { initResize } from '@jsquash/resize';
+import webpDecode, { init as initWebpDecode } from '@jsquash/webp/decode.js';
+import webpEncode, { init as initWebpEncode } from '@jsquash/webp/encode.js';
+import type { CodecFormat } from '../core/formats';
+import type { Pixels } from '../core/pixels';
+
+/** jSquash's ImageData parameter type; workerd has no DOM ImageData, and `Pixels` has the same shape. */
+type CodecImage = Parameters<typeof webpEncode>[0];
+
+/** Compiled Wasm modules, one per codec. `webpEncode` must be the SIMD build (every V8 we run on has SIMD). */
+export interface CodecModules {
+  readonly avifDecode: WebAssembly.Module;
+  readonly avifEncode: WebAssembly.Module;
+  readonly jpegDecode: WebAssembly.Module;
+  readonly jpegEncode: WebAssembly.Module;
+  readonly png: WebAssembly.Module;
+  readonly resize: WebAssembly.Module;
+  readonly webpDecode: WebAssembly.Module;
+  readonly webpEncode: WebAssembly.Module;
+}
+
+// jSquash's typings only declare option-object overloads of `init`; at run time each also takes a Module first.
+type Init = (module: WebAssembly.Module, options?: unknown) => unknown;
+type Codec = keyof CodecModules;
+const emscriptenInits: Partial<Record<Codec, unknown>> = {
+  avifDecode: initAvifDecode,
+  avifEncode: initAvifEncode,
+  jpegDecode: initJpegDecode,
+  jpegEncode: initJpegEncode,
+  webpDecode: initWebpDecode,
+  webpEncode: initWebpEncode,
+};
+
+/**
+ * Each Emscripten codec starts with a 16 MB heap that only ever grows (libavif's reaches ~50 MB after a 4 MP encode,
+ * bench/images/memory.mjs), and instantiating all six up front would take ~96 MB of a Worker's 128 MB. So codecs are
+ * instantiated on first use, and one that has just handled more than this many pixels is replaced by a fresh
+ * instance, letting the grown heap be garbage-collected.
+ */
+export const releaseAbovePixels = 500_000;
+
+let modules: CodecModules | undefined;
+const instances = new Map<Codec, Promise<unknown>>();
+
+/** Registers the compiled modules; nothing is instantiated until a codec is used. */
+export function initCodecs(compiled: CodecModules): Promise<void> {
+  modules ??= compiled;
+  // Emscripten glue builds ImageData objects; workerd has no such global, so give it the plain shape it needs.
+  const scope = globalThis as { ImageData?: unknown };
+  scope.ImageData ??= class {
+    // Plain fields, no parameter properties: Node's type stripping (used by bench/images) cannot run those.
+    data: Uint8ClampedArray;
+    width: number;
+    height: number;
+    constructor(data: Uint8ClampedArray, width: number, height: number) {
+      this.data = data;
+      this.width = width;
+      this.height = height;
+    }
+  };
+  return Promise.resolve();
+}
+
+function instantiate(codec: Codec): Promise<unknown> {
+  if (!modules) throw new Error('initCodecs() must be called before using a codec');
+  const module = modules[codec];
+  if (codec === 'png') return Promise.all([initPngDecode(module), initPngEncode(module)]);
+  if (codec === 'resize') return initResize(module);
+  return Promise.resolve((emscriptenInits[codec] as Init)(module));
+}
+
+/** Runs `work` with `codec` instantiated, then swaps in a fresh instance if the image was large (see above). */
+async function using<T>(codec: Codec, pixels: number, work: () => Promise<T>): Promise<T> {
+  let instance = instances.get(codec);
+  if (!instance) {
+    instance = instantiate(codec);
+    instances.set(codec, instance);
+  }
+  await instance;
+  try {
+    return await work();
+  } finally {
+    // wasm-bindgen modules (png, resize) can only be instantiated once per isolate; their heaps stay.
+    if (pixels > releaseAbovePixels && codec in emscriptenInits) instances.set(codec, instantiate(codec));
+  }
+}
+
+/** Fresh, tightly packed RGBA (some codecs return views into their Wasm heap, which the next call overwrites). */
+function own(image: { data: ArrayLike<number> & { buffer: ArrayBufferLike }; width: number; height: number }): Pixels {
+  return { data: new Uint8ClampedArray(image.data as ArrayLike<number>), width: image.width, height: image.height };
+}
+
+/** Decodes to 8-bit RGBA. Throws on corrupt input: callers catch and serve the original. */
+export async function decode(bytes: Uint8Array, format: CodecFormat, pixels: number): Promise<Pixels> {
+  const buffer = bytes.slice().buffer;
+  switch (format) {
+    case 'jpeg':
+      return using('jpegDecode', pixels, async () => own(await jpegDecode(buffer)));
+    case 'png':
+      return using('png', pixels, async () => own(await pngDecode(buffer)));
+    case 'webp':
+      return using('webpDecode', pixels, async () => own(await webpDecode(buffer)));
+    case 'avif':
+      return using('avifDecode', pixels, async () => {
+        const image = await avifDecode(buffer);
+        if (!image) throw new Error('AVIF decoder returned nothing');
+        return own(image as { data: Uint8ClampedArray; width: number; height: number });
+      });
+  }
+}
+
+/** Resizes with Lanczos3 in linear light (jSquash's defaults, what Squoosh ships). */
+export async function resizePixels(pixels: Pixels, width: number, height: number): Promise<Pixels> {
+  if (width === pixels.width && height === pixels.height) return pixels;
+  return using('resize', 0, async () =>
+    own(await resize(pixels as CodecImage, { width, height, fitMethod: 'stretch' })),
+  );
+}
+
+/**
+ * AVIF's quality scale is much steeper than JPEG's or WebP's. Mapping the URL's 1–100 by 0.7 puts the default 85 at
+ * libavif 60, which bench/images measured at mean SSIM 0.961 for 47% of the source JPEG's bytes (WebP at 85: 0.970,
+ * 70%); libavif 51 (a plain 0.6) dropped to SSIM 0.943, visibly soft on the star field.
+ */
+export const avifQuality = (quality: number) => Math.round((quality * 7) / 10);
+
+/** libavif speed 0–10: 8 trades a few percent of bytes for about half the encode time of the default 6. */
+export const avifSpeed = 8;
+
+export async function encode(pixels: Pixels, format: CodecFormat, quality: number): Promise<Uint8Array> {
+  const image = pixels as CodecImage;
+  const count = pixels.width * pixels.height;
+  switch (format) {
+    case 'avif':
+      return using(
+        'avifEncode',
+        count,
+        async () => new Uint8Array(await avifEncode(image, { quality: avifQuality(quality), speed: avifSpeed })),
+      );
+    case 'webp':
+      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, { quality })));
+    case 'jpeg':
+      return using(
+        'jpegEncode',
+        count,
+        async () => new Uint8Array(await jpegEncode(image, { quality, progressive: true })),
+      );
+    case 'png':
+      return using('png', count, async () => new Uint8Array(await pngEncode(image)));
+  }
+}
+
+/** Baseline (sequential) JPEG for `format=baseline-jpeg`: decoders that cannot show progressive scans. */
+export async function encodeBaselineJpeg(pixels: Pixels, quality: number): Promise<Uint8Array> {
+  const count = pixels.width * pixels.height;
+  return using(
+    'jpegEncode',
+    count,
+    async () => new Uint8Array(await jpegEncode(pixels as CodecImage, { quality, progressive: false, baseline: true })),
+  );
+}

@@ -1,0 +1,189 @@
+import { parseAccept } from '../../shared/accept';
+import { readImageHeader } from '../../shared/image-header/whole-file';
+import { acceptableFormats } from '../core/choose-format';
+import type { ImagesConfig } from '../core/config';
+import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
+import type { Pixels } from '../core/pixels';
+import { planResize } from '../core/resize-plan';
+import { checkSource } from '../core/source-checks';
+import { estimateWork, withinBudget } from '../core/work-budget';
+import { negotiateOnCloudflare } from './cf-image';
+import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
+import { originalResponse, variantResponse, varyOnAccept } from './responses';
+import { readLimited } from './source-fetch';
+import { type CheckedSource, decodeChecked, transformImage } from './transform';
+import { transformGate } from './transform-gate';
+import { ensureCodecs } from './wasm-modules';
+
+const formatOfMime: Readonly<Record<string, ImageFormat>> = Object.fromEntries(
+  Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat]),
+);
+
+const gate = (config: ImagesConfig) =>
+  transformGate({ maxConcurrent: config.maxConcurrentTransforms, maxQueued: config.maxQueuedTransforms });
+
+/** Background encodes running in this isolate, so a burst of requests for one image starts one encode. */
+const inFlight = new Set<string>();
+
+/** Options string for negotiated variants: same pixels, default quality. */
+const negotiatedOptions = 'negotiated,q=85';
+const negotiatedQuality = 85;
+
+/** Context the negotiation needs besides the request and the origin's response. */
+export interface NegotiationContext {
+  readonly config: ImagesConfig;
+  readonly bucket: R2Bucket | undefined;
+  readonly ctx: ExecutionContext;
+}
+
+/**
+ * Serves the best format the client accepts for an image response from the origin or assets: AVIF, else WebP, else
+ * the original. Passes the response through untouched when it is not a plain 200 image on a configured route, and
+ * serves the original (with `Vary: Accept`) whenever it is in doubt: too large, animated, corrupt, or when the
+ * re-encode is not smaller. In background mode AVIF is encoded in `ctx.waitUntil` and stored in R2.
+ */
+export async function negotiateImage(
+  request: Request,
+  response: Response,
+  context: NegotiationContext,
+): Promise<Response> {
+  const { config } = context;
+  const url = new URL(request.url);
+  const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const sourceFormat = formatOfMime[mime];
+  if (
+    (request.method !== 'GET' && request.method !== 'HEAD') ||
+    request.headers.has('range') ||
+    response.status !== 200 ||
+    !sourceFormat ||
+    !config.routes.some((route) => url.pathname.startsWith(route)) ||
+    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
+  ) {
+    return response;
+  }
+  const formats = acceptableFormats(parseAccept(request.headers.get('accept')), sourceFormat, config.formats);
+  if (formats.length === 0 || request.method === 'HEAD' || response.headers.has('content-encoding')) {
+    // Negotiation still applies: another Accept could get another body, so caches must key on it.
+    const headers = new Headers(response.headers);
+    varyOnAccept(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+  if (config.engine === 'cloudflare') return negotiateOnCloudflare(request, response, formats[0] ?? 'webp');
+  const bytes = await readLimited(response.clone(), config.maxInputBytes);
+  if (!bytes) return originalResponse(request, response, null, `over ${config.maxInputBytes} bytes`, true);
+  const header = readImageHeader(bytes);
+  const pass = (note: string) => {
+    console.log(`images: ${url.pathname} served as is: ${note}`);
+    return originalResponse(request, response, bytes, note, true);
+  };
+  if (!header || header.format !== sourceFormat) return pass('not a decodable image');
+  const checked = checkSource(bytes, header, config);
+  if (!checked.ok) return pass(checked.reason);
+  const source: CheckedSource = { bytes, header: checked.header };
+  const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
+  // Same pixels out as in: the estimate is a decode plus one encode, no resize.
+  const affordable = (format: ModernFormat) =>
+    withinBudget(
+      estimateWork({ source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format }),
+      config.maxWorkMs,
+    );
+  const candidates = formats.filter((format) => !(format === 'avif' && avifTooLarge) && affordable(format));
+  if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
+  try {
+    const sourceId = await sourceIdentity(response.headers, bytes);
+    let pixels: Promise<Pixels> | undefined;
+    const decoded = () => {
+      pixels ??= ensureCodecs().then(() => decodeChecked(source));
+      return pixels;
+    };
+    for (const format of candidates) {
+      const key = await variantKey(sourceId, negotiatedOptions, format);
+      const stored = await getVariant(context.bucket, key);
+      if (stored?.kind === 'variant') {
+        return variantResponse(request, response.headers, {
+          bytes: stored.bytes,
+          format,
+          key,
+          note: `${format}; stored`,
+          vary: true,
+        });
+      }
+      if (stored?.kind === 'not-smaller') continue;
+      if (format === 'avif' && config.avifMode === 'background') {
+        scheduleEncode(context, key, decoded, source, format);
+        continue;
+      }
+      const release = await gate(config).acquire(config.queueWaitMs);
+      if (!release) return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
+      let encoded: Uint8Array;
+      try {
+        encoded = await encodeNegotiated(decoded, source, format);
+      } finally {
+        release();
+      }
+      const smaller = encoded.byteLength < bytes.byteLength;
+      context.ctx.waitUntil(putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]));
+      if (smaller) {
+        return variantResponse(request, response.headers, {
+          bytes: encoded,
+          format,
+          key,
+          note: `${format}; encoded`,
+          vary: true,
+        });
+      }
+    }
+    return pass(
+      formats.includes('avif') && config.avifMode === 'background'
+        ? 'variant pending or not smaller'
+        : 'variant not smaller',
+    );
+  } catch (error) {
+    return pass(`transform failed: ${String(error)}`);
+  }
+}
+
+async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedSource, format: ModernFormat) {
+  const plan = planResize(
+    source.header,
+    { fit: 'scale-down', dpr: 1, gravity: { x: 0.5, y: 0.5 } },
+    Number.POSITIVE_INFINITY,
+  );
+  return transformImage(await decoded(), plan, format, negotiatedQuality);
+}
+
+/** Encodes after the response is sent and stores the result (or the not-smaller marker) for the next request. */
+function scheduleEncode(
+  context: NegotiationContext,
+  key: string,
+  decoded: () => Promise<Pixels>,
+  source: CheckedSource,
+  format: ModernFormat,
+): void {
+  if (inFlight.has(key)) return;
+  inFlight.add(key);
+  const work = (async () => {
+    // Wasm encoding blocks the isolate's only thread; yield first so the response already returned gets written.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Background work takes a slot like any other transform; when none frees up it is simply tried again on a later
+    // request (no marker is stored, the image is fine).
+    const release = await gate(context.config).acquire(context.config.queueWaitMs, true);
+    if (!release) {
+      console.log(`images: background ${format} encode deferred: every transform slot is busy`);
+      inFlight.delete(key);
+      return;
+    }
+    try {
+      const encoded = await encodeNegotiated(decoded, source, format);
+      const smaller = encoded.byteLength < source.bytes.byteLength;
+      await putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]);
+    } catch (error) {
+      console.warn(`images: background ${format} encode failed, storing marker: ${String(error)}`);
+      await putVariant(context.bucket, key, null, mimeTypes[format]);
+    } finally {
+      release();
+      inFlight.delete(key);
+    }
+  })();
+  context.ctx.waitUntil(work);
+}

@@ -1,0 +1,54 @@
+import type { ImageHeader } from '../../shared/image-header/whole-file';
+import type { CodecFormat, TargetFormat } from '../core/formats';
+import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from '../core/pixels';
+import type { ResizePlan } from '../core/resize-plan';
+import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
+
+/** Source bytes whose header has been read and checked against the limits. */
+export interface CheckedSource {
+  readonly bytes: Uint8Array;
+  readonly header: ImageHeader & { readonly format: CodecFormat };
+}
+
+/**
+ * Lets every request waiting on the thread run (a speed-test probe, a /meta) between two codec calls: each call
+ * holds the thread until it returns. A few milliseconds rather than 0: under `wrangler dev` a request crosses
+ * several Workers of the same process (entry proxy, then ours), each needing its own turn of the event loop, and a
+ * zero timer would let the next codec call start after only the first of them.
+ */
+export const yieldThreadMs = 5;
+export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
+
+/** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
+export async function transformImage(
+  source: CheckedSource | Pixels,
+  plan: ResizePlan,
+  target: TargetFormat,
+  quality: number,
+): Promise<Uint8Array> {
+  await yieldThread();
+  let pixels = 'bytes' in source ? await decodeChecked(source) : source;
+  await yieldThread();
+  pixels = cropPixels(pixels, plan.crop.x, plan.crop.y, plan.crop.width, plan.crop.height);
+  pixels = await resizePixels(pixels, plan.resized.width, plan.resized.height);
+  await yieldThread();
+  const jpeg = target === 'jpeg' || target === 'baseline-jpeg';
+  const background = jpeg ? ([255, 255, 255, 255] as const) : ([0, 0, 0, 0] as const);
+  pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, background);
+  if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
+  await yieldThread();
+  if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
+  return encode(pixels, target, quality);
+}
+
+/** Decodes and checks the decoder agrees with the header (a mismatch means a lying or corrupt file). */
+export async function decodeChecked(source: CheckedSource): Promise<Pixels> {
+  const pixels = await decode(source.bytes, source.header.format, source.header.width * source.header.height);
+  if (pixels.width !== source.header.width || pixels.height !== source.header.height) {
+    throw new Error(
+      `decoded ${pixels.width}x${pixels.height}, header said ${source.header.width}x${source.header.height}`,
+    );
+  }
+  if (pixels.data.length !== pixels.width * pixels.height * 4) throw new Error('decoder returned a short buffer');
+  return pixels;
+}

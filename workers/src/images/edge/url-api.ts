@@ -1,0 +1,278 @@
+import { parseAccept } from '../../shared/accept';
+import { sniffImageFormat } from '../../shared/image-header/format';
+import { readImageHeader } from '../../shared/image-header/whole-file';
+import { json, jsonError } from '../../shared/json';
+import { chooseFormat } from '../core/choose-format';
+import type { ImagesConfig } from '../core/config';
+import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
+import { isIdentity, planResize } from '../core/resize-plan';
+import { checkSource } from '../core/source-checks';
+import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
+import { estimateWork, withinBudget } from '../core/work-budget';
+import { toCloudflareImage } from './cf-image';
+import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
+import { originalResponse, variantResponse } from './responses';
+import { fetchSource, locateSource, readSource, type SourceFetchers, type SourceLocation } from './source-fetch';
+import { transformImage } from './transform';
+import { transformGate } from './transform-gate';
+import { ensureCodecs } from './wasm-modules';
+
+export const urlApiPrefix = '/cdn-cgi/image/';
+
+export interface UrlApiContext {
+  readonly config: ImagesConfig;
+  readonly bucket: R2Bucket | undefined;
+  readonly ctx: ExecutionContext;
+  readonly fetchers: SourceFetchers;
+}
+
+/**
+ * `/cdn-cgi/image/<options>/<source>`: Cloudflare Image Resizing's URL format, encoded synchronously (the caller asked
+ * for these exact pixels) and stored in R2 by source version + options + format. Misuse answers 4xx JSON naming the
+ * problem; a source that cannot be transformed is served as it is (or redirected to with `onerror=redirect`).
+ */
+export async function handleUrlApi(request: Request, context: UrlApiContext): Promise<Response> {
+  const { config } = context;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return jsonError(
+      405,
+      'only GET and HEAD are allowed',
+      { method: request.method },
+      { headers: { allow: 'GET, HEAD' } },
+    );
+  }
+  const url = new URL(request.url);
+  const rest = url.pathname.slice(urlApiPrefix.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0)
+    return jsonError(400, 'the source image is missing', { expected: '/cdn-cgi/image/<options>/<source>' });
+  let segment: string;
+  try {
+    segment = decodeURIComponent(rest.slice(0, slash));
+  } catch {
+    return jsonError(400, 'the options are not valid percent-encoding', { options: rest.slice(0, slash) });
+  }
+  const parsed = parseOptions(segment, config.maxOutputDimension);
+  if (!parsed.ok) return jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error);
+  const options = parsed.options;
+  const boxTooLarge = refuseLargeBox(options, config);
+  if (boxTooLarge) return boxTooLarge;
+  const located = locateSource(rest.slice(slash + 1) + url.search, url, config);
+  if (!located.ok) return jsonError(located.problem.status, located.problem.error, located.problem.detail);
+  const ranges = parseAccept(request.headers.get('accept'));
+  if (config.engine === 'cloudflare' && options.format !== 'json') {
+    return viaCloudflare(located.source, options, ranges, context, url);
+  }
+  const fetched = await fetchSource(located.source, config, context.fetchers, url);
+  const redirect = () => Response.redirect(fetched.url.href, 302);
+  if (!fetched.ok) {
+    if (options.onErrorRedirect && fetched.problem.status !== 403) return redirect();
+    return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
+  }
+  const origin = fetched.response;
+  const vary = options.format === 'auto';
+  const notAnImage = () =>
+    options.onErrorRedirect
+      ? redirect()
+      : jsonError(415, 'the source is not a JPEG, PNG, GIF, WebP or AVIF image', {
+          source: fetched.url.href,
+          contentType: origin.headers.get('content-type'),
+        });
+  const read = await readSource(origin.clone(), config.maxInputBytes);
+  if (!read.complete) {
+    await origin.body?.cancel();
+    // Too large to look at whole: an image is passed through as it is; anything else never leaves as a document.
+    const format = sniffImageFormat(read.head);
+    if (!format) return notAnImage();
+    const note = `over ${config.maxInputBytes} bytes`;
+    console.log(`images: ${url.pathname} served as is: ${note}`);
+    if (options.onErrorRedirect) return redirect();
+    return asImage(originalResponse(request, new Response(read.body, origin), null, note, vary), format);
+  }
+  const bytes = read.bytes;
+  const header = readImageHeader(bytes);
+  if (!header) return notAnImage();
+  if (options.format === 'json') {
+    const plan = planResize(header, options, config.maxOutputDimension);
+    const { width, height, animated } = header;
+    return json({
+      width,
+      height,
+      format: mimeTypes[header.format],
+      bytes: bytes.byteLength,
+      animated,
+      output: { width: plan.width, height: plan.height },
+    });
+  }
+  const pass = (note: string) => {
+    console.log(`images: ${url.pathname} served as is: ${note}`);
+    return options.onErrorRedirect
+      ? redirect()
+      : asImage(originalResponse(request, origin, bytes, note, vary), header.format);
+  };
+  const checked = checkSource(bytes, header, config);
+  if (!checked.ok) return pass(checked.reason);
+  const plan = planResize(header, options, config.maxOutputDimension);
+  if (plan.width * plan.height > config.maxOutputMegapixels * 1e6) return outputTooLarge(plan, config);
+  const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
+  if (options.format === 'avif' && !avifFits) {
+    const reason = `AVIF output is limited to ${config.maxAvifMegapixels} MP here; ask for a smaller size or another format`;
+    return jsonError(400, `invalid option format: ${reason}`, { option: 'format', value: 'avif', reason });
+  }
+  const estimate = (format: TargetFormat) =>
+    estimateWork({
+      source: header,
+      jpegScans: checked.jpegScans,
+      resized: !isIdentity(plan, header),
+      output: plan,
+      target: format,
+    });
+  // `auto` drops formats whose estimate is over the budget (AVIF first), like those over the AVIF size limit.
+  const affordable = config.formats.filter(
+    (format) => (format !== 'avif' || avifFits) && withinBudget(estimate(format), config.maxWorkMs),
+  );
+  const target = targetFormat(options, ranges, checked.header.format, { ...config, formats: affordable });
+  const unchanged = isIdentity(plan, header) && target === header.format;
+  if (unchanged) return asImage(originalResponse(request, origin, bytes, 'nothing to change', vary), header.format);
+  const cost = estimate(target);
+  if (!withinBudget(cost, config.maxWorkMs)) {
+    const reason = `this transform is estimated at ${cost.totalMs} ms of CPU, over the budget of ${config.maxWorkMs} ms; ask for fewer pixels or another format`;
+    return jsonError(400, `invalid option format: ${reason}`, {
+      option: 'format',
+      value: target,
+      reason,
+      estimate: cost,
+    });
+  }
+  try {
+    const sourceId = await sourceIdentity(origin.headers, bytes);
+    const key = await variantKey(sourceId, canonicalOptions(options), target);
+    const format = target === 'baseline-jpeg' ? 'jpeg' : target;
+    const stored = await getVariant(context.bucket, key);
+    if (stored?.kind === 'not-smaller')
+      return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary), header.format);
+    if (stored?.kind === 'variant')
+      return variantResponse(request, origin.headers, {
+        bytes: stored.bytes,
+        format,
+        key,
+        note: `${format}; stored`,
+        vary,
+      });
+    const gate = transformGate({
+      maxConcurrent: config.maxConcurrentTransforms,
+      maxQueued: config.maxQueuedTransforms,
+    });
+    const release = await gate.acquire(config.queueWaitMs);
+    if (!release) {
+      console.log(`images: ${url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`);
+      if (options.onErrorRedirect) return redirect();
+      return busy(config);
+    }
+    let encoded: Uint8Array;
+    try {
+      await ensureCodecs();
+      encoded = await transformImage({ bytes, header: checked.header }, plan, target, options.quality);
+    } finally {
+      release();
+    }
+    // Same pixels in a negotiated format that came out larger: the original is the better answer. An explicitly
+    // requested format is what the page asked for, larger or not.
+    const keepOriginal = vary && isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
+    context.ctx.waitUntil(putVariant(context.bucket, key, keepOriginal ? null : encoded, mimeTypes[format]));
+    if (keepOriginal)
+      return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary), header.format);
+    return variantResponse(request, origin.headers, { bytes: encoded, format, key, note: `${format}; encoded`, vary });
+  } catch (error) {
+    return pass(`transform failed: ${String(error)}`);
+  }
+}
+
+/** 400 naming the output size that is over `IMAGES_MAX_OUTPUT_MEGAPIXELS`. */
+function outputTooLarge(size: { width: number; height: number }, config: ImagesConfig): Response {
+  const megapixels = (size.width * size.height) / 1e6;
+  const reason = `the output would be ${size.width}x${size.height} (${megapixels.toFixed(1)} MP); at most ${config.maxOutputMegapixels} MP`;
+  return jsonError(400, `invalid option width/height: ${reason}`, {
+    option: 'width/height',
+    value: `${size.width}x${size.height}`,
+    reason,
+  });
+}
+
+/**
+ * `fit=pad` and `fit=cover` with both sides always produce exactly the (clamped) box, so an oversized box is refused
+ * before the source is even fetched: a flood of such requests costs no source reads and no header walks.
+ */
+function refuseLargeBox(options: UrlOptions, config: ImagesConfig): Response | null {
+  if ((options.fit !== 'pad' && options.fit !== 'cover') || options.width === undefined || options.height === undefined)
+    return null;
+  const box = planResize({ width: options.width, height: options.height }, options, config.maxOutputDimension);
+  return box.width * box.height > config.maxOutputMegapixels * 1e6 ? outputTooLarge(box, config) : null;
+}
+
+/** Seconds a refused client is asked to wait: about one transform's worth. */
+const retryAfterSeconds = 1;
+
+/** 503 + Retry-After: every transform slot of this isolate is taken and none freed up in time. */
+function busy(config: ImagesConfig): Response {
+  return jsonError(
+    503,
+    'the image service is busy; retry shortly',
+    { maxConcurrentTransforms: config.maxConcurrentTransforms, queueWaitMs: config.queueWaitMs, retryAfterSeconds },
+    { headers: { 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' } },
+  );
+}
+
+/**
+ * The original bytes as the image they are: the sniffed format's type (an origin's `text/html` on JPEG bytes must
+ * not reach a browser as a page) and `nosniff`.
+ */
+function asImage(response: Response, format: ImageFormat): Response {
+  const headers = new Headers(response.headers);
+  headers.set('content-type', mimeTypes[format]);
+  headers.set('x-content-type-options', 'nosniff');
+  headers.delete('content-disposition');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * `IMAGES_ENGINE=cloudflare`: the transform happens on Cloudflare's side (`cf.image`), but the redirects are still
+ * followed here, hop by hop, each checked against the allow-list like the Wasm engine's.
+ */
+async function viaCloudflare(
+  source: SourceLocation,
+  options: UrlOptions,
+  ranges: ReturnType<typeof parseAccept>,
+  context: UrlApiContext,
+  url: URL,
+): Promise<Response> {
+  const auto =
+    options.format === 'auto' ? (chooseFormat(ranges, 'jpeg', context.config.formats) ?? undefined) : undefined;
+  const fetched = await fetchSource(source, context.config, context.fetchers, url, {
+    cf: { image: toCloudflareImage(options, auto) },
+    alwaysNetwork: true,
+  });
+  if (!fetched.ok) {
+    if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.url.href, 302);
+    return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
+  }
+  return fetched.response;
+}
+
+/** `auto` = best the client accepts, else the source's format; unset = the source's format. */
+function targetFormat(
+  options: UrlOptions,
+  ranges: ReturnType<typeof parseAccept>,
+  source: TargetFormat,
+  config: ImagesConfig,
+): TargetFormat {
+  switch (options.format) {
+    case undefined:
+    case 'json':
+      return source;
+    case 'auto':
+      return chooseFormat(ranges, source === 'baseline-jpeg' ? 'jpeg' : source, config.formats) ?? source;
+    default:
+      return options.format;
+  }
+}

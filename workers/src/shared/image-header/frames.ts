@@ -1,0 +1,68 @@
+import { ascii, u32be } from './bytes';
+import type { ImageFormat } from './format';
+
+// Whether a file holds several frames (animated GIF, APNG, animated WebP, AVIF image sequence): re-encoding would keep
+// only the first, so such files are served as they are. Read from a whole file, within `maxScanBytes`.
+
+/** APNG declares itself with an `acTL` chunk before the first `IDAT`. */
+function pngAnimated(bytes: Uint8Array, maxScanBytes: number): boolean {
+  let offset = 8;
+  while (offset + 8 <= Math.min(bytes.length, maxScanBytes)) {
+    const type = ascii(bytes, offset + 4, 4);
+    if (type === 'acTL') return true;
+    if (type === 'IDAT') return false;
+    offset += 12 + u32be(bytes, offset);
+  }
+  return false;
+}
+
+/** More than one image descriptor means animation; walks blocks instead of trusting the NETSCAPE extension. */
+function gifAnimated(bytes: Uint8Array, maxScanBytes: number): boolean {
+  const flags = bytes[10] ?? 0;
+  let offset = 13 + (flags & 0x80 ? 3 * 2 ** ((flags & 0x07) + 1) : 0);
+  let frames = 0;
+  const skipSubBlocks = (start: number) => {
+    let at = start;
+    while (at < bytes.length && bytes[at] !== 0) at += (bytes[at] ?? 0) + 1;
+    return at + 1;
+  };
+  while (offset < Math.min(bytes.length, maxScanBytes)) {
+    const block = bytes[offset];
+    if (block === 0x2c) {
+      frames += 1;
+      if (frames > 1) return true;
+      const localFlags = bytes[offset + 9] ?? 0;
+      offset += 10 + (localFlags & 0x80 ? 3 * 2 ** ((localFlags & 0x07) + 1) : 0);
+      offset = skipSubBlocks(offset + 1); // LZW minimum code size, then data
+    } else if (block === 0x21) {
+      offset = skipSubBlocks(offset + 2);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * Several frames? `avifMajorBrand` is the `ftyp` major brand the AVIF reader found (`avis` = image sequence).
+ */
+export function isAnimated(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  maxScanBytes: number,
+  avifMajorBrand?: string,
+): boolean {
+  switch (format) {
+    case 'png':
+      return pngAnimated(bytes, maxScanBytes);
+    case 'gif':
+      return gifAnimated(bytes, maxScanBytes);
+    case 'webp':
+      // VP8X's flags byte: bit 1 is "animation".
+      return ascii(bytes, 12, 4) === 'VP8X' && ((bytes[20] ?? 0) & 0x02) !== 0;
+    case 'avif':
+      return avifMajorBrand === 'avis';
+    case 'jpeg':
+      return false;
+  }
+}
