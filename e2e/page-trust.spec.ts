@@ -98,6 +98,15 @@ test('one stream reads "1 stream", in the status line and on the card', async ({
       });
     });
   });
+  // On an idle machine loopback moves the 5 MB cap in a few ms, faster than the status line's 200 ms redraw; at
+  // 20 Mbit/s the download phase lasts about 2 s, so the line is drawn during it whatever the machine's speed.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: 20e6 / 8,
+    uploadThroughput: 20e6 / 8,
+  });
   await page.goto(`/?${small}&streams=1&directions=download`);
   await finished(page);
   const seen = await page.evaluate(() => (window as unknown as { __statusSeen: string[] }).__statusSeen);
