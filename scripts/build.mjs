@@ -53,10 +53,10 @@ async function cachedStep(name, inputs, output, build) {
 /** Every build step in dependency order. Capabilities add theirs here. */
 export async function build() {
   await cachedStep(
-    'Wasm: wasm/binast (cargo + wasm-bindgen --target web + wasm-opt)',
+    'Wasm: @speedkit/binast in wasm/binast (cargo + wasm-bindgen --target web + wasm-opt)',
     ['wasm/binast/src', 'wasm/binast/Cargo.toml', 'wasm/binast/build.rs', 'wasm/binast/build.mjs', 'Cargo.lock'],
     'wasm/binast/pkg',
-    () => mustExec('node', ['wasm/binast/build.mjs'], { cwd: repoRoot, env, quiet: true }),
+    () => mustExec('npm', ['run', 'build', '-w', 'wasm/binast'], { cwd: repoRoot, env, quiet: true }),
   );
   // The link emulator of the shaped-link benches (bench/lib); cargo's own fingerprints make an unchanged build quick.
   await step('Link emulator: tools/link-emulator (cargo build --release)', async () => {

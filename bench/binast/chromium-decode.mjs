@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../lib/chromium.mjs';
 
-const decoderDir = new URL('../../wasm/binast/pkg/decode/', import.meta.url);
+const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
 const origin = 'http://binast-bench.invalid';
 
 /**

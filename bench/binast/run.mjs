@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { libraries } from '../../packages/binast-cli/src/corpus.mjs';
+import { libraries } from '@speedkit/binast-cli/corpus';
 import { chromiumDecodeMs } from './chromium-decode.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
 
@@ -128,12 +128,12 @@ for (const row of rows) {
   // MB/s of regenerated JavaScript (what the goal counts), not of the original source.
   row.chromiumDecodeMBps = result ? round(mbPerSecond(result.outputChars, result.ms)) : 0;
 }
-const decoderDir = new URL('../../wasm/binast/pkg/decode/', import.meta.url);
+const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
 const decoder = {
   wasmBytes: readFileSync(new URL('binast_bg.wasm', decoderDir)).length,
   wasmGzipBytes: gzip(readFileSync(new URL('binast_bg.wasm', decoderDir))),
   glueGzipBytes: gzip(readFileSync(new URL('binast.js', decoderDir))),
-  fullBuildGzipBytes: gzip(readFileSync(new URL('../../wasm/binast/pkg/binast_bg.wasm', import.meta.url))),
+  fullBuildGzipBytes: gzip(readFileSync(new URL(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm')))),
 };
 
 const sum = (/** @type {string} */ key) => rows.reduce((total, row) => total + row[key], 0);

@@ -30,7 +30,7 @@ export function loadWorkerParsers() {
   );
 }
 
-const pkg = join(repoRoot, 'wasm', 'binast', 'pkg');
+const pkg = fileURLToPath(new URL('.', import.meta.resolve('@speedkit/binast/wasm')));
 
 /**
  * A fresh BinaryAST decoder: its own copy of the wasm-bindgen glue (a new module URL) and its own Wasm instance, so
@@ -46,11 +46,9 @@ export async function loadBinastDecoder(generation) {
 /** The crate's JavaScript encoder (acorn + the same Wasm), for seeding the decoder with real encodings. */
 export async function loadBinastEncoder() {
   // encode-javascript.js imports the glue by its plain URL: that copy needs its own instance.
-  const plain = await import(pathToFileURL(join(pkg, 'binast.js')).href);
+  const plain = await import('@speedkit/binast/wasm');
   plain.initSync({ module: new WebAssembly.Module(readFileSync(join(pkg, 'binast_bg.wasm'))) });
   const decoder = await loadBinastDecoder(0);
-  const { encodeJavaScript } = await import(
-    pathToFileURL(join(repoRoot, 'wasm', 'binast', 'js', 'encode-javascript.js')).href
-  );
+  const { encodeJavaScript } = await import('@speedkit/binast');
   return { encodeJavaScript, decoder };
 }

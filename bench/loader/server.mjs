@@ -9,8 +9,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { encodeJavaScript } from '../../wasm/binast/js/encode-javascript.js';
-import { initSync } from '../../wasm/binast/pkg/binast.js';
+import { encodeJavaScript } from '@speedkit/binast';
+import { initSync } from '@speedkit/binast/wasm';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -34,7 +34,7 @@ export const benchScripts = [
 // or of the SPA during a run cannot pair an encoding with a decoder of another format version.
 // The pages get the decoder exactly as the loader ships it (packages/binast-loader/dist: the Web Worker client, the
 // worker, the decode-only build's glue and Wasm); the encoder is the full build.
-const pkg = new URL('../../wasm/binast/pkg/', import.meta.url);
+const pkg = new URL('.', import.meta.resolve('@speedkit/binast/wasm'));
 const loaderDist = new URL('../../packages/binast-loader/dist/', import.meta.url);
 const decoderFiles = new Map(
   ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm'].map((name) => [

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-const decoderPkg = join(here, '../../wasm/binast/pkg/decode');
+const decoderPkg = fileURLToPath(new URL('.', import.meta.resolve('@speedkit/binast/decode')));
 const demoOut = join(here, '../../apps/speedtest/public/demo/loader');
 /** Gzip budget of the classic build: it is on every page's critical path, the decoder is not. */
 export const budgetGzipBytes = 2048;

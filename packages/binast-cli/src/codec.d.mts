@@ -1,5 +1,5 @@
+import type { EncodeOptions } from '@speedkit/binast';
 import type { Program } from 'acorn';
-import type { EncodeOptions } from '../../../wasm/binast/js/encode-javascript.js';
 
 export interface Stats {
   format: number;

@@ -1,10 +1,10 @@
 // The Node side of the codec: the same Web build (wasm/binast/build.mjs) the Worker bundles, instantiated from the file's bytes.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { encodeJavaScript, parseJavaScript } from '../../../wasm/binast/js/encode-javascript.js';
-import { binastStats, decodeToJavaScript, initSync } from '../../../wasm/binast/pkg/binast.js';
+import { encodeJavaScript, parseJavaScript } from '@speedkit/binast';
+import { binastStats, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 
-const wasmPath = fileURLToPath(new URL('../../../wasm/binast/pkg/binast_bg.wasm', import.meta.url));
+const wasmPath = fileURLToPath(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm'));
 initSync({ module: readFileSync(wasmPath) });
 
 /**

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { firstDifference } from '@speedkit/binast/ast-equal';
+import * as decodeOnly from '@speedkit/binast/decode';
 import { describe, expect, it } from 'vitest';
-import * as decodeOnly from '../../../wasm/binast/pkg/decode/binast.js';
-import { firstDifference } from '../src/ast-equal.mjs';
 import { encodeJavaScript, parseJavaScript } from '../src/codec.mjs';
 import { libraries, test262PassDir } from '../src/corpus.mjs';
 
 // The browser's decoder is a separate build (no encoder, numbers printed by JavaScript's String()): it must
 // regenerate the same programs as the full build, over test262 pass/ and every library.
 decodeOnly.initSync({
-  module: readFileSync(new URL('../../../wasm/binast/pkg/decode/binast_bg.wasm', import.meta.url)),
+  module: readFileSync(new URL(import.meta.resolve('@speedkit/binast/decode/binast_bg.wasm'))),
 });
 
 function sameProgram(source: string, sourceType: 'script' | 'module'): string | null {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { firstDifference } from '@speedkit/binast/ast-equal';
 import { describe, expect, it } from 'vitest';
-import { firstDifference } from '../src/ast-equal.mjs';
 import { decodeToJavaScript, encodeJavaScript, parseJavaScript } from '../src/codec.mjs';
 import { libraries } from '../src/corpus.mjs';
 

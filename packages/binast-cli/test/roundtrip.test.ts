@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { firstDifference } from '@speedkit/binast/ast-equal';
 import { describe, expect, it } from 'vitest';
-import { firstDifference } from '../src/ast-equal.mjs';
 import { decodeToJavaScript, encodeJavaScript, parseJavaScript, stats } from '../src/codec.mjs';
 import { libraries, test262PassDir } from '../src/corpus.mjs';
 

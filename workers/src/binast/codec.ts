@@ -1,8 +1,8 @@
+import { encodeProgram, parseJavaScript } from '@speedkit/binast';
+import { firstDifference } from '@speedkit/binast/ast-equal';
+import { __wbg_reset_state, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
+import wasmModule from '@speedkit/binast/wasm/binast_bg.wasm';
 import type { Program } from 'acorn';
-import { firstDifference } from '../../../packages/binast-cli/src/ast-equal.mjs';
-import { encodeProgram, parseJavaScript } from '../../../wasm/binast/js/encode-javascript.js';
-import { __wbg_reset_state, decodeToJavaScript, initSync } from '../../../wasm/binast/pkg/binast.js';
-import wasmModule from '../../../wasm/binast/pkg/binast_bg.wasm';
 import type { BinastConfig } from './config';
 
 let initialised = false;

@@ -1,4 +1,4 @@
-import type { Layout } from '../../../wasm/binast/js/encode-javascript.js';
+import type { Layout } from '@speedkit/binast';
 import { integerIn, oneOf, type Vars, varReader } from '../shared/vars';
 
 /** Deployment settings of the BinaryAST Worker, from `BINAST_*` vars. */

@@ -1,4 +1,4 @@
-import { decodeVarnums, encodeVarnums } from '../../../wasm/binast/pkg/binast.js';
+import { decodeVarnums, encodeVarnums } from '@speedkit/binast/wasm';
 import { json, jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
 import { withBinastWasm } from './codec';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
+import { firstDifference } from '@speedkit/binast/ast-equal';
 import { parse } from 'acorn';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { firstDifference } from '../../../packages/binast-cli/src/ast-equal.mjs';
 import { decodeScript, encodeScript, verifyEncoding, wasmResets, withBinastWasm } from '../../src/binast/codec';
 import { defaultConfig } from '../../src/binast/config';
 import { binastAccept, callBinast, clearVariants } from './helpers';
