@@ -49,7 +49,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
 }
 
 /** The raw values behind each headline figure, and which statistic of them the card shows. */
-export function metricData(result: SpeedTestResult, metric: Metric): MetricData {
+function metricData(result: SpeedTestResult, metric: Metric): MetricData {
   const idle = pings(result, 'idle');
   switch (metric) {
     case 'download':

@@ -14,7 +14,7 @@ export interface HistoryEntry {
 
 /** Runs kept; older ones drop off. */
 export const maxHistoryEntries = 20;
-export const historyKey = 'speedkit:history:v1';
+const historyKey = 'speedkit:history:v1';
 
 const finite = (value: number | null | undefined) =>
   value !== null && value !== undefined && Number.isFinite(value) ? value : null;

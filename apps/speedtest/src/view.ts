@@ -10,7 +10,7 @@ import { formatBitsPerSecond, formatMs, streamCount } from './format';
 /** Where a card's figure comes from: nothing yet, a live reading, the final figure, or a phase cut short by Stop. */
 export type CardState = 'empty' | 'live' | 'final' | 'stopped';
 
-export const metrics = ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm'] as const;
+const metrics = ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm'] as const;
 
 const card = (metric: string) => document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`);
 

@@ -19,8 +19,8 @@ export interface ScriptAttributes {
 }
 
 /** Markup that opts a script in: the browser ignores unknown types, so these never run without the loader. */
-export const classicType = 'binast';
-export const moduleType = 'binast-module';
+const classicType = 'binast';
+const moduleType = 'binast-module';
 
 /**
  * Decides how an opted-in script executes, or null when the element is not ours (other type, or no `src`: inline

@@ -6,7 +6,6 @@ import { randomBlob } from './probe';
 import { buildResult, latencyResult } from './result';
 import { median } from './stats/summary';
 import type {
-  BandwidthResult,
   EngineState,
   GoodputInterval,
   Phase,
@@ -261,5 +260,3 @@ async function measureLoss(
     return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
-
-export type { BandwidthResult };

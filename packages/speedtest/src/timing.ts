@@ -38,7 +38,7 @@ export function parseServerTimingMs(header: string | null): number | null {
 }
 
 /** True when an entry has the detailed timestamps (all zero when the server withholds Timing-Allow-Origin). */
-export function isUsableEntry(entry: ResourceTimes | undefined | null): entry is ResourceTimes {
+function isUsableEntry(entry: ResourceTimes | undefined | null): entry is ResourceTimes {
   return (
     !!entry &&
     entry.requestStart > 0 &&

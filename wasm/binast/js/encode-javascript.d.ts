@@ -13,7 +13,6 @@ export interface EncodeOptions {
   bridge?: 'serde' | 'json';
 }
 
-export declare const layouts: { readonly multipart: 1; readonly optimised: 2 };
 export declare function parseJavaScript(source: string, sourceType?: 'script' | 'module'): Program;
 export declare function encodeJavaScript(source: string, options?: EncodeOptions): Uint8Array;
 export declare function encodeProgram(ast: Program, options?: Omit<EncodeOptions, 'sourceType'>): Uint8Array;

@@ -5,7 +5,7 @@ import { parse } from 'acorn';
 import { encodeAst, encodeAstJson } from '../pkg/binast.js';
 
 /** Wire format numbers written after the BINJS magic. */
-export const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2 });
+const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2 });
 
 /**
  * Parses JavaScript with the options the encoder and the round-trip tests agree on.

@@ -8,7 +8,7 @@ import type { BinastConfig } from './config';
 let initialised = false;
 
 /** Instantiates the crate once per isolate; Workers cannot compile Wasm at run time, so the module is bundled. */
-export function ensureBinastWasm(): void {
+function ensureBinastWasm(): void {
   if (initialised) return;
   initSync({ module: wasmModule });
   initialised = true;

@@ -12,7 +12,7 @@ import type { Middleware } from '../shared/middleware';
 const classicTypes = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript']);
 
 /** The loader URL from `BINAST_REWRITE_LOADER`, or null when rewriting is off. */
-export function rewriteLoaderUrl(env: Readonly<Record<string, unknown>>): string | null {
+function rewriteLoaderUrl(env: Readonly<Record<string, unknown>>): string | null {
   const raw = env.BINAST_REWRITE_LOADER;
   if (typeof raw !== 'string' || raw.trim() === '') return null;
   return raw.trim();
@@ -40,7 +40,7 @@ export function loaderTypeFor(
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Rewrites one HTML response; anything else (or an error status) passes through untouched. */
-export function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): Response {
+function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): Response {
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
   let loaderPlaced = false;

@@ -1,8 +1,6 @@
 import type { ImageFormat } from '../shared/image-header/format';
 import type { HeaderScan } from '../shared/image-header/scan';
 
-export type { ImageFormat };
-
 /**
  * What the priority headers are computed from: where in the byte stream each stage of the image becomes available.
  * Offsets count bytes from the start of the body; a stage ends *before* the byte at its offset.

@@ -32,7 +32,7 @@ export interface PageScripts {
  * - `form-action 'self'`: forms (none today) cannot post elsewhere.
  * - `frame-ancestors 'self'`: no framing by other sites (clickjacking); same-origin demos may embed each other.
  */
-export function contentSecurityPolicy(page: PageScripts): string {
+function contentSecurityPolicy(page: PageScripts): string {
   const scriptSources = [
     "'self'",
     `'nonce-${page.nonce}'`,
@@ -55,7 +55,7 @@ export function contentSecurityPolicy(page: PageScripts): string {
 }
 
 /** The other two headers every HTML page carries. */
-export const fixedPageHeaders: Readonly<Record<string, string>> = {
+const fixedPageHeaders: Readonly<Record<string, string>> = {
   // Browsers must not guess a type: an image or JSON answer can never be sniffed into a document or a script.
   'x-content-type-options': 'nosniff',
   // Full URLs (with query strings) stay on our origin; other sites see only the origin.
@@ -63,7 +63,7 @@ export const fixedPageHeaders: Readonly<Record<string, string>> = {
 };
 
 /** Pages above this size are not rewritten (ours are a few KB): they get a policy without a nonce. */
-export const maxRewrittenHtmlBytes = 2 * 1024 * 1024;
+const maxRewrittenHtmlBytes = 2 * 1024 * 1024;
 
 const isHtml = (response: Response) =>
   (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() === 'text/html';

@@ -10,7 +10,7 @@ const zeroChunk = new Uint8Array(chunkBytes);
  * A stream of exactly `bytes` zero bytes, produced on demand (the reader's pace sets the pace). Wrapped in a
  * FixedLengthStream so the response carries `Content-Length` instead of chunked encoding.
  */
-export function generatedBody(bytes: number): ReadableStream<Uint8Array> {
+function generatedBody(bytes: number): ReadableStream<Uint8Array> {
   let remaining = bytes;
   const source = new ReadableStream<Uint8Array>({
     pull(controller) {

@@ -18,7 +18,7 @@ export function measurementHeaders(serverDurationMs: number): Headers {
 }
 
 /** `Server-Timing` in the form @cloudflare/speedtest parses (`cfRequestDuration;dur=<ms>`). */
-export function serverTiming(durationMs: number): string {
+function serverTiming(durationMs: number): string {
   const rounded = Math.max(0, Math.round(durationMs * 1000) / 1000);
   return `cfRequestDuration;dur=${rounded}`;
 }

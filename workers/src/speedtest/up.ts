@@ -12,7 +12,7 @@ export interface UploadReceipt {
 }
 
 /** Reads and discards a body, counting it; stops with `tooLarge` as soon as it passes `maxBytes`. */
-export async function countBody(
+async function countBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
 ): Promise<{ bytes: number; tooLarge: boolean }> {

@@ -6,7 +6,7 @@ import { readImageHeader } from '../../src/shared/image-header/whole-file';
 export const chromiumAccept = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
 
 /** The generated demo images, served by the real static-asset binding. */
-export const asset = (path: string) => env.ASSETS.fetch(`http://assets.test/demo/images/${path}`);
+const asset = (path: string) => env.ASSETS.fetch(`http://assets.test/demo/images/${path}`);
 export const assetBytes = async (path: string) => new Uint8Array(await (await asset(path)).arrayBuffer());
 
 /**

@@ -2,7 +2,7 @@ import { isAbort, ping, sleep } from '../probe';
 import type { LoadCondition, RequestSample } from '../types';
 
 /** Turns a ping's probe result into a CSV row. */
-export function pingSample(
+function pingSample(
   result: Awaited<ReturnType<typeof ping>>,
   testOriginMs: number,
   load: LoadCondition,

@@ -89,7 +89,7 @@ const atLeast = (value: number | null, min: number | undefined) =>
   min === undefined || (value !== null && value >= min);
 const atMost = (value: number | null, max: number | undefined) => max === undefined || (value !== null && value <= max);
 
-export function meets(input: QualityInput, requirement: Requirement): boolean {
+function meets(input: QualityInput, requirement: Requirement): boolean {
   return (
     atLeast(input.downloadBitsPerSecond, requirement.minDownloadBitsPerSecond) &&
     atLeast(input.uploadBitsPerSecond, requirement.minUploadBitsPerSecond) &&

@@ -38,8 +38,8 @@ export type ParseResult =
   | { readonly ok: true; readonly options: UrlOptions }
   | { readonly ok: false; readonly error: OptionError };
 
-export const defaultQuality = 85;
-export const maxDpr = 2;
+const defaultQuality = 85;
+const maxDpr = 2;
 
 const aliases: Readonly<Record<string, string>> = { w: 'width', h: 'height', q: 'quality', f: 'format', g: 'gravity' };
 const fits: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'pad'];

@@ -6,7 +6,7 @@
 import type { ImageFormat, TargetFormat } from './formats';
 
 /** Decode cost per megapixel of input. A progressive JPEG adds `perScan` for every scan (each re-walks the frame). */
-export const decodeMsPerMegapixel: Readonly<Record<ImageFormat, number>> = {
+const decodeMsPerMegapixel: Readonly<Record<ImageFormat, number>> = {
   jpeg: 24,
   png: 290,
   webp: 100,
@@ -14,13 +14,13 @@ export const decodeMsPerMegapixel: Readonly<Record<ImageFormat, number>> = {
   gif: 0, // never decoded: GIFs are passed through
 };
 /** Measured: sharp's 10-scan progressive JPEG decoded in 144 ms/MP against 24 for baseline. */
-export const jpegMsPerScanMegapixel = 12;
+const jpegMsPerScanMegapixel = 12;
 
 /** Lanczos3 resize in linear light, per megapixel of input plus output. */
-export const resizeMsPerMegapixel = 290;
+const resizeMsPerMegapixel = 290;
 
 /** Encode cost per megapixel of output at the settings codecs.ts uses (libavif speed 8, libwebp method 4, MozJPEG). */
-export const encodeMsPerMegapixel: Readonly<Record<TargetFormat, number>> = {
+const encodeMsPerMegapixel: Readonly<Record<TargetFormat, number>> = {
   avif: 1000,
   webp: 575,
   jpeg: 775,

@@ -46,7 +46,7 @@ const emscriptenInits: Partial<Record<Codec, unknown>> = {
  * instantiated on first use, and one that has just handled more than this many pixels is replaced by a fresh
  * instance, letting the grown heap be garbage-collected.
  */
-export const releaseAbovePixels = 500_000;
+const releaseAbovePixels = 500_000;
 
 let modules: CodecModules | undefined;
 const instances = new Map<Codec, Promise<unknown>>();

@@ -16,8 +16,8 @@ export interface CheckedSource {
  * several Workers of the same process (entry proxy, then ours), each needing its own turn of the event loop, and a
  * zero timer would let the next codec call start after only the first of them.
  */
-export const yieldThreadMs = 5;
-export const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
+const yieldThreadMs = 5;
+const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
 
 /** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
 export async function transformImage(

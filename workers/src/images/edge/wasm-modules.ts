@@ -11,7 +11,7 @@ import webpDecode from '@jsquash/webp/codec/dec/webp_dec.wasm';
 import webpEncode from '@jsquash/webp/codec/enc/webp_enc_simd.wasm';
 import { type CodecModules, initCodecs } from './codecs';
 
-export const workerCodecModules: CodecModules = {
+const workerCodecModules: CodecModules = {
   avifDecode,
   avifEncode,
   jpegDecode,
