@@ -6,6 +6,65 @@ const keptRuns = 10;
 const variant = document.documentElement.dataset.variant;
 const panel = document.querySelector('#timings');
 
+// What `npm run bench:loader` measured (bench/loader/README.md), shown on all three pages of the libraries demo:
+// median (min–max) of 5 loads to "app executed", ms.
+const measuredRows = [
+  ['1.6 Mbit/s, 150 ms RTT', '1535 (1387–1695) ms', '3260 (2967–3973) ms', '1965 (1829–2124) ms', '64 / 298 ms'],
+  ['10 Mbit/s, 40 ms RTT', '441 (357–529) ms', '1140 (884–2050) ms', '787 (573–1044) ms', '49 / 354 ms'],
+  ['100 Mbit/s, 10 ms RTT', '299 (260–406) ms', '588 (546–620) ms', '564 (449–770) ms', '58 / 250 ms'],
+];
+const measuredColumns = [
+  'Link',
+  'Plain scripts',
+  'Loader, cold',
+  'Loader, decoder cached',
+  'Repeat view, plain / loader',
+];
+/** Columns where the loader was slower than plain scripts in every row. */
+const slowerColumns = new Set([2, 3]);
+const measuredNote = [
+  'Median (min–max) of 5 loads to "app executed", Chromium on shaped links, 2026-11-22 on a loaded 2-core machine (',
+  'bench/results/loader.csv',
+  '). Today the loader is slower than plain scripts in every case measured: the decoder has to arrive and start before ' +
+    'any script runs, and decoding costs more than parsing saves for these libraries. These pages show it so nobody ' +
+    'deploys it expecting the opposite.',
+];
+
+function cell(tag, text, className = '') {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  if (className) element.className = className;
+  return element;
+}
+
+function showMeasured(container) {
+  const heading = document.createElement('h3');
+  heading.append('Measured by ', cell('code', 'npm run bench:loader'));
+  const table = document.createElement('table');
+  const head = table.createTHead().insertRow();
+  measuredColumns.forEach((title, index) => {
+    const th = cell('th', title, index > 0 ? 'number' : '');
+    th.scope = 'col';
+    head.append(th);
+  });
+  const body = table.createTBody();
+  for (const values of measuredRows) {
+    const row = body.insertRow();
+    values.forEach((text, index) => {
+      row.append(
+        cell('td', text, [index > 0 && 'number', slowerColumns.has(index) && 'slower'].filter(Boolean).join(' ')),
+      );
+    });
+  }
+  const wrapper = cell('div', '', 'table-scroll');
+  wrapper.append(table);
+  const note = cell('p', '', 'muted');
+  note.append(measuredNote[0], cell('code', measuredNote[1]), measuredNote[2]);
+  container.replaceChildren(heading, wrapper, note);
+}
+
+showMeasured(panel.querySelector('[data-measured]'));
+
 function executedMark() {
   const existing = performance.getEntriesByName('app:executed', 'mark')[0];
   if (existing) return Promise.resolve(existing);

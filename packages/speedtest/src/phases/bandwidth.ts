@@ -1,10 +1,11 @@
-import { download, isAbort, sleep, upload } from '../probe';
+import { sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
-import { decideRamp, nextRequestBytes } from '../stats/ramp';
+import { decideRamp, type RampDecision } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
-import { pathTiming } from './bandwidth-request';
-import { summarizeBandwidth, transferSample } from './bandwidth-summary';
+import { type PathTiming, pathTiming } from './bandwidth-request';
+import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
+import { summarizeBandwidth } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
 
 export interface BandwidthPhaseInput {
@@ -34,195 +35,217 @@ export interface BandwidthPhaseOutput {
   bytes: number;
 }
 
+/** A running phase: its streams, its pings under load, and what the ramp controller has decided so far. */
+interface PhaseRun {
+  readonly input: BandwidthPhaseInput;
+  readonly phaseStartMs: number;
+  readonly timing: PathTiming;
+  readonly pool: StreamPool;
+  readonly loadedPings: RequestSample[];
+  /** Interval index where each stream count began, first at 0. */
+  readonly streamChanges: { intervalIndex: number; streams: number }[];
+  streamsReturned: boolean;
+  stepStartIndex: number;
+  previousStep: { window: number[]; streams: number } | null;
+  stopReason: StopReason | null;
+  finalWindow: number[] | null;
+}
+
 /**
  * One direction: streams loop over requests sized to `targetRequestMs` (longer on long paths: bandwidth-request.ts);
  * a controller reads the goodput meter each interval and doubles the streams while that still raises goodput, then
  * stops once goodput is stable, or at the byte or time budget. A pinger measures latency under this load meanwhile.
  */
 export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
-  const { direction, options, testOriginMs } = input;
+  const run = newPhaseRun(input);
+  const { pool } = run;
+  const forwardAbort = () => pool.stop.abort(input.signal.reason);
+  input.signal.addEventListener('abort', forwardAbort);
+  addStreams(pool, 1);
+  const streamsReturned = allStreamsReturned(pool).then(() => {
+    run.streamsReturned = true;
+  });
+  const pingerDone = pingUnderLoad(run);
+  try {
+    await rampUntilDecided(run);
+  } finally {
+    await drainAndStop(run, streamsReturned);
+    input.signal.removeEventListener('abort', forwardAbort);
+    await Promise.allSettled([streamsReturned, pingerDone]);
+  }
+  if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+  if (pool.failure) throw pool.failure;
+  return phaseOutput(run, performance.now());
+}
+
+function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
+  const { direction, options } = input;
   const phaseStartMs = performance.now();
   // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
   const timing = pathTiming(options, input.idleRttMs);
-  const meter = new GoodputMeter(phaseStartMs, timing.intervalMs);
-  const stop = new AbortController();
-  const forwardAbort = () => stop.abort(input.signal.reason);
-  input.signal.addEventListener('abort', forwardAbort);
-  const samples: RequestSample[] = [];
-  const loadedPings: RequestSample[] = [];
-  const inFlightStartsMs = new Set<number>();
-  const streamChanges: { intervalIndex: number; streams: number }[] = [{ intervalIndex: 0, streams: 1 }];
-  const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
-  const targetMs = timing.targetRequestMs;
-  let streams = 0;
-  let issuedBytes = 0;
-  let stopReason: StopReason | null = null;
-  let finalWindow: number[] | null = null;
-  let failure: unknown = null;
-  // Set when the phase has decided: no new request starts, the ones in flight may finish (see the drain below).
-  let draining = false;
-  const workers: Promise<void>[] = [];
-
-  const streamLoop = async () => {
-    const context = { serverUrl: options.serverUrl, signal: stop.signal };
-    let bytes = options.minRequestBytes;
-    while (!stop.signal.aborted && !draining) {
-      const remaining = options.maxBytesPerDirection - issuedBytes;
-      if (remaining <= 0) return;
-      const size = Math.min(bytes, remaining);
-      issuedBytes += size;
-      const startMs = performance.now();
-      inFlightStartsMs.add(startMs);
-      const parallel = streams;
-      try {
-        const probe =
-          direction === 'download'
-            ? await download(context, size, (fromMs, toMs, chunk) => meter.addSpan(fromMs, toMs, chunk))
-            : await upload(context, size, input.payload);
-        if (direction === 'upload') {
-          // Bytes left the client between the request start and one round trip before the response began.
-          meter.addSpan(
-            probe.requestStartMs,
-            Math.max(probe.requestStartMs, probe.responseStartMs - input.idleRttMs),
-            size,
-          );
-        }
-        const sample = transferSample(direction, probe, size, parallel, input.idleRttMs, testOriginMs);
-        samples.push(sample);
-        input.onSample(sample);
-        bytes = nextRequestBytes(size, sample.durationMs, targetMs, options.minRequestBytes, maxRequestBytes);
-      } catch (error) {
-        if (isAbort(error, stop.signal)) return;
-        // A failed request ends the phase: the figures would silently lack a stream otherwise.
-        failure ??= error;
-        stop.abort('a request failed');
-      } finally {
-        inFlightStartsMs.delete(startMs);
-      }
-    }
+  const pool: StreamPool = {
+    direction,
+    options,
+    testOriginMs: input.testOriginMs,
+    idleRttMs: input.idleRttMs,
+    targetRequestMs: timing.targetRequestMs,
+    maxRequestBytes: direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes,
+    payload: input.payload,
+    meter: new GoodputMeter(phaseStartMs, timing.intervalMs),
+    stop: new AbortController(),
+    onSample: input.onSample,
+    samples: [],
+    inFlightStartsMs: new Set<number>(),
+    streamsDone: [],
+    streams: 0,
+    issuedBytes: 0,
+    failure: null,
+    draining: false,
   };
-
-  const addStreams = (target: number) => {
-    while (streams < target) {
-      streams++;
-      workers.push(streamLoop());
-    }
+  return {
+    input,
+    phaseStartMs,
+    timing,
+    pool,
+    loadedPings: [],
+    streamChanges: [{ intervalIndex: 0, streams: 1 }],
+    streamsReturned: false,
+    stepStartIndex: 0,
+    previousStep: null,
+    stopReason: null,
+    finalWindow: null,
   };
+}
 
-  const settledMs = () =>
-    direction === 'download' ? performance.now() : Math.min(performance.now(), ...inFlightStartsMs);
-  let workersDone = false;
-  addStreams(1);
-  const allWorkers = (async () => {
-    // Streams added later join `workers`; wait until every one of them has returned.
-    let seen = 0;
-    while (seen < workers.length) {
-      const batch = workers.slice(seen);
-      seen = workers.length;
-      await Promise.all(batch);
-    }
-    workersDone = true;
-  })();
-  const pingerDone = pingWhileLoaded({
-    serverUrl: options.serverUrl,
-    signal: stop.signal,
-    load: direction,
-    intervalMs: options.loadedPingIntervalMs,
-    testOriginMs,
-    running: () => !draining,
-    streams: () => streams,
+/** Sequential pings while the streams run; they stop starting once the phase drains. */
+function pingUnderLoad(run: PhaseRun): Promise<void> {
+  const { input, pool } = run;
+  return pingWhileLoaded({
+    serverUrl: input.options.serverUrl,
+    signal: pool.stop.signal,
+    load: input.direction,
+    intervalMs: input.options.loadedPingIntervalMs,
+    testOriginMs: input.testOriginMs,
+    running: () => !pool.draining,
+    streams: () => pool.streams,
     onSample: (sample) => {
-      loadedPings.push(sample);
+      run.loadedPings.push(sample);
       input.onSample(sample);
     },
   });
-  let stepStartIndex = 0;
-  let previousStep: { window: number[]; streams: number } | null = null;
+}
 
-  try {
-    while (!stop.signal.aborted) {
-      await sleep(timing.intervalMs / 2, stop.signal);
-      if (input.signal.aborted) break;
-      const settled = settledMs();
-      const intervals = meter.closedIntervals(settled);
-      input.onProgress({
-        bitsPerSecond: intervals.at(-1) ?? null,
-        latencyMs: loadedPings.at(-1)?.pingMs ?? null,
-        streams,
-        bytes: meter.totalBytes,
-        elapsedMs: performance.now() - phaseStartMs,
-      });
-      if (workersDone) {
-        stopReason = 'bytes';
-        break;
-      }
-      if (performance.now() - phaseStartMs >= options.maxDurationPerDirectionMs) {
-        stopReason = 'time';
-        break;
-      }
-      const decision = decideRamp({
-        intervalsBitsPerSecond: intervals,
-        spanEndsPerInterval: meter.closedSpanEnds(settled),
-        stepStartIndex,
-        previousStepBitsPerSecond: previousStep ? mean(previousStep.window) : null,
-        streams,
-        maxStreams: options.maxStreams,
-        windowIntervals: options.stableIntervals,
-        tolerance: options.stableTolerance,
-        maxStepIntervals: options.stableIntervals * 2,
-        summary: direction === 'upload' ? 'step' : timing.downloadSummary,
-      });
-      if (decision.action === 'add-streams') {
-        previousStep = { window: decision.window, streams };
-        stepStartIndex = meter.intervalAt(performance.now());
-        const target = Math.min(options.maxStreams, streams * 2);
-        streamChanges.push({ intervalIndex: stepStartIndex, streams: target });
-        addStreams(target);
-      } else if (decision.action === 'finish') {
-        stopReason = decision.stable ? 'stable' : 'step-limit';
-        finalWindow = decision.window;
-        break;
-      }
-    }
-  } finally {
-    draining = true;
-    // Let requests in flight finish (each is sized to last about targetMs) so their samples count in full and
-    // connections close cleanly instead of mid-body; whatever is still running then is cut. Pause and abort skip this.
-    if (!input.signal.aborted && !failure) {
-      await Promise.race([allWorkers.catch(() => undefined), sleep(targetMs, stop.signal)]);
-    }
-    stop.abort('phase finished');
-    input.signal.removeEventListener('abort', forwardAbort);
-    await Promise.allSettled([allWorkers, pingerDone]);
+/** Every half interval: report progress, then stop at a budget, add streams, or finish as the ramp decides. */
+async function rampUntilDecided(run: PhaseRun): Promise<void> {
+  const { input, pool } = run;
+  while (!pool.stop.signal.aborted) {
+    await sleep(run.timing.intervalMs / 2, pool.stop.signal);
+    if (input.signal.aborted) return;
+    const settledMs = settledAtMs(pool);
+    const intervalsBitsPerSecond = pool.meter.closedIntervals(settledMs);
+    reportProgress(run, intervalsBitsPerSecond);
+    run.stopReason = budgetStopReason(run);
+    if (run.stopReason) return;
+    const decision = decideRamp({
+      intervalsBitsPerSecond,
+      spanEndsPerInterval: pool.meter.closedSpanEnds(settledMs),
+      stepStartIndex: run.stepStartIndex,
+      previousStepBitsPerSecond: run.previousStep ? mean(run.previousStep.window) : null,
+      streams: pool.streams,
+      maxStreams: input.options.maxStreams,
+      windowIntervals: input.options.stableIntervals,
+      tolerance: input.options.stableTolerance,
+      maxStepIntervals: input.options.stableIntervals * 2,
+      summary: input.direction === 'upload' ? 'step' : run.timing.downloadSummary,
+    });
+    if (applyDecision(run, decision)) return;
   }
-  if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-  if (failure) throw failure;
+}
 
-  const endMs = performance.now();
+/**
+ * Up to when the meter's intervals are complete (ms): now for downloads, whose bytes are counted as they arrive; for
+ * uploads the start of the oldest request in flight, whose bytes are only spread over time once it has finished.
+ */
+function settledAtMs(pool: StreamPool): number {
+  return pool.direction === 'download' ? performance.now() : Math.min(performance.now(), ...pool.inFlightStartsMs);
+}
+
+function reportProgress(run: PhaseRun, intervalsBitsPerSecond: readonly number[]): void {
+  run.input.onProgress({
+    bitsPerSecond: intervalsBitsPerSecond.at(-1) ?? null,
+    latencyMs: run.loadedPings.at(-1)?.pingMs ?? null,
+    streams: run.pool.streams,
+    bytes: run.pool.meter.totalBytes,
+    elapsedMs: performance.now() - run.phaseStartMs,
+  });
+}
+
+/** 'bytes' once every stream has spent the byte budget, 'time' past the phase's time budget, else null. */
+function budgetStopReason(run: PhaseRun): StopReason | null {
+  if (run.streamsReturned) return 'bytes';
+  if (performance.now() - run.phaseStartMs >= run.input.options.maxDurationPerDirectionMs) return 'time';
+  return null;
+}
+
+/** Doubles the streams or records the finish; true when the phase has decided. */
+function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
+  const { pool } = run;
+  if (decision.action === 'add-streams') {
+    run.previousStep = { window: decision.window, streams: pool.streams };
+    run.stepStartIndex = pool.meter.intervalAt(performance.now());
+    const targetStreams = Math.min(run.input.options.maxStreams, pool.streams * 2);
+    run.streamChanges.push({ intervalIndex: run.stepStartIndex, streams: targetStreams });
+    addStreams(pool, targetStreams);
+    return false;
+  }
+  if (decision.action === 'finish') {
+    run.stopReason = decision.stable ? 'stable' : 'step-limit';
+    run.finalWindow = decision.window;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * No new request starts; requests in flight may finish (each is sized to last about targetRequestMs) so their
+ * samples count in full and connections close cleanly instead of mid-body; whatever is still running then is cut.
+ * Pause and abort skip the wait.
+ */
+async function drainAndStop(run: PhaseRun, streamsReturned: Promise<void>): Promise<void> {
+  const { pool } = run;
+  pool.draining = true;
+  if (!run.input.signal.aborted && !pool.failure) {
+    await Promise.race([streamsReturned.catch(() => undefined), sleep(run.timing.targetRequestMs, pool.stop.signal)]);
+  }
+  pool.stop.abort('phase finished');
+}
+
+function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
+  const { input, pool, timing } = run;
   const { result, intervals } = summarizeBandwidth({
-    direction,
+    direction: input.direction,
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
-    closedIntervals: meter.closedIntervals(Math.min(endMs, meter.lastEndMs)),
+    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs)),
     intervalMs: timing.intervalMs,
     downloadSummary: timing.downloadSummary,
-    phaseOffsetMs: phaseStartMs - testOriginMs,
-    phaseDurationMs: endMs - phaseStartMs,
-    streamChanges,
-    stepStartIndex,
-    finalWindow,
-    previousStep,
-    stopReason: stopReason ?? 'time',
-    stableIntervals: options.stableIntervals,
-    tolerance: options.stableTolerance,
-    streams,
-    meteredBytes: meter.totalBytes,
-    samples,
+    phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
+    phaseDurationMs: endMs - run.phaseStartMs,
+    streamChanges: run.streamChanges,
+    stepStartIndex: run.stepStartIndex,
+    finalWindow: run.finalWindow,
+    previousStep: run.previousStep,
+    stopReason: run.stopReason ?? 'time',
+    stableIntervals: input.options.stableIntervals,
+    tolerance: input.options.stableTolerance,
+    streams: pool.streams,
+    meteredBytes: pool.meter.totalBytes,
+    samples: pool.samples,
   });
   return {
     result,
-    samples,
-    loadedPings,
+    samples: pool.samples,
+    loadedPings: run.loadedPings,
     intervals,
-    bytes: direction === 'download' ? meter.totalBytes : issuedBytes,
+    bytes: input.direction === 'download' ? pool.meter.totalBytes : pool.issuedBytes,
   };
 }

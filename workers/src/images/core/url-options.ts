@@ -53,6 +53,73 @@ const sides: Readonly<Record<string, Gravity>> = {
   bottom: { x: 0.5, y: 1 },
 };
 
+type MutableOptions = { -readonly [K in keyof UrlOptions]: UrlOptions[K] };
+
+/** Reads one option's value: what it sets, or the reason it is refused. */
+type OptionParser = (value: string, maxDimension: number) => Partial<MutableOptions> | string;
+
+const decimal = /^\d+(\.\d+)?$/;
+
+function parseDimension(name: 'width' | 'height'): OptionParser {
+  return (value, maxDimension) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) return 'must be a positive integer';
+    if (Number(value) > maxDimension) return `must be at most ${maxDimension}`;
+    return { [name]: Number(value) };
+  };
+}
+
+/** One parser per option name (after aliases). */
+const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionParser>([
+  ['width', parseDimension('width')],
+  ['height', parseDimension('height')],
+  [
+    'quality',
+    (value) =>
+      !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100
+        ? 'must be an integer from 1 to 100'
+        : { quality: Number(value) },
+  ],
+  [
+    'dpr',
+    (value) => {
+      const dpr = Number(value);
+      if (!decimal.test(value) || !(dpr > 0) || dpr > maxDpr) return `must be a number above 0 and at most ${maxDpr}`;
+      return { dpr };
+    },
+  ],
+  ['fit', (value) => (fits.includes(value as Fit) ? { fit: value as Fit } : `must be one of ${fits.join(', ')}`)],
+  [
+    'format',
+    (value) =>
+      formats.includes(value as OutputFormat)
+        ? { format: value as OutputFormat }
+        : `must be one of ${formats.join(', ')}`,
+  ],
+  [
+    'gravity',
+    (value) => {
+      const gravity = sides[value] ?? parsePoint(value);
+      return gravity ? { gravity } : 'must be auto, center, left, right, top, bottom or XxY with fractions from 0 to 1';
+    },
+  ],
+  ['onerror', (value) => (value === 'redirect' ? { onErrorRedirect: true } : 'must be redirect')],
+  [
+    'metadata',
+    (value) =>
+      value === 'keep' || value === 'copyright' || value === 'none'
+        ? { metadata: value }
+        : 'must be keep, copyright or none',
+  ],
+  ['anim', (value) => (value === 'true' || value === 'false' ? { anim: value === 'true' } : 'must be true or false')],
+  [
+    'sharpen',
+    (value) => {
+      const sharpen = Number(value);
+      return !decimal.test(value) || sharpen > 10 ? 'must be a number from 0 to 10' : { sharpen };
+    },
+  ],
+]);
+
 /**
  * Parses the comma-separated options segment (`width=320,fit=cover,f=auto`). Never throws; the first problem is
  * returned so the caller can answer 400 naming the option. Limits that protect the Worker (output size) are not
@@ -60,7 +127,7 @@ const sides: Readonly<Record<string, Gravity>> = {
  */
 export function parseOptions(segment: string, maxDimension: number): ParseResult {
   const seen = new Set<string>();
-  const options: { -readonly [K in keyof UrlOptions]: UrlOptions[K] } = {
+  const options: MutableOptions = {
     fit: 'scale-down',
     quality: defaultQuality,
     dpr: 1,
@@ -79,62 +146,11 @@ export function parseOptions(segment: string, maxDimension: number): ParseResult
     const fail = (reason: string): ParseResult => ({ ok: false, error: { option: rawName, value, reason } });
     if (seen.has(option)) return fail('given more than once');
     seen.add(option);
-    switch (option) {
-      case 'width':
-      case 'height': {
-        if (!/^\d+$/.test(value) || Number(value) < 1) return fail('must be a positive integer');
-        if (Number(value) > maxDimension) return fail(`must be at most ${maxDimension}`);
-        options[option] = Number(value);
-        break;
-      }
-      case 'quality':
-        if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100)
-          return fail('must be an integer from 1 to 100');
-        options.quality = Number(value);
-        break;
-      case 'dpr': {
-        const dpr = Number(value);
-        if (!/^\d+(\.\d+)?$/.test(value) || !(dpr > 0) || dpr > maxDpr)
-          return fail(`must be a number above 0 and at most ${maxDpr}`);
-        options.dpr = dpr;
-        break;
-      }
-      case 'fit':
-        if (!fits.includes(value as Fit)) return fail(`must be one of ${fits.join(', ')}`);
-        options.fit = value as Fit;
-        break;
-      case 'format':
-        if (!formats.includes(value as OutputFormat)) return fail(`must be one of ${formats.join(', ')}`);
-        options.format = value as OutputFormat;
-        break;
-      case 'gravity': {
-        const gravity = sides[value] ?? parsePoint(value);
-        if (!gravity) return fail('must be auto, center, left, right, top, bottom or XxY with fractions from 0 to 1');
-        options.gravity = gravity;
-        break;
-      }
-      case 'onerror':
-        if (value !== 'redirect') return fail('must be redirect');
-        options.onErrorRedirect = true;
-        break;
-      case 'metadata':
-        if (value !== 'keep' && value !== 'copyright' && value !== 'none')
-          return fail('must be keep, copyright or none');
-        options.metadata = value;
-        break;
-      case 'anim':
-        if (value !== 'true' && value !== 'false') return fail('must be true or false');
-        options.anim = value === 'true';
-        break;
-      case 'sharpen': {
-        const sharpen = Number(value);
-        if (!/^\d+(\.\d+)?$/.test(value) || sharpen > 10) return fail('must be a number from 0 to 10');
-        options.sharpen = sharpen;
-        break;
-      }
-      default:
-        return fail('unknown option');
-    }
+    const parse = optionParsers.get(option);
+    if (!parse) return fail('unknown option');
+    const parsed = parse(value, maxDimension);
+    if (typeof parsed === 'string') return fail(parsed);
+    Object.assign(options, parsed);
   }
   return { ok: true, options };
 }

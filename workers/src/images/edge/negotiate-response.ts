@@ -5,7 +5,7 @@ import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
-import { checkSource } from '../core/source-checks';
+import { checkSource, type SourceCheck } from '../core/source-checks';
 import { estimateWork, withinBudget } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
@@ -48,91 +48,30 @@ export async function negotiateImage(
   context: NegotiationContext,
 ): Promise<Response> {
   const { config } = context;
-  const url = new URL(request.url);
-  const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  const sourceFormat = formatOfMime[mime];
-  if (
-    (request.method !== 'GET' && request.method !== 'HEAD') ||
-    request.headers.has('range') ||
-    response.status !== 200 ||
-    !sourceFormat ||
-    !config.routes.some((route) => url.pathname.startsWith(route)) ||
-    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
-  ) {
-    return response;
-  }
+  const sourceFormat = negotiableFormat(request, response, config);
+  if (!sourceFormat) return response;
   const formats = acceptableFormats(parseAccept(request.headers.get('accept')), sourceFormat, config.formats);
   if (formats.length === 0 || request.method === 'HEAD' || response.headers.has('content-encoding')) {
-    // Negotiation still applies: another Accept could get another body, so caches must key on it.
-    const headers = new Headers(response.headers);
-    varyOnAccept(headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return withVaryOnAccept(response);
   }
   if (config.engine === 'cloudflare') return negotiateOnCloudflare(request, response, formats[0] ?? 'webp');
   const bytes = await readLimited(response.clone(), config.maxInputBytes);
   if (!bytes) return originalResponse(request, response, null, `over ${config.maxInputBytes} bytes`, true);
   const header = readImageHeader(bytes);
   const pass = (note: string) => {
-    console.log(`images: ${url.pathname} served as is: ${note}`);
+    console.log(`images: ${new URL(request.url).pathname} served as is: ${note}`);
     return originalResponse(request, response, bytes, note, true);
   };
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return pass(checked.reason);
-  const source: CheckedSource = { bytes, header: checked.header };
-  const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
-  // Same pixels out as in: the estimate is a decode plus one encode, no resize.
-  const affordable = (format: ModernFormat) =>
-    withinBudget(
-      estimateWork({ source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format }),
-      config.maxWorkMs,
-    );
-  const candidates = formats.filter((format) => !(format === 'avif' && avifTooLarge) && affordable(format));
+  const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
-    const sourceId = await sourceIdentity(response.headers, bytes);
-    let pixels: Promise<Pixels> | undefined;
-    const decoded = () => {
-      pixels ??= ensureCodecs().then(() => decodeChecked(source));
-      return pixels;
-    };
-    for (const format of candidates) {
-      const key = await variantKey(sourceId, negotiatedOptions, format);
-      const stored = await getVariant(context.bucket, key);
-      if (stored?.kind === 'variant') {
-        return variantResponse(request, response.headers, {
-          bytes: stored.bytes,
-          format,
-          key,
-          note: `${format}; stored`,
-          vary: true,
-        });
-      }
-      if (stored?.kind === 'not-smaller') continue;
-      if (format === 'avif' && config.avifMode === 'background') {
-        scheduleEncode(context, key, decoded, source, format);
-        continue;
-      }
-      const release = await gate(config).acquire(config.queueWaitMs);
-      if (!release) return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
-      let encoded: Uint8Array;
-      try {
-        encoded = await encodeNegotiated(decoded, source, format);
-      } finally {
-        release();
-      }
-      const smaller = encoded.byteLength < bytes.byteLength;
-      context.ctx.waitUntil(putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]));
-      if (smaller) {
-        return variantResponse(request, response.headers, {
-          bytes: encoded,
-          format,
-          key,
-          note: `${format}; encoded`,
-          vary: true,
-        });
-      }
-    }
+    const source: CheckedSource = { bytes, header: checked.header };
+    const served = await firstSmallerVariant(request, response, source, candidates, context);
+    if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
+    if (served) return served;
     return pass(
       formats.includes('avif') && config.avifMode === 'background'
         ? 'variant pending or not smaller'
@@ -141,6 +80,109 @@ export async function negotiateImage(
   } catch (error) {
     return pass(`transform failed: ${String(error)}`);
   }
+}
+
+/**
+ * The source's format when this response may be negotiated: a plain 200 GET/HEAD image on a configured route, no
+ * range request, no `no-transform`; null to pass it through untouched.
+ */
+function negotiableFormat(request: Request, response: Response, config: ImagesConfig): ImageFormat | null {
+  const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const sourceFormat = formatOfMime[mime];
+  const { pathname } = new URL(request.url);
+  if (
+    (request.method !== 'GET' && request.method !== 'HEAD') ||
+    request.headers.has('range') ||
+    response.status !== 200 ||
+    !sourceFormat ||
+    !config.routes.some((route) => pathname.startsWith(route)) ||
+    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
+  ) {
+    return null;
+  }
+  return sourceFormat;
+}
+
+/** Negotiation still applies: another Accept could get another body, so caches must key on it. */
+function withVaryOnAccept(response: Response): Response {
+  const headers = new Headers(response.headers);
+  varyOnAccept(headers);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The accepted formats this source may be encoded to: within the AVIF size limit and the CPU budget. */
+function affordableFormats(
+  formats: readonly ModernFormat[],
+  checked: Extract<SourceCheck, { ok: true }>,
+  config: ImagesConfig,
+): ModernFormat[] {
+  const { header } = checked;
+  const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
+  // Same pixels out as in: the estimate is a decode plus one encode, no resize.
+  const affordable = (format: ModernFormat) =>
+    withinBudget(
+      estimateWork({ source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format }),
+      config.maxWorkMs,
+    );
+  return formats.filter((format) => !(format === 'avif' && avifTooLarge) && affordable(format));
+}
+
+/**
+ * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
+ * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending).
+ */
+async function firstSmallerVariant(
+  request: Request,
+  response: Response,
+  source: CheckedSource,
+  candidates: readonly ModernFormat[],
+  context: NegotiationContext,
+): Promise<Response | 'busy' | null> {
+  const { config } = context;
+  const sourceId = await sourceIdentity(response.headers, source.bytes);
+  let pixels: Promise<Pixels> | undefined;
+  const decoded = () => {
+    pixels ??= ensureCodecs().then(() => decodeChecked(source));
+    return pixels;
+  };
+  for (const format of candidates) {
+    const key = await variantKey(sourceId, negotiatedOptions, format);
+    const stored = await getVariant(context.bucket, key);
+    if (stored?.kind === 'variant') {
+      return variantResponse(request, response.headers, {
+        bytes: stored.bytes,
+        format,
+        key,
+        note: `${format}; stored`,
+        vary: true,
+      });
+    }
+    if (stored?.kind === 'not-smaller') continue;
+    if (format === 'avif' && config.avifMode === 'background') {
+      scheduleEncode(context, key, decoded, source, format);
+      continue;
+    }
+    const release = await gate(config).acquire(config.queueWaitMs);
+    if (!release) return 'busy';
+    let encoded: Uint8Array;
+    try {
+      encoded = await encodeNegotiated(decoded, source, format);
+    } finally {
+      release();
+    }
+    const smaller = encoded.byteLength < source.bytes.byteLength;
+    context.ctx.waitUntil(putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]));
+    if (smaller) {
+      return variantResponse(request, response.headers, {
+        bytes: encoded,
+        format,
+        key,
+        note: `${format}; encoded`,
+        vary: true,
+      });
+    }
+  }
+  return null;
 }
 
 async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedSource, format: ModernFormat) {

@@ -1,19 +1,27 @@
 import { parseAccept } from '../../shared/accept';
 import { sniffImageFormat } from '../../shared/image-header/format';
-import { readImageHeader } from '../../shared/image-header/whole-file';
+import { type ImageHeader, readImageHeader } from '../../shared/image-header/whole-file';
 import { json, jsonError } from '../../shared/json';
 import { chooseFormat } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
-import { isIdentity, planResize } from '../core/resize-plan';
-import { checkSource } from '../core/source-checks';
+import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
+import { checkSource, type SourceCheck } from '../core/source-checks';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
 import { estimateWork, withinBudget } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { originalResponse, variantResponse } from './responses';
-import { fetchSource, locateSource, readSource, type SourceFetchers, type SourceLocation } from './source-fetch';
-import { transformImage } from './transform';
+import {
+  type Fetched,
+  fetchSource,
+  locateSource,
+  type ReadSource,
+  readSource,
+  type SourceFetchers,
+  type SourceLocation,
+} from './source-fetch';
+import { type CheckedSource, transformImage } from './transform';
 import { transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
 
@@ -33,6 +41,40 @@ export interface UrlApiContext {
  */
 export async function handleUrlApi(request: Request, context: UrlApiContext): Promise<Response> {
   const { config } = context;
+  const parsed = parseUrlApiRequest(request, config);
+  if (parsed instanceof Response) return parsed;
+  const { url, options, source } = parsed;
+  const ranges = parseAccept(request.headers.get('accept'));
+  if (config.engine === 'cloudflare' && options.format !== 'json') {
+    return viaCloudflare(source, options, ranges, context, url);
+  }
+  const fetched = await fetchSource(source, config, context.fetchers, url);
+  if (!fetched.ok) return sourceFailed(fetched, options);
+  const reply: SourceReply = { request, url, options, sourceUrl: fetched.url, origin: fetched.response };
+  const read = await readSource(reply.origin.clone(), config.maxInputBytes);
+  if (!read.complete) return passOversized(reply, read, config);
+  const bytes = read.bytes;
+  const header = readImageHeader(bytes);
+  if (!header) return notAnImage(reply);
+  if (options.format === 'json') return describeImage(header, bytes.byteLength, options, config);
+  const checked = checkSource(bytes, header, config);
+  if (!checked.ok) return passThrough(reply, bytes, header.format, checked.reason);
+  const decided = decideTransform(header, checked, options, ranges, config);
+  if (decided instanceof Response) return decided;
+  if (decided === 'unchanged')
+    return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
+  try {
+    return await serveVariant(reply, { bytes, header: checked.header }, decided, context);
+  } catch (error) {
+    return passThrough(reply, bytes, header.format, `transform failed: ${String(error)}`);
+  }
+}
+
+/** The request's options and source, or the 4xx that says what is wrong with it, before anything is fetched. */
+function parseUrlApiRequest(
+  request: Request,
+  config: ImagesConfig,
+): { url: URL; options: UrlOptions; source: SourceLocation } | Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return jsonError(
       405,
@@ -59,59 +101,92 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (boxTooLarge) return boxTooLarge;
   const located = locateSource(rest.slice(slash + 1) + url.search, url, config);
   if (!located.ok) return jsonError(located.problem.status, located.problem.error, located.problem.detail);
-  const ranges = parseAccept(request.headers.get('accept'));
-  if (config.engine === 'cloudflare' && options.format !== 'json') {
-    return viaCloudflare(located.source, options, ranges, context, url);
-  }
-  const fetched = await fetchSource(located.source, config, context.fetchers, url);
-  const redirect = () => Response.redirect(fetched.url.href, 302);
-  if (!fetched.ok) {
-    if (options.onErrorRedirect && fetched.problem.status !== 403) return redirect();
-    return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
-  }
-  const origin = fetched.response;
-  const vary = options.format === 'auto';
-  const notAnImage = () =>
-    options.onErrorRedirect
-      ? redirect()
-      : jsonError(415, 'the source is not a JPEG, PNG, GIF, WebP or AVIF image', {
-          source: fetched.url.href,
-          contentType: origin.headers.get('content-type'),
-        });
-  const read = await readSource(origin.clone(), config.maxInputBytes);
-  if (!read.complete) {
-    await origin.body?.cancel();
-    // Too large to look at whole: an image is passed through as it is; anything else never leaves as a document.
-    const format = sniffImageFormat(read.head);
-    if (!format) return notAnImage();
-    const note = `over ${config.maxInputBytes} bytes`;
-    console.log(`images: ${url.pathname} served as is: ${note}`);
-    if (options.onErrorRedirect) return redirect();
-    return asImage(originalResponse(request, new Response(read.body, origin), null, note, vary), format);
-  }
-  const bytes = read.bytes;
-  const header = readImageHeader(bytes);
-  if (!header) return notAnImage();
-  if (options.format === 'json') {
-    const plan = planResize(header, options, config.maxOutputDimension);
-    const { width, height, animated } = header;
-    return json({
-      width,
-      height,
-      format: mimeTypes[header.format],
-      bytes: bytes.byteLength,
-      animated,
-      output: { width: plan.width, height: plan.height },
-    });
-  }
-  const pass = (note: string) => {
-    console.log(`images: ${url.pathname} served as is: ${note}`);
-    return options.onErrorRedirect
-      ? redirect()
-      : asImage(originalResponse(request, origin, bytes, note, vary), header.format);
-  };
-  const checked = checkSource(bytes, header, config);
-  if (!checked.ok) return pass(checked.reason);
+  return { url, options, source: located.source };
+}
+
+/** What every answer about a fetched source needs: the request, its options and the origin's response. */
+interface SourceReply {
+  readonly request: Request;
+  readonly url: URL;
+  readonly options: UrlOptions;
+  /** Where the source was finally fetched from (after redirects): `onerror=redirect` sends the client there. */
+  readonly sourceUrl: URL;
+  readonly origin: Response;
+}
+
+/** `f=auto` answers differ by `Accept`. */
+const vary = (reply: SourceReply) => reply.options.format === 'auto';
+
+const redirectToSource = (reply: SourceReply) => Response.redirect(reply.sourceUrl.href, 302);
+
+/** The source could not be fetched: its 4xx/5xx JSON, or a redirect to it with `onerror=redirect` (never for 403). */
+function sourceFailed(fetched: Extract<Fetched, { ok: false }>, options: UrlOptions): Response {
+  if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.url.href, 302);
+  return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
+}
+
+function notAnImage(reply: SourceReply): Response {
+  if (reply.options.onErrorRedirect) return redirectToSource(reply);
+  return jsonError(415, 'the source is not a JPEG, PNG, GIF, WebP or AVIF image', {
+    source: reply.sourceUrl.href,
+    contentType: reply.origin.headers.get('content-type'),
+  });
+}
+
+/** Too large to look at whole: an image is passed through as it is; anything else never leaves as a document. */
+async function passOversized(
+  reply: SourceReply,
+  read: Extract<ReadSource, { complete: false }>,
+  config: ImagesConfig,
+): Promise<Response> {
+  await reply.origin.body?.cancel();
+  const format = sniffImageFormat(read.head);
+  if (!format) return notAnImage(reply);
+  const note = `over ${config.maxInputBytes} bytes`;
+  console.log(`images: ${reply.url.pathname} served as is: ${note}`);
+  if (reply.options.onErrorRedirect) return redirectToSource(reply);
+  const response = originalResponse(reply.request, new Response(read.body, reply.origin), null, note, vary(reply));
+  return asImage(response, format);
+}
+
+/** The original, logged with the reason it was not transformed (or a redirect to it with `onerror=redirect`). */
+function passThrough(reply: SourceReply, bytes: Uint8Array, format: ImageFormat, note: string): Response {
+  console.log(`images: ${reply.url.pathname} served as is: ${note}`);
+  if (reply.options.onErrorRedirect) return redirectToSource(reply);
+  return asImage(originalResponse(reply.request, reply.origin, bytes, note, vary(reply)), format);
+}
+
+/** `format=json`: the source's header and the size it would be resized to. */
+function describeImage(header: ImageHeader, sourceBytes: number, options: UrlOptions, config: ImagesConfig): Response {
+  const plan = planResize(header, options, config.maxOutputDimension);
+  const { width, height, animated } = header;
+  return json({
+    width,
+    height,
+    format: mimeTypes[header.format],
+    bytes: sourceBytes,
+    animated,
+    output: { width: plan.width, height: plan.height },
+  });
+}
+
+/** What to encode: the resize plan and the output format. */
+interface TransformDecision {
+  readonly plan: ResizePlan;
+  readonly target: TargetFormat;
+}
+
+/**
+ * The output size and format within the limits, 'unchanged' when nothing would change, or the 400 naming the limit
+ * the request is over (output megapixels, AVIF size, CPU budget). No I/O.
+ */
+function decideTransform(
+  header: ImageHeader,
+  checked: Extract<SourceCheck, { ok: true }>,
+  options: UrlOptions,
+  ranges: ReturnType<typeof parseAccept>,
+  config: ImagesConfig,
+): TransformDecision | 'unchanged' | Response {
   const plan = planResize(header, options, config.maxOutputDimension);
   if (plan.width * plan.height > config.maxOutputMegapixels * 1e6) return outputTooLarge(plan, config);
   const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
@@ -132,8 +207,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
     (format) => (format !== 'avif' || avifFits) && withinBudget(estimate(format), config.maxWorkMs),
   );
   const target = targetFormat(options, ranges, checked.header.format, { ...config, formats: affordable });
-  const unchanged = isIdentity(plan, header) && target === header.format;
-  if (unchanged) return asImage(originalResponse(request, origin, bytes, 'nothing to change', vary), header.format);
+  if (isIdentity(plan, header) && target === header.format) return 'unchanged';
   const cost = estimate(target);
   if (!withinBudget(cost, config.maxWorkMs)) {
     const reason = `this transform is estimated at ${cost.totalMs} ms of CPU, over the budget of ${config.maxWorkMs} ms; ask for fewer pixels or another format`;
@@ -144,47 +218,77 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
       estimate: cost,
     });
   }
-  try {
-    const sourceId = await sourceIdentity(origin.headers, bytes);
-    const key = await variantKey(sourceId, canonicalOptions(options), target);
-    const format = target === 'baseline-jpeg' ? 'jpeg' : target;
-    const stored = await getVariant(context.bucket, key);
-    if (stored?.kind === 'not-smaller')
-      return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary), header.format);
-    if (stored?.kind === 'variant')
-      return variantResponse(request, origin.headers, {
-        bytes: stored.bytes,
-        format,
-        key,
-        note: `${format}; stored`,
-        vary,
-      });
-    const gate = transformGate({
-      maxConcurrent: config.maxConcurrentTransforms,
-      maxQueued: config.maxQueuedTransforms,
+  return { plan, target };
+}
+
+/**
+ * The variant from R2, or encoded now (through the transform gate) and stored. Throws when the encoder fails; the
+ * caller serves the original then.
+ */
+async function serveVariant(
+  reply: SourceReply,
+  source: CheckedSource,
+  { plan, target }: TransformDecision,
+  context: UrlApiContext,
+): Promise<Response> {
+  const { request, origin, options } = reply;
+  const { bytes, header } = source;
+  const { config } = context;
+  const sourceId = await sourceIdentity(origin.headers, bytes);
+  const key = await variantKey(sourceId, canonicalOptions(options), target);
+  const format = target === 'baseline-jpeg' ? 'jpeg' : target;
+  const stored = await getVariant(context.bucket, key);
+  if (stored?.kind === 'not-smaller')
+    return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
+  if (stored?.kind === 'variant')
+    return variantResponse(request, origin.headers, {
+      bytes: stored.bytes,
+      format,
+      key,
+      note: `${format}; stored`,
+      vary: vary(reply),
     });
-    const release = await gate.acquire(config.queueWaitMs);
-    if (!release) {
-      console.log(`images: ${url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`);
-      if (options.onErrorRedirect) return redirect();
-      return busy(config);
-    }
-    let encoded: Uint8Array;
-    try {
-      await ensureCodecs();
-      encoded = await transformImage({ bytes, header: checked.header }, plan, target, options.quality);
-    } finally {
-      release();
-    }
-    // Same pixels in a negotiated format that came out larger: the original is the better answer. An explicitly
-    // requested format is what the page asked for, larger or not.
-    const keepOriginal = vary && isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
-    context.ctx.waitUntil(putVariant(context.bucket, key, keepOriginal ? null : encoded, mimeTypes[format]));
-    if (keepOriginal)
-      return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary), header.format);
-    return variantResponse(request, origin.headers, { bytes: encoded, format, key, note: `${format}; encoded`, vary });
-  } catch (error) {
-    return pass(`transform failed: ${String(error)}`);
+  const encoded = await encodeThroughGate(source, { plan, target }, options.quality, config);
+  if (!encoded) {
+    console.log(
+      `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,
+    );
+    if (options.onErrorRedirect) return redirectToSource(reply);
+    return busy(config);
+  }
+  // Same pixels in a negotiated format that came out larger: the original is the better answer. An explicitly
+  // requested format is what the page asked for, larger or not.
+  const keepOriginal = vary(reply) && isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
+  context.ctx.waitUntil(putVariant(context.bucket, key, keepOriginal ? null : encoded, mimeTypes[format]));
+  if (keepOriginal)
+    return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
+  return variantResponse(request, origin.headers, {
+    bytes: encoded,
+    format,
+    key,
+    note: `${format}; encoded`,
+    vary: vary(reply),
+  });
+}
+
+/** Encodes once a transform slot is free; null when none freed up within `queueWaitMs`. */
+async function encodeThroughGate(
+  source: CheckedSource,
+  { plan, target }: TransformDecision,
+  quality: number,
+  config: ImagesConfig,
+): Promise<Uint8Array | null> {
+  const gate = transformGate({
+    maxConcurrent: config.maxConcurrentTransforms,
+    maxQueued: config.maxQueuedTransforms,
+  });
+  const release = await gate.acquire(config.queueWaitMs);
+  if (!release) return null;
+  try {
+    await ensureCodecs();
+    return await transformImage(source, plan, target, quality);
+  } finally {
+    release();
   }
 }
 
@@ -252,11 +356,7 @@ async function viaCloudflare(
     cf: { image: toCloudflareImage(options, auto) },
     alwaysNetwork: true,
   });
-  if (!fetched.ok) {
-    if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.url.href, 302);
-    return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
-  }
-  return fetched.response;
+  return fetched.ok ? fetched.response : sourceFailed(fetched, options);
 }
 
 /** `auto` = best the client accepts, else the source's format; unset = the source's format. */

@@ -1,0 +1,109 @@
+import { download, isAbort, type ProbeResult, upload } from '../probe';
+import type { GoodputMeter } from '../stats/goodput';
+import { nextRequestBytes } from '../stats/ramp';
+import type { RequestSample, SpeedTestOptions } from '../types';
+import { transferSample } from './bandwidth-summary';
+
+/** What a bandwidth phase's streams share with each other and with the controller that adds them. */
+export interface StreamPool {
+  readonly direction: 'download' | 'upload';
+  readonly options: SpeedTestOptions;
+  readonly testOriginMs: number;
+  /** Median idle round trip (ms): taken out of upload durations. */
+  readonly idleRttMs: number;
+  /** How long each request should last (ms); the next request is sized from the last one's rate. */
+  readonly targetRequestMs: number;
+  readonly maxRequestBytes: number;
+  /** Payload for uploads, at least `maxUploadRequestBytes` long. */
+  readonly payload: Blob;
+  readonly meter: GoodputMeter;
+  /** Aborts every request of the phase. */
+  readonly stop: AbortController;
+  readonly onSample: (sample: RequestSample) => void;
+  readonly samples: RequestSample[];
+  /** Start times (ms) of the requests in flight: an upload's bytes are only known up to the oldest of them. */
+  readonly inFlightStartsMs: Set<number>;
+  /** One promise per stream, in the order they were added. */
+  readonly streamsDone: Promise<void>[];
+  streams: number;
+  issuedBytes: number;
+  /** The first request error that was not an abort; it ends the phase. */
+  failure: unknown;
+  /** Set when the phase has decided: no new request starts, the ones in flight may finish. */
+  draining: boolean;
+}
+
+/** Starts streams until `targetStreams` run. */
+export function addStreams(pool: StreamPool, targetStreams: number): void {
+  while (pool.streams < targetStreams) {
+    pool.streams++;
+    pool.streamsDone.push(runStream(pool));
+  }
+}
+
+/** Resolves once every stream has returned, including streams added while waiting. */
+export async function allStreamsReturned(pool: StreamPool): Promise<void> {
+  let seen = 0;
+  while (seen < pool.streamsDone.length) {
+    const batch = pool.streamsDone.slice(seen);
+    seen = pool.streamsDone.length;
+    await Promise.all(batch);
+  }
+}
+
+/** One stream: requests one after another, each sized to last about `targetRequestMs`, until the budget or the stop. */
+async function runStream(pool: StreamPool): Promise<void> {
+  let requestBytes = pool.options.minRequestBytes;
+  while (!pool.stop.signal.aborted && !pool.draining) {
+    const sizeBytes = claimBytes(pool, requestBytes);
+    if (sizeBytes <= 0) return;
+    const nextBytes = await transferOnce(pool, sizeBytes);
+    if (nextBytes === null) return;
+    requestBytes = nextBytes;
+  }
+}
+
+/** Takes up to `wantedBytes` from the direction's byte budget; 0 once it is spent. */
+function claimBytes(pool: StreamPool, wantedBytes: number): number {
+  const remainingBytes = pool.options.maxBytesPerDirection - pool.issuedBytes;
+  if (remainingBytes <= 0) return 0;
+  const sizeBytes = Math.min(wantedBytes, remainingBytes);
+  pool.issuedBytes += sizeBytes;
+  return sizeBytes;
+}
+
+/** One request and its sample; the size of the next request, or null when the stream should end. */
+async function transferOnce(pool: StreamPool, sizeBytes: number): Promise<number | null> {
+  const startMs = performance.now();
+  pool.inFlightStartsMs.add(startMs);
+  const parallelStreams = pool.streams;
+  try {
+    const probe = await sendRequest(pool, sizeBytes);
+    const sample = transferSample(pool.direction, probe, sizeBytes, parallelStreams, pool.idleRttMs, pool.testOriginMs);
+    pool.samples.push(sample);
+    pool.onSample(sample);
+    const { minRequestBytes } = pool.options;
+    return nextRequestBytes(sizeBytes, sample.durationMs, pool.targetRequestMs, minRequestBytes, pool.maxRequestBytes);
+  } catch (error) {
+    if (isAbort(error, pool.stop.signal)) return null;
+    // A failed request ends the phase: the figures would silently lack a stream otherwise.
+    pool.failure ??= error;
+    pool.stop.abort('a request failed');
+    return null;
+  } finally {
+    pool.inFlightStartsMs.delete(startMs);
+  }
+}
+
+/** The request itself; its bytes go into the goodput meter as they move. */
+async function sendRequest(pool: StreamPool, sizeBytes: number): Promise<ProbeResult> {
+  const context = { serverUrl: pool.options.serverUrl, signal: pool.stop.signal };
+  if (pool.direction === 'download') {
+    return download(context, sizeBytes, (fromMs, toMs, chunkBytes) => pool.meter.addSpan(fromMs, toMs, chunkBytes));
+  }
+  const probe = await upload(context, sizeBytes, pool.payload);
+  // Bytes left the client between the request start and one round trip before the response began.
+  const sentEndMs = Math.max(probe.requestStartMs, probe.responseStartMs - pool.idleRttMs);
+  pool.meter.addSpan(probe.requestStartMs, sentEndMs, sizeBytes);
+  return probe;
+}
