@@ -34,19 +34,11 @@ export async function ensureLinkEmulator() {
 /** @typedef {{ down: DirectionCounters, up: DirectionCounters, other_packets: number, write_errors: number, cpu_user_ms: number, cpu_system_ms: number }} EmulatorStats */
 
 /**
- * Starts the emulator on an existing TUN device and waits for `ready`.
- * @param {(cmd: string, args: string[], opts: import('node:child_process').SpawnOptions) => import('node:child_process').ChildProcess} spawnInRouter
- * @param {{ tun: string, clientNet: string, seed?: number }} options
+ * The emulator's answers, one line at a time (`nextLine` waits for the next line printed on stdout, bounded in
+ * time), and the end of its stderr for error messages.
+ * @param {import('node:child_process').ChildProcess} child
  */
-export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 }) {
-  const binary = await ensureLinkEmulator();
-  // Every packet of the link waits for this process: at nice 0 on a busy 2-core machine (load 6-8) it got its fair
-  // share, ~25 % of a core, which capped one TCP stream at ~210 Mbit/s. Nice -15 lets it take the CPU it needs (root).
-  const child = spawnInRouter(
-    'nice',
-    ['-n', '-15', binary, '--tun', tun, '--client-net', clientNet, '--seed', String(seed)],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+function emulatorLineReader(child) {
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk.toString()).slice(-2000);
@@ -61,7 +53,7 @@ export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 })
     if (next) next(line);
     else lines.push(line);
   });
-  /** The next line the emulator prints, bounded in time. */
+  /** The next line the emulator prints, bounded in time. @returns {Promise<string>} */
   const nextLine = () =>
     new Promise((resolve, reject) => {
       const queued = lines.shift();
@@ -77,8 +69,26 @@ export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 })
       };
       waiting.push(take);
     });
+  return { nextLine, stderrTail: () => stderr.trim() };
+}
+
+/**
+ * Starts the emulator on an existing TUN device and waits for `ready`.
+ * @param {(cmd: string, args: string[], opts: import('node:child_process').SpawnOptions) => import('node:child_process').ChildProcess} spawnInRouter
+ * @param {{ tun: string, clientNet: string, seed?: number }} options
+ */
+export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 }) {
+  const binary = await ensureLinkEmulator();
+  // Every packet of the link waits for this process: at nice 0 on a busy 2-core machine (load 6-8) it got its fair
+  // share, ~25 % of a core, which capped one TCP stream at ~210 Mbit/s. Nice -15 lets it take the CPU it needs (root).
+  const child = spawnInRouter(
+    'nice',
+    ['-n', '-15', binary, '--tun', tun, '--client-net', clientNet, '--seed', String(seed)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  const { nextLine, stderrTail } = emulatorLineReader(child);
   const ready = await nextLine();
-  if (ready !== 'ready') throw new Error(`link-emulator did not start: ${ready} ${stderr.trim()}`);
+  if (ready !== 'ready') throw new Error(`link-emulator did not start: ${ready} ${stderrTail()}`);
 
   // One command at a time: answers come back in order, so each caller takes the line after its own command.
   let chain = Promise.resolve();
