@@ -199,6 +199,8 @@ function conditionsSetter(names, linkEmulator, must) {
   };
 }
 
+/** @typedef {Awaited<ReturnType<typeof createShapedLink>>} ShapedLink */
+
 /**
  * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
  * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
