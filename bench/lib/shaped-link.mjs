@@ -206,7 +206,7 @@ function conditionsSetter(names, linkEmulator, must) {
  * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
  * setConditions.
  * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
- *   down?: DirectionConditions, up?: DirectionConditions }} options
+ *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
  */
 export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, down, up }) {
   const names = linkNames(prefix);
