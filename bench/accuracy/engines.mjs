@@ -110,6 +110,8 @@ export const speedkitEngine = {
       { timeout: timeoutMs, polling: 250 },
     );
     const outcome = await handle.jsonValue();
+    // waitForFunction resolves only on a truthy value, so `outcome` is one of the two objects above.
+    if (!outcome) throw new Error('speedkit: the page published nothing');
     if (outcome.error) throw new Error(`speedkit failed: ${outcome.error}`);
     return normalizeSpeedkit(outcome.result);
   },

@@ -93,6 +93,7 @@ if (args.overhead) {
 }
 
 const startedAt = new Date();
+/** @type {{ cpu: string, cores: number, kernel: string, loadBefore: number[], loadAfter?: number[] }} */
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, kernel: release(), loadBefore: loadavg() };
 const first = profiles[0];
 const link = await createShapedLink({

@@ -11,21 +11,24 @@ const iperfRuns = 3;
 /** @typedef {{ profile: string, engine: string, repetition: number, metric: string, reported: number, truth: number, bytes: number, wallMs: number }} Row */
 
 /**
- * @param {object} context
- * @param {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} context.link
- * @param {Awaited<ReturnType<typeof import('./server.mjs').startServer>>} context.server
- * @param {import('@playwright/test').Browser} context.browser
- * @param {Engine[]} context.engines
- * @param {Profile} profile
- * @param {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void }} options
+ * @typedef {object} Context
+ * @property {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} link
+ * @property {Awaited<ReturnType<typeof import('./server.mjs').startServer>>} server
+ * @property {import('@playwright/test').Browser} browser
+ * @property {Engine[]} engines
  */
-export async function measureProfile({ link, server, browser, engines }, profile, options) {
-  const { log } = options;
-  await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
+/** @typedef {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void }} Options */
 
-  // Idle jitter of the path itself (no added delay, after a warm-up that absorbs first-request costs), then the
-  // HTTP RTT with the profile's conditions: configured RTT + local overhead (wrangler dev, the emulator's wake-ups,
-  // wake-ups of an idle server path) as measured.
+/**
+ * Truth for one profile before any engine runs: idle jitter of the path itself (no added delay, after a warm-up that
+ * absorbs first-request costs), then the HTTP RTT with the profile's conditions: configured RTT + local overhead
+ * (wrangler dev, the emulator's wake-ups, wake-ups of an idle server path) as measured, and iperf3 both ways.
+ * @param {Context} context
+ * @param {Profile} profile
+ * @param {Options} options
+ */
+async function measureTruth({ link, server }, profile, options) {
+  const { log } = options;
   await server.setDelay({ rttMs: 0 });
   await curlRtts(link, server.origin, 10);
   const idleRtts = await curlRtts(link, server.origin, 20);
@@ -66,6 +69,71 @@ export async function measureProfile({ link, server, browser, engines }, profile
       `(runs ${probe.iperfDownRunsMbit.map((v) => fmt(v, 2)).join(' ')} / ${probe.iperfUpRunsMbit.map((v) => fmt(v, 2)).join(' ')}), overhead ${fmt(overheadMs, 2)} ms, ` +
       `curl RTT ${fmt(probe.curlLatencyMs, 2)} ms (idle ${fmt(probe.idleLatencyMs, 2)}), jitter ${fmt(probe.curlJitterMs, 2)} ms`,
   );
+  return { truth, probe, delayedRtts };
+}
+
+/**
+ * One engine run in a fresh browser context: its rows (each metric beside its truth, wire bytes, wall time), or the
+ * error it failed with.
+ * @param {Context} context
+ * @param {Engine} engine
+ * @param {Profile} profile
+ * @param {Awaited<ReturnType<typeof measureTruth>>['truth']} truth
+ * @param {number} repetition
+ * @param {Options} options
+ * @returns {Promise<{ rows: Row[], error?: { engine: string, repetition: number, error: string } }>}
+ */
+async function runEngine({ link, server, browser }, engine, profile, truth, repetition, options) {
+  const { log } = options;
+  /** @type {Row[]} */
+  const rows = [];
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const before = await wireBytes(link);
+  const startMs = performance.now();
+  try {
+    const result = await engine.run(page, server.origin, options.engineTimeoutMs);
+    const wallMs = performance.now() - startMs;
+    const after = await wireBytes(link);
+    const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
+    const reported = {
+      download: result.downloadBps,
+      upload: result.uploadBps,
+      latency: result.latencyMs,
+      jitter: result.jitterMs,
+      downLoadedLatency: result.downLoadedLatencyMs,
+      upLoadedLatency: result.upLoadedLatencyMs,
+    };
+    for (const [metric, value] of Object.entries(reported)) {
+      const row = { profile: profile.id, engine: engine.name, repetition, metric, reported: value, bytes, wallMs };
+      rows.push({ ...row, truth: truth[/** @type {keyof typeof truth} */ (metric)] });
+    }
+    log(
+      `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
+        `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
+        (result.detail ? ` (${result.detail})` : ''),
+    );
+    return { rows };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
+    const serverLog = server.log().trim();
+    if (serverLog) log(`  wrangler dev said:\n${serverLog.split('\n').slice(-15).join('\n')}`);
+    return { rows, error: { engine: engine.name, repetition, error: message } };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * @param {Context} context
+ * @param {Profile} profile
+ * @param {Options} options
+ */
+export async function measureProfile(context, profile, options) {
+  const { link, server, engines } = context;
+  await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
+  const { truth, probe, delayedRtts } = await measureTruth(context, profile, options);
 
   /** @type {Row[]} */
   const rows = [];
@@ -75,41 +143,9 @@ export async function measureProfile({ link, server, browser, engines }, profile
     // Alternate the order so neither engine always runs on a link the other just warmed up (or left queued).
     const order = repetition % 2 ? engines : [...engines].reverse();
     for (const engine of order) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const before = await wireBytes(link);
-      const startMs = performance.now();
-      try {
-        const result = await engine.run(page, server.origin, options.engineTimeoutMs);
-        const wallMs = performance.now() - startMs;
-        const after = await wireBytes(link);
-        const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
-        const reported = {
-          download: result.downloadBps,
-          upload: result.uploadBps,
-          latency: result.latencyMs,
-          jitter: result.jitterMs,
-          downLoadedLatency: result.downLoadedLatencyMs,
-          upLoadedLatency: result.upLoadedLatencyMs,
-        };
-        for (const [metric, value] of Object.entries(reported)) {
-          const row = { profile: profile.id, engine: engine.name, repetition, metric, reported: value, bytes, wallMs };
-          rows.push({ ...row, truth: truth[/** @type {keyof typeof truth} */ (metric)] });
-        }
-        log(
-          `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
-            `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
-            (result.detail ? ` (${result.detail})` : ''),
-        );
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        errors.push({ engine: engine.name, repetition, error: message });
-        log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
-        const serverLog = server.log().trim();
-        if (serverLog) log(`  wrangler dev said:\n${serverLog.split('\n').slice(-15).join('\n')}`);
-      } finally {
-        await context.close();
-      }
+      const outcome = await runEngine(context, engine, profile, truth, repetition, options);
+      rows.push(...outcome.rows);
+      if (outcome.error) errors.push(outcome.error);
     }
     // More truth probes between repetitions, so the latency truth spans the same minutes (and load) as the runs.
     delayedRtts.push(...(await curlRtts(link, server.origin, 20)));

@@ -77,6 +77,27 @@ execFileSync('cargo', ['build', '--release', '--quiet', '--example', 'native_ben
 });
 const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
 
+/**
+ * @typedef {object} Row sizes in bytes, speeds in MB/s of source (Chromium: of regenerated JavaScript), bridges in ms
+ * @property {string} library
+ * @property {number} sourceBytes
+ * @property {number} gzipBytes
+ * @property {number} brotliBytes
+ * @property {number} multipartBytes
+ * @property {number} multipartBrotliBytes
+ * @property {number} optimisedBytes
+ * @property {number} optimisedBrotliBytes
+ * @property {number} serdeBridgeMs
+ * @property {number} jsonBridgeMs
+ * @property {number} [wasmEncodeMBps] not in the totals row, as are the speeds below
+ * @property {number} [nativeEncodeMBps]
+ * @property {number} [decodeRegenerateMBps]
+ * @property {number} [nativeDecodeRegenerateMBps]
+ * @property {number} [chromiumDecodeMBps] set once every library is encoded
+ */
+/** @typedef {'sourceBytes' | 'gzipBytes' | 'brotliBytes' | 'multipartBytes' | 'multipartBrotliBytes' | 'optimisedBytes' | 'optimisedBrotliBytes' | 'serdeBridgeMs' | 'jsonBridgeMs'} TotalledKey */
+
+/** @type {Row[]} */
 const rows = [];
 /** @type {Map<string, Uint8Array>} optimised encodings, for the Chromium decode run */
 const encodings = new Map();
@@ -136,7 +157,8 @@ const decoder = {
   fullBuildGzipBytes: gzip(readFileSync(new URL(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm')))),
 };
 
-const sum = (/** @type {string} */ key) => rows.reduce((total, row) => total + row[key], 0);
+const sum = (/** @type {TotalledKey} */ key) => rows.reduce((total, row) => total + row[key], 0);
+/** @type {Row} */
 const totals = {
   library: 'TOTAL',
   sourceBytes: sum('sourceBytes'),
@@ -196,7 +218,7 @@ process.stdout.write(
   `\noptimised+brotli / brotli(source) = ${(totals.optimisedBrotliBytes / totals.brotliBytes).toFixed(3)} (aim <= 0.95)` +
     `; JSON bridge / serde bridge time = ${(totals.jsonBridgeMs / totals.serdeBridgeMs).toFixed(2)} (aim >= 1.5)\n`,
 );
-const chromiumSpeeds = rows.map((row) => row.chromiumDecodeMBps).sort((a, b) => a - b);
+const chromiumSpeeds = rows.map((row) => row.chromiumDecodeMBps ?? 0).sort((a, b) => a - b);
 process.stdout.write(
   `browser decoder (decode-only build): ${decoder.wasmBytes} B Wasm, ${decoder.wasmGzipBytes} B gzip + ` +
     `${decoder.glueGzipBytes} B gzip glue = ${decoder.wasmGzipBytes + decoder.glueGzipBytes} B (aim <= 40960; ` +
@@ -211,6 +233,6 @@ writeFileSync(join(results, 'binast.json'), `${JSON.stringify(report, null, 2)}\
 const columns = Object.keys(rows[0] ?? {});
 writeFileSync(
   join(results, 'binast.csv'),
-  `${[columns.join(','), ...rows.map((row) => columns.map((c) => row[c]).join(','))].join('\n')}\n`,
+  `${[columns.join(','), ...rows.map((row) => columns.map((c) => row[/** @type {keyof Row} */ (c)]).join(','))].join('\n')}\n`,
 );
 process.stdout.write('wrote bench/results/binast.json and bench/results/binast.csv\n');

@@ -8,7 +8,29 @@ import { importWorkerCode } from '../lib/import-worker-code.mjs';
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const src = join(repoRoot, 'workers', 'src');
 
-/** The pure parsers of the Worker, in one ESM bundle. */
+/**
+ * @typedef {object} WorkerParsers
+ * @property {typeof import('../../workers/src/images/core/completeness').isComplete} isComplete
+ * @property {typeof import('../../workers/src/shared/image-header/format').sniffImageFormat} sniffImageFormat
+ * @property {typeof import('../../workers/src/shared/image-header/whole-file').readImageHeader} readImageHeader
+ * @property {typeof import('../../workers/src/images/core/jpeg-structure').walkJpeg} walkJpeg
+ * @property {typeof import('../../workers/src/images/core/url-options').parseOptions} parseOptions
+ * @property {typeof import('../../workers/src/images/core/url-options').canonicalOptions} canonicalOptions
+ * @property {typeof import('../../workers/src/images/core/resize-plan').planResize} planResize
+ * @property {typeof import('../../workers/src/shared/accept').parseAccept} parseAccept
+ * @property {typeof import('../../workers/src/shared/accept').explicitQuality} explicitQuality
+ * @property {typeof import('../../workers/src/images/core/choose-format').chooseFormat} chooseFormat
+ * @property {typeof import('../../workers/src/images/edge/source-fetch').locateSource} locateSource
+ * @property {typeof import('../../workers/src/images/core/config').defaultConfig} imagesDefaults
+ * @property {typeof import('../../workers/src/priority/scanner').scanImage} scanImage
+ * @property {typeof import('../../workers/src/speedtest/params').parseBytesParam} parseBytesParam
+ * @property {typeof import('../../workers/src/speedtest/limits').maxDownloadBytes} maxDownloadBytes
+ */
+
+/**
+ * The pure parsers of the Worker, in one ESM bundle.
+ * @returns {Promise<WorkerParsers>}
+ */
 export function loadWorkerParsers() {
   return importWorkerCode(
     [
@@ -36,6 +58,7 @@ const pkg = fileURLToPath(new URL('.', import.meta.resolve('@speedkit/binast/was
  * A fresh BinaryAST decoder: its own copy of the wasm-bindgen glue (a new module URL) and its own Wasm instance, so
  * an input that traps cannot change what the next input sees (the fuzzer reloads after every trap).
  * @param {number} generation distinguishes the copies
+ * @returns {Promise<BinastDecoder>}
  */
 export async function loadBinastDecoder(generation) {
   const glue = await import(`${pathToFileURL(join(pkg, 'binast.js')).href}?instance=${generation}`);
@@ -43,7 +66,12 @@ export async function loadBinastDecoder(generation) {
   return glue;
 }
 
-/** The crate's JavaScript encoder (acorn + the same Wasm), for seeding the decoder with real encodings. */
+/** @typedef {{ decodeToJavaScript: (bytes: Uint8Array) => string }} BinastDecoder */
+
+/**
+ * The crate's JavaScript encoder (acorn + the same Wasm), for seeding the decoder with real encodings.
+ * @returns {Promise<{ encodeJavaScript: typeof import('../../wasm/binast/js/encode-javascript.js').encodeJavaScript, decoder: BinastDecoder }>}
+ */
 export async function loadBinastEncoder() {
   // encode-javascript.js imports the glue by its plain URL: that copy needs its own instance.
   const plain = await import('@speedkit/binast/wasm');

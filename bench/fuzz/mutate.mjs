@@ -23,6 +23,7 @@ const byteOp = fc.oneof(
   fc.record({ kind: fc.constant('u16'), at: fc.nat(), value: fc.constantFrom(0, 1, 2, 0x7fff, 0x8000, 0xffff) }),
 );
 
+/** @param {...Uint8Array} parts */
 const join = (...parts) => {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
@@ -33,7 +34,13 @@ const join = (...parts) => {
   return out;
 };
 
-/** Applies byte-level mutations to a copy of `seed` (typed-array slices: seeds are up to 128 KB). */
+/** @typedef {typeof byteOp extends import('fast-check').Arbitrary<infer Op> ? Op : never} ByteOp */
+
+/**
+ * Applies byte-level mutations to a copy of `seed` (typed-array slices: seeds are up to 128 KB).
+ * @param {Uint8Array} seed
+ * @param {ByteOp[]} ops
+ */
 export function mutateBytes(seed, ops) {
   let bytes = seed.slice();
   for (const op of ops) {
@@ -74,6 +81,9 @@ export function mutateBytes(seed, ops) {
 /**
  * Inputs for a byte parser: mutated seeds most of the time, plus a known magic number followed by random bytes, plus
  * plain random bytes.
+ * @param {Uint8Array[]} seeds
+ * @param {number[][]} [magics]
+ * @returns {import('fast-check').Arbitrary<Uint8Array>}
  */
 export function bytesFrom(seeds, magics = []) {
   const mutated = fc
@@ -94,6 +104,7 @@ export function bytesFrom(seeds, magics = []) {
   return fc.oneof(...options);
 }
 
+/** @param {string[]} dictionary */
 const textOp = (dictionary) =>
   fc.oneof(
     fc.record({
@@ -115,7 +126,13 @@ const textOp = (dictionary) =>
     fc.record({ kind: fc.constant('case'), at: fc.nat() }),
   );
 
-/** Applies text mutations to `seed`. */
+/** @typedef {ReturnType<typeof textOp> extends import('fast-check').Arbitrary<infer Op> ? Op : never} TextOp */
+
+/**
+ * Applies text mutations to `seed`.
+ * @param {string} seed
+ * @param {TextOp[]} ops
+ */
 export function mutateText(seed, ops) {
   let text = seed;
   for (const op of ops) {
@@ -129,7 +146,12 @@ export function mutateText(seed, ops) {
   return text;
 }
 
-/** Inputs for a text parser: mutated seeds, seeds glued together, and arbitrary strings. */
+/**
+ * Inputs for a text parser: mutated seeds, seeds glued together, and arbitrary strings.
+ * @param {string[]} seeds
+ * @param {string[]} dictionary
+ * @returns {import('fast-check').Arbitrary<string>}
+ */
 export function textFrom(seeds, dictionary) {
   return fc.oneof(
     {

@@ -14,6 +14,7 @@ const hangMs = 1000;
 const examplesKept = 3;
 const batchSize = 50;
 
+/** @param {string[]} argv */
 function parseArgs(argv) {
   const args = { seconds: 60, smoke: false, seed: Date.now() % 2 ** 31 };
   for (let i = 0; i < argv.length; i += 1) {
@@ -29,7 +30,14 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Runs one target until its deadline; never stops at the first crash, so the counts mean something. */
+/** @typedef {{ kind: 'crash', error: string, input: string } | { kind: 'hang', ms: number, input: string }} Example */
+
+/**
+ * Runs one target until its deadline; never stops at the first crash, so the counts mean something.
+ * @param {import('./targets.mjs').Target} target
+ * @param {number} seconds
+ * @param {number} seed
+ */
 async function fuzz(target, seconds, seed) {
   const endMs = performance.now() + seconds * 1000;
   const result = {
@@ -40,11 +48,13 @@ async function fuzz(target, seconds, seed) {
     hangs: 0,
     slowestMs: 0,
     slowestInput: '',
+    /** @type {Example[]} */
     examples: [],
   };
   for (let batch = 0; performance.now() < endMs; batch += 1) {
     for (const input of fc.sample(target.arbitrary, { numRuns: batchSize, seed: seed + batch })) {
       const startMs = performance.now();
+      /** @type {unknown} */
       let failure;
       try {
         await target.run(input);
@@ -62,7 +72,7 @@ async function fuzz(target, seconds, seed) {
         if (result.examples.length < examplesKept)
           result.examples.push({
             kind: 'crash',
-            error: String(failure?.stack ?? failure)
+            error: String(/** @type {{ stack?: string } | null | undefined} */ (failure)?.stack ?? failure)
               .split('\n')
               .slice(0, 3)
               .join(' | '),
@@ -93,7 +103,9 @@ for (const target of targets) {
   rows.push(row);
   console.log(`  ${row.target}: ${row.executions} executions, ${row.crashes} crashes, ${row.hangs} hangs`);
   for (const example of row.examples)
-    console.log(`    ${example.kind}: ${example.error ?? `${example.ms} ms`} ← ${example.input}`);
+    console.log(
+      `    ${example.kind}: ${example.kind === 'crash' ? example.error : `${example.ms} ms`} ← ${example.input}`,
+    );
 }
 
 console.log('\n| target | seeds | executions | exec/s | crashes | hangs (> 1 s) | slowest ms | slowest input |');

@@ -9,7 +9,10 @@ import { bytesFrom, textFrom } from './mutate.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** Files of a generated fixture folder up to `maxBytes` each (small seeds mutate and run faster). */
+/**
+ * Files of a generated fixture folder up to `maxBytes` each (small seeds mutate and run faster).
+ * @param {string} dir @param {RegExp} test
+ */
 function filesIn(dir, test, maxBytes = 128 * 1024) {
   const full = join(repoRoot, dir);
   let names;
@@ -25,11 +28,14 @@ function filesIn(dir, test, maxBytes = 128 * 1024) {
     .map((name) => new Uint8Array(readFileSync(join(full, name))));
 }
 
+/** @param {unknown} condition @param {string} message */
 const assert = (condition, message) => {
   if (!condition) throw new Error(`property: ${message}`);
 };
+/** @param {number} value */
 const positiveInteger = (value) => Number.isSafeInteger(value) && value > 0;
 
+/** @type {number[][]} */
 const magics = [
   [0xff, 0xd8, 0xff],
   [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52],
@@ -39,31 +45,39 @@ const magics = [
 ];
 
 /**
+ * @template [Input=unknown]
  * @typedef {object} Target
  * @property {string} name
  * @property {number} seeds
- * @property {import('fast-check').Arbitrary<unknown>} arbitrary
- * @property {(input: unknown) => void | Promise<void>} run throws on a crash or a broken property
- * @property {(input: unknown) => string} describe a short printable form of an input
+ * @property {import('fast-check').Arbitrary<Input>} arbitrary
+ * @property {(input: Input) => void | Promise<void>} run throws on a crash or a broken property
+ * @property {(input: Input) => string} describe a short printable form of an input
  * @property {(error: unknown) => Promise<void>} [recover] after a crash (e.g. a fresh Wasm instance after a trap)
  */
 
+/**
+ * A target with its input type forgotten: the runner only ever passes `run` and `describe` what `arbitrary` made.
+ * @template Input
+ * @param {Target<Input>} target
+ * @returns {Target}
+ */
+const anyInput = (target) => /** @type {Target} */ (/** @type {unknown} */ (target));
+
+/** @typedef {import('./load-targets.mjs').WorkerParsers} WorkerParsers */
+
+/** @param {Uint8Array} bytes */
 const hex = (bytes) =>
   `${bytes.length} bytes: ${Buffer.from(bytes.subarray(0, 48)).toString('hex')}${bytes.length > 48 ? '…' : ''}`;
+/** @param {string} value */
 const text = (value) => JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…(${value.length})` : value);
 
-/** @returns {Promise<Target[]>} */
-export async function loadTargets() {
-  const w = await loadWorkerParsers();
-  const demoImages = [
-    ...filesIn('apps/speedtest/public/demo/images/small', /\.(jpe?g|png|gif|webp|avif)$/),
-    ...filesIn('apps/speedtest/public/demo/images/broken', /./),
-  ];
-  const priorityFixtures = filesIn('workers/test/priority/fixtures', /./);
-  const imageSeeds = [...demoImages, ...priorityFixtures];
-  const jpegSeeds = imageSeeds.filter((bytes) => bytes[0] === 0xff && bytes[1] === 0xd8);
-
-  const imageHeader = {
+/**
+ * Format sniffing and header reading on every image kind.
+ * @param {WorkerParsers} w
+ * @param {Uint8Array[]} imageSeeds
+ */
+function imageHeaderTarget(w, imageSeeds) {
+  return anyInput({
     name: 'image-header reader',
     seeds: imageSeeds.length,
     arbitrary: bytesFrom(imageSeeds, magics),
@@ -76,9 +90,16 @@ export async function loadTargets() {
         w.isComplete(bytes, header.format);
       }
     },
-  };
+  });
+}
 
-  const jpegScans = {
+/**
+ * The progressive-JPEG scan scanner, whole and in chunks, and the JPEG walker.
+ * @param {WorkerParsers} w
+ * @param {Uint8Array[]} jpegSeeds
+ */
+function jpegScansTarget(w, jpegSeeds) {
+  return anyInput({
     name: 'JPEG scan scanner',
     seeds: jpegSeeds.length,
     arbitrary: fc.tuple(bytesFrom(jpegSeeds, [magics[0]]), fc.integer({ min: 1, max: 4096 })),
@@ -97,45 +118,53 @@ export async function loadTargets() {
       const walk = w.walkJpeg(bytes, { maxScans: 100, maxMarkers: 1000 });
       if (walk.ok) assert(walk.structure.scans <= 100 && walk.structure.markers <= 1000, 'walk within its limits');
     },
-  };
+  });
+}
 
-  const optionSeeds = [
-    'width=320,format=auto',
-    'w=40,h=40,fit=cover,g=0.2x0.8',
-    'width=300,height=200,fit=cover,gravity=top,format=auto',
-    'width=240,height=240,fit=pad,format=auto',
-    'w=24,dpr=2,q=50,f=webp,onerror=redirect,metadata=none,anim=false,sharpen=1.5',
-    'f=json',
-    'width=3900,height=3900,fit=pad,format=webp,q=84',
-  ];
-  const optionWords = [
-    'width',
-    'w',
-    'height',
-    'h',
-    'fit',
-    'quality',
-    'q',
-    'format',
-    'f',
-    'dpr',
-    'gravity',
-    'g',
-    '=',
-    ',',
-    '%2C',
-    '1e9',
-    '-1',
-    '0.5',
-    '4097',
-    'NaN',
-    '0x10',
-    'auto',
-    'pad',
-    '\u0000',
-    '..',
-  ];
-  const urlOptions = {
+// Seeds and dictionary of the URL options parser.
+const optionSeeds = [
+  'width=320,format=auto',
+  'w=40,h=40,fit=cover,g=0.2x0.8',
+  'width=300,height=200,fit=cover,gravity=top,format=auto',
+  'width=240,height=240,fit=pad,format=auto',
+  'w=24,dpr=2,q=50,f=webp,onerror=redirect,metadata=none,anim=false,sharpen=1.5',
+  'f=json',
+  'width=3900,height=3900,fit=pad,format=webp,q=84',
+];
+const optionWords = [
+  'width',
+  'w',
+  'height',
+  'h',
+  'fit',
+  'quality',
+  'q',
+  'format',
+  'f',
+  'dpr',
+  'gravity',
+  'g',
+  '=',
+  ',',
+  '%2C',
+  '1e9',
+  '-1',
+  '0.5',
+  '4097',
+  'NaN',
+  '0x10',
+  'auto',
+  'pad',
+  '\u0000',
+  '..',
+];
+
+/**
+ * `/cdn-cgi/image/<options>` parsing and the resize plan made from it.
+ * @param {WorkerParsers} w
+ */
+function urlOptionsTarget(w) {
+  return anyInput({
     name: 'URL options parser',
     seeds: optionSeeds.length,
     arbitrary: fc.tuple(
@@ -179,8 +208,14 @@ export async function loadTargets() {
         'resized fits the canvas',
       );
     },
-  };
+  });
+}
 
+/**
+ * The Accept parser and the format choice made from it.
+ * @param {WorkerParsers} w
+ */
+function acceptTarget(w) {
   const acceptSeeds = [
     'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
     'image/webp,*/*',
@@ -190,7 +225,7 @@ export async function loadTargets() {
     '*',
   ];
   const acceptWords = ['image/avif', 'image/webp', ';q=', '0.001', '1.0000', ',', '*/*', 'q=0', ' ', '\t', ';', '/'];
-  const accept = {
+  return anyInput({
     name: 'Accept parser',
     seeds: acceptSeeds.length,
     arbitrary: textFrom(acceptSeeds, acceptWords),
@@ -202,8 +237,14 @@ export async function loadTargets() {
       const format = w.chooseFormat(ranges, 'jpeg', ['avif', 'webp']);
       if (format) assert(w.explicitQuality(ranges, `image/${format}`) > 0, 'a chosen format was named with q > 0');
     },
-  };
+  });
+}
 
+/**
+ * The BinaryAST decoder, seeded with real encodings of test262 scripts and the demo app; a fresh instance after
+ * every trap.
+ */
+async function binastTarget() {
   const { encodeJavaScript } = await loadBinastEncoder();
   const scriptDir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
   const scripts = readdirSync(scriptDir)
@@ -211,9 +252,10 @@ export async function loadTargets() {
     .slice(0, 40)
     .map((name) => readFileSync(join(scriptDir, name), 'utf8'));
   scripts.push(readFileSync(join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'loader-app.js'), 'utf8'));
+  /** @type {Uint8Array[]} */
   const binastSeeds = [];
   for (const source of scripts) {
-    for (const layout of ['multipart', 'optimised']) {
+    for (const layout of /** @type {const} */ (['multipart', 'optimised'])) {
       try {
         binastSeeds.push(encodeJavaScript(source, { layout, lazyLevel: 1 }));
       } catch {
@@ -223,7 +265,7 @@ export async function loadTargets() {
   }
   let generation = 1;
   let decoder = await loadBinastDecoder(generation);
-  const binast = {
+  return anyInput({
     name: 'BinaryAST decoder',
     seeds: binastSeeds.length,
     arbitrary: bytesFrom(binastSeeds, [[...'BINJS'].map((c) => c.charCodeAt(0))]),
@@ -240,8 +282,14 @@ export async function loadTargets() {
       generation += 1;
       decoder = await loadBinastDecoder(generation);
     },
-  };
+  });
+}
 
+/**
+ * The speed test's `bytes` parameter and the image source locator (allow-list, no credentials, no loops).
+ * @param {WorkerParsers} w
+ */
+function endpointTarget(w) {
   const base = new URL('https://site.example/cdn-cgi/image/w=1/x');
   const sourceConfig = { ...w.imagesDefaults, allowedOrigins: ['https://images.example'] };
   const paramSeeds = ['0', '100000', '1e5', '1.0', '250000000', '1000000000', '-1', '', ' 10', '0x10', '1e400'];
@@ -256,7 +304,7 @@ export async function loadTargets() {
     'http://user:pw@images.example/a.jpg',
     '%2e%2e/%2e%2e/etc',
   ];
-  const endpoint = {
+  return anyInput({
     name: 'endpoint parameters',
     seeds: paramSeeds.length + sourceSeeds.length,
     arbitrary: fc.tuple(
@@ -302,7 +350,26 @@ export async function loadTargets() {
         assert([400, 403].includes(located.problem.status), 'a refusal is 400 or 403');
       }
     },
-  };
+  });
+}
 
-  return [imageHeader, jpegScans, urlOptions, accept, binast, endpoint];
+/** @returns {Promise<Target[]>} */
+export async function loadTargets() {
+  const w = await loadWorkerParsers();
+  const demoImages = [
+    ...filesIn('apps/speedtest/public/demo/images/small', /\.(jpe?g|png|gif|webp|avif)$/),
+    ...filesIn('apps/speedtest/public/demo/images/broken', /./),
+  ];
+  const priorityFixtures = filesIn('workers/test/priority/fixtures', /./);
+  const imageSeeds = [...demoImages, ...priorityFixtures];
+  const jpegSeeds = imageSeeds.filter((bytes) => bytes[0] === 0xff && bytes[1] === 0xd8);
+
+  return [
+    imageHeaderTarget(w, imageSeeds),
+    jpegScansTarget(w, jpegSeeds),
+    urlOptionsTarget(w),
+    acceptTarget(w),
+    await binastTarget(),
+    endpointTarget(w),
+  ];
 }

@@ -11,6 +11,7 @@ import { importWorkerCode } from '../lib/import-worker-code.mjs';
 import { startServer } from '../speedtest/server.mjs';
 
 const argv = process.argv.slice(2);
+/** @param {string} name @param {number} fallback */
 const flag = (name, fallback) => {
   const at = argv.indexOf(name);
   return at >= 0 ? Number(argv[at + 1]) : fallback;
@@ -27,7 +28,11 @@ async function hostileJpeg() {
   return manyScanJpeg(1728, 10_000);
 }
 
-/** A loopback origin for the hostile file (an absolute source on IMAGES_ALLOWED_ORIGINS). */
+/**
+ * A loopback origin for the hostile file (an absolute source on IMAGES_ALLOWED_ORIGINS).
+ * @param {Uint8Array} jpeg
+ * @returns {Promise<import('node:http').Server>}
+ */
 function startOrigin(jpeg) {
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.byteLength });
@@ -38,13 +43,18 @@ function startOrigin(jpeg) {
 }
 
 const base = `http://127.0.0.1:${port}`;
+/** @param {number[]} values @param {number} p percent */
 const percentile = (values, p) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-/** One timed request; the body is read fully (a response is only over when its bytes are). */
+/**
+ * One timed request; the body is read fully (a response is only over when its bytes are).
+ * @param {string} url
+ * @returns {Promise<{ ms: number, status: number | string }>}
+ */
 async function timed(url) {
   const startMs = performance.now();
   try {
@@ -52,7 +62,8 @@ async function timed(url) {
     await response.arrayBuffer();
     return { ms: performance.now() - startMs, status: response.status };
   } catch (error) {
-    return { ms: performance.now() - startMs, status: `error ${error.cause?.code ?? error.message}` };
+    const failure = /** @type {Error & { cause?: { code?: string } }} */ (error);
+    return { ms: performance.now() - startMs, status: `error ${failure.cause?.code ?? failure.message}` };
   }
 }
 
@@ -63,6 +74,7 @@ async function timed(url) {
  */
 async function phase(name, attackers) {
   const endMs = performance.now() + phaseSeconds * 1000;
+  /** @type {{ ms: number, status: number | string }[]} */
   const attack = [];
   const loops = attackers.map(async (urlOf, i) => {
     for (let n = 0; performance.now() < endMs; n += 1) attack.push(await timed(urlOf(i, n)));
@@ -73,6 +85,7 @@ async function phase(name, attackers) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await Promise.all(loops);
+  /** @type {Record<string, number>} */
   const statuses = {};
   for (const { status } of attack) statuses[status] = (statuses[status] ?? 0) + 1;
   const row = {
@@ -101,7 +114,7 @@ async function phase(name, attackers) {
 const photo = '/demo/images/hubble_deep_field.jpg';
 const jpeg = await hostileJpeg();
 const origin = await startOrigin(jpeg);
-const originPort = origin.address().port;
+const originPort = /** @type {import('node:net').AddressInfo} */ (origin.address()).port;
 const { stop } = await startServer(port, ['--var', `IMAGES_ALLOWED_ORIGINS:http://127.0.0.1:${originPort}`]);
 const rows = [];
 try {

@@ -39,14 +39,16 @@ const sources = {
   avif: await photo.clone().avif({ quality: 60, effort: 2 }).toBuffer(),
 };
 for (const [name, bytes] of Object.entries(sources)) {
-  const format = name === 'jpeg-progressive' ? 'jpeg' : name;
+  const format = /** @type {import('../../workers/src/images/core/formats').CodecFormat} */ (
+    name === 'jpeg-progressive' ? 'jpeg' : name
+  );
   const ms = await median(() => codecs.decode(new Uint8Array(bytes), format, 0));
   rows.push({ stage: 'decode', format: name, msPerMegapixel: ms / megapixels });
 }
 const half = { width: Math.round(width / 2), height: Math.round(height / 2) };
 const resizeMs = await median(() => codecs.resizePixels(pixels, half.width, half.height));
 rows.push({ stage: 'resize', format: 'in+out', msPerMegapixel: resizeMs / (megapixels * 1.25) });
-for (const format of ['avif', 'webp', 'jpeg', 'png']) {
+for (const format of /** @type {const} */ (['avif', 'webp', 'jpeg', 'png'])) {
   const ms = await median(() => codecs.encode(pixels, format, 85));
   rows.push({ stage: 'encode', format, msPerMegapixel: ms / megapixels });
 }

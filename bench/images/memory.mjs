@@ -65,7 +65,7 @@ for (const codec of codecs) {
     const start = externalMb();
     const output = await codec.run(input);
     // Decoders may hand back a view into their own heap: then the pixels are part of the heap, not extra.
-    const data = output.data ?? new Uint8Array(output);
+    const data = 'data' in output ? output.data : new Uint8Array(output);
     const outputMb = data.buffer.byteLength > data.byteLength ? 0 : data.byteLength / 1048576;
     const heapGrowthMb = externalMb() - start - outputMb;
     rows.push({
@@ -80,7 +80,7 @@ for (const codec of codecs) {
 console.table(rows);
 const resultsDir = join(repoRoot, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
-const columns = ['codec', 'megapixels', 'instanceMb', 'heapAfterMb'];
+const columns = /** @type {const} */ (['codec', 'megapixels', 'instanceMb', 'heapAfterMb']);
 writeFileSync(
   join(resultsDir, 'images-memory.csv'),
   `${[columns.join(','), ...rows.map((row) => columns.map((column) => row[column]).join(','))].join('\n')}\n`,

@@ -38,6 +38,7 @@ const repeats = 3;
 /** @param {() => Promise<Uint8Array | Buffer>} encode */
 async function timed(encode) {
   const durations = [];
+  /** @type {Uint8Array | Buffer} */
   let bytes = new Uint8Array();
   for (let run = 0; run < repeats; run += 1) {
     const start = performance.now();
@@ -102,7 +103,17 @@ for (const file of names) {
   process.stderr.write(`${name} done\n`);
 }
 
-const columns = ['image', 'width', 'height', 'format', 'engine', 'bytes', 'vsSource', 'ssim', 'encodeMs'];
+const columns = /** @type {const} */ ([
+  'image',
+  'width',
+  'height',
+  'format',
+  'engine',
+  'bytes',
+  'vsSource',
+  'ssim',
+  'encodeMs',
+]);
 const table = rows.map((row) => ({
   ...row,
   vsSource: `${((100 * row.bytes) / row.sourceBytes).toFixed(1)}%`,
@@ -110,7 +121,7 @@ const table = rows.map((row) => ({
   encodeMs: Number.isNaN(row.encodeMs) ? '-' : row.encodeMs.toFixed(0),
 }));
 const widths = columns.map((column) => Math.max(column.length, ...table.map((row) => String(row[column]).length)));
-const line = (/** @type {string[]} */ cells) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ');
+const line = (/** @type {readonly string[]} */ cells) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ');
 process.stdout.write(
   `images bench: quality ${quality}, avif speed ${codecs.avifSpeed}, ${availableParallelism()} cores, sharp.concurrency(1)\n`,
 );

@@ -47,38 +47,9 @@ export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 })
     ['-n', '-15', binary, '--tun', tun, '--client-net', clientNet, '--seed', String(seed)],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr = (stderr + chunk.toString()).slice(-2000);
-  });
-  /** @type {string[]} */
-  const lines = [];
-  /** @type {((line: string) => void)[]} */
-  const waiting = [];
-  const reader = createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) });
-  reader.on('line', (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else lines.push(line);
-  });
-  /** The next line the emulator prints, bounded in time. */
-  const nextLine = () =>
-    new Promise((resolve, reject) => {
-      const queued = lines.shift();
-      if (queued !== undefined) return resolve(queued);
-      const timer = setTimeout(() => {
-        const index = waiting.indexOf(take);
-        if (index >= 0) waiting.splice(index, 1);
-        reject(new Error(`link-emulator did not answer within ${answerTimeoutMs} ms: ${stderr.trim()}`));
-      }, answerTimeoutMs);
-      const take = (/** @type {string} */ line) => {
-        clearTimeout(timer);
-        resolve(line);
-      };
-      waiting.push(take);
-    });
+  const { nextLine, stderrTail } = emulatorLineReader(child);
   const ready = await nextLine();
-  if (ready !== 'ready') throw new Error(`link-emulator did not start: ${ready} ${stderr.trim()}`);
+  if (ready !== 'ready') throw new Error(`link-emulator did not start: ${ready} ${stderrTail()}`);
 
   // One command at a time: answers come back in order, so each caller takes the line after its own command.
   let chain = Promise.resolve();
@@ -122,4 +93,43 @@ export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 })
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * The emulator's answers, one line at a time (`nextLine` waits for the next line printed on stdout, bounded in
+ * time), and the end of its stderr for error messages.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+function emulatorLineReader(child) {
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
+  /** @type {string[]} */
+  const lines = [];
+  /** @type {((line: string) => void)[]} */
+  const waiting = [];
+  const reader = createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) });
+  reader.on('line', (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else lines.push(line);
+  });
+  /** The next line the emulator prints, bounded in time. @returns {Promise<string>} */
+  const nextLine = () =>
+    new Promise((resolve, reject) => {
+      const queued = lines.shift();
+      if (queued !== undefined) return resolve(queued);
+      const timer = setTimeout(() => {
+        const index = waiting.indexOf(take);
+        if (index >= 0) waiting.splice(index, 1);
+        reject(new Error(`link-emulator did not answer within ${answerTimeoutMs} ms: ${stderr.trim()}`));
+      }, answerTimeoutMs);
+      const take = (/** @type {string} */ line) => {
+        clearTimeout(timer);
+        resolve(line);
+      };
+      waiting.push(take);
+    });
+  return { nextLine, stderrTail: () => stderr.trim() };
 }

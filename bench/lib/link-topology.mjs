@@ -88,10 +88,11 @@ export function directTopology(names) {
 }
 
 /**
+ * The three namespaces, the two veth pairs through the router, and forwarding on in the router.
  * @param {LinkNames} names
- * @returns {{ serverIp: string, clientIp: string, clientNet: string, commands: Command[], shapers: { down: { ns: string, dev: string }, up: { ns: string, dev: string } } }}
+ * @returns {Command[]}
  */
-export function routedTopology(names) {
+function routedNamespaceCommands(names) {
   const { serverNs, clientNs, routerNs } = names;
   /** @type {Command[]} */
   const commands = [];
@@ -148,6 +149,18 @@ export function routedTopology(names) {
       ],
     ],
   );
+  return commands;
+}
+
+/**
+ * Server and client ends: address, default route via the router, TCP buffers.
+ * @param {LinkNames} names
+ * @returns {Command[]}
+ */
+function routedEndpointCommands(names) {
+  const { serverNs, clientNs } = names;
+  /** @type {Command[]} */
+  const commands = [];
   for (const [ns, dev, address, gateway] of [
     [serverNs, names.serverDev, '10.99.0.1/24', '10.99.0.254'],
     [clientNs, names.clientDev, '10.99.1.2/24', '10.99.1.254'],
@@ -162,6 +175,18 @@ export function routedTopology(names) {
       ],
     );
   }
+  return commands;
+}
+
+/**
+ * The router's veth addresses, offloads off on every veth end, and the TUN device with its routing table.
+ * @param {LinkNames} names
+ * @returns {Command[]}
+ */
+function routerCommands(names) {
+  const { serverNs, clientNs, routerNs } = names;
+  /** @type {Command[]} */
+  const commands = [];
   for (const [dev, address] of [
     [names.routerServerDev, '10.99.0.254/24'],
     [names.routerClientDev, '10.99.1.254/24'],
@@ -183,13 +208,25 @@ export function routedTopology(names) {
     ['ip', ['netns', 'exec', routerNs, 'sysctl', '-qw', `net.ipv4.conf.${names.tunDev}.rp_filter=0`]],
     ['ip', ['-n', routerNs, 'route', 'add', 'default', 'dev', names.tunDev, 'table', emulatorTable]],
   );
+  return commands;
+}
+
+/**
+ * @param {LinkNames} names
+ * @returns {{ serverIp: string, clientIp: string, clientNet: string, commands: Command[], shapers: { down: { ns: string, dev: string }, up: { ns: string, dev: string } } }}
+ */
+export function routedTopology(names) {
+  const commands = [...routedNamespaceCommands(names), ...routedEndpointCommands(names), ...routerCommands(names)];
   return {
     serverIp: '10.99.0.1',
     clientIp: '10.99.1.2',
     clientNet: '10.99.1.0/24',
     commands,
     // Down is shaped where packets leave the router toward the client, up where they leave toward the server.
-    shapers: { down: { ns: routerNs, dev: names.routerClientDev }, up: { ns: routerNs, dev: names.routerServerDev } },
+    shapers: {
+      down: { ns: names.routerNs, dev: names.routerClientDev },
+      up: { ns: names.routerNs, dev: names.routerServerDev },
+    },
   };
 }
 

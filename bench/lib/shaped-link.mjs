@@ -29,7 +29,7 @@ const killGraceMs = 3_000;
  * tbf arguments for one direction. The bucket defaults to 1 ms worth of the rate (at least 32 kbit): big enough that
  * the kernel timer can sustain the rate, small enough not to give short requests a head start.
  * @param {number} rateMbit
- * @param {number | undefined} burstKbit
+ * @param {number} [burstKbit]
  */
 function tbfArgs(rateMbit, burstKbit) {
   const burst = Math.max(32, Math.round(burstKbit ?? rateMbit));
@@ -72,21 +72,22 @@ export async function canCreateNamespaces(options = {}) {
   }
 }
 
+/** @typedef {import('./link-conditions.mjs').DirectionConditions} DirectionConditions */
+/** @typedef {import('./link-topology.mjs').LinkNames} LinkNames */
+/** @typedef {ReturnType<typeof directTopology>} Topology */
+/** @typedef {(cmd: string, args: string[]) => Promise<void>} MustRun */
+/** @typedef {(ns: string, cmd: string, args: string[], opts?: import('node:child_process').SpawnOptions) => import('node:child_process').ChildProcess} SpawnIn */
+
 /**
- * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
- * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
- * setConditions.
- * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
- *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
+ * Everything a link owns until it is destroyed: the processes it spawned, its namespaces and its wrapper directory.
+ * Cleanup runs once, on destroy(), on process exit or on SIGINT/SIGTERM.
+ * @param {LinkNames} names
+ * @param {string} wrapperDir
  */
-export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, down, up }) {
-  const names = linkNames(prefix);
+function trackLinkLife(names, wrapperDir) {
   const { serverNs, clientNs, routerNs } = names;
-  const routed = emulator || down !== undefined || up !== undefined;
-  const topology = routed ? routedTopology(names) : directTopology(names);
   /** @type {Set<import('node:child_process').ChildProcess>} */
   const children = new Set();
-  const wrapperDir = mkdtempSync(join(tmpdir(), `${prefix}-link-`));
   let destroyed = false;
 
   const cleanupSync = () => {
@@ -110,8 +111,8 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  /** Runs a setup command and throws with its output when it fails, after tearing everything down. */
-  const must = async (/** @type {string} */ cmd, /** @type {string[]} */ args) => {
+  /** Runs a setup command and throws with its output when it fails, after tearing everything down. @type {MustRun} */
+  const must = async (cmd, args) => {
     const result = await run(cmd, args, { timeoutMs: 15_000 });
     if (result.code !== 0) {
       cleanupSync();
@@ -119,13 +120,35 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
     }
   };
 
-  removeNamespaceSync(clientNs);
-  removeNamespaceSync(routerNs);
-  removeNamespaceSync(serverNs);
-  for (const [cmd, args] of topology.commands) await must(cmd, args);
+  /** @type {SpawnIn} */
+  const spawnIn = (ns, cmd, args, opts = {}) => {
+    const child = spawnChild('ip', ['netns', 'exec', ns, cmd, ...args], { detached: true, ...opts });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    return child;
+  };
 
+  /** Stops spawned processes (SIGTERM, then SIGKILL after 3 s), kills anything left in the namespaces, deletes them. */
+  const destroy = async () => {
+    if (destroyed) return;
+    const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (const child of children) killGroup(child, 'SIGTERM');
+    await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, killGraceMs))]);
+    cleanupSync();
+  };
+
+  return { cleanupSync, must, spawnIn, destroy };
+}
+
+/**
+ * The function that sets both directions' tbf rates (validated, in Mbit/s).
+ * @param {Topology} topology
+ * @param {number | undefined} burstKbit
+ * @param {MustRun} must
+ */
+function rateSetter(topology, burstKbit, must) {
   /** @param {{ downMbit: number, upMbit: number }} rates */
-  const setRates = async (rates) => {
+  return async (rates) => {
     for (const rate of [rates.downMbit, rates.upMbit]) {
       if (!(rate > 0 && rate <= 10_000)) throw new Error(`rate must be in (0, 10000] Mbit/s, got ${rate}`);
     }
@@ -137,28 +160,72 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
       await must('ip', ['netns', 'exec', shaper.ns, 'tc', 'qdisc', 'replace', 'dev', shaper.dev, 'root', ...tbf]);
     }
   };
-  await setRates({ downMbit, upMbit });
+}
 
-  // Playwright launches this like a browser binary and talks to it over inherited pipe fds, which `ip netns exec`
-  // keeps, so Chromium runs in the client namespace while the test runner stays outside.
+/**
+ * Writes the Chromium wrapper and returns its path. Playwright launches it like a browser binary and talks to it over
+ * inherited pipe fds, which `ip netns exec` keeps, so Chromium runs in the client namespace while the test runner
+ * stays outside.
+ * @param {string} wrapperDir
+ * @param {string} clientNs
+ */
+function writeChromiumWrapper(wrapperDir, clientNs) {
   const chromiumPath = join(wrapperDir, 'chromium');
   const realChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   writeFileSync(chromiumPath, `#!/bin/sh\nexec ip netns exec ${clientNs} ${realChromium} "$@"\n`);
   chmodSync(chromiumPath, 0o755);
+  return chromiumPath;
+}
 
-  /**
-   * @param {string} ns @param {string} cmd @param {string[]} args
-   * @param {import('node:child_process').SpawnOptions} [opts]
-   */
-  const spawnIn = (ns, cmd, args, opts = {}) => {
-    const child = spawnChild('ip', ['netns', 'exec', ns, cmd, ...args], { detached: true, ...opts });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    return child;
+/**
+ * The function that replaces the per-direction delay, jitter and loss (routed links only); a direction left out
+ * becomes perfect. With perfect conditions both ways the emulator's policy rules are removed, so the kernel forwards
+ * directly (no user-space hop on links that need none).
+ * @param {LinkNames} names
+ * @param {Awaited<ReturnType<typeof startEmulator>> | undefined} linkEmulator
+ * @param {MustRun} must
+ */
+function conditionsSetter(names, linkEmulator, must) {
+  let rulesOn = false;
+  /** @param {{ down?: DirectionConditions, up?: DirectionConditions }} conditions */
+  return async (conditions) => {
+    if (!linkEmulator) throw new Error('setConditions needs a routed link: createShapedLink({ emulator: true, ... })');
+    await linkEmulator.set(conditions);
+    const wanted = !(isPerfect(conditions.down) && isPerfect(conditions.up));
+    if (wanted !== rulesOn) {
+      for (const [cmd, args] of emulatorRuleCommands(names, wanted)) await must(cmd, args);
+      rulesOn = wanted;
+    }
   };
+}
 
-  // The emulator runs for the link's whole life; with perfect conditions both ways its policy rules are removed, so
-  // the kernel forwards directly (no user-space hop on links that need none).
+/** @typedef {Awaited<ReturnType<typeof createShapedLink>>} ShapedLink */
+
+/**
+ * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
+ * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
+ * setConditions.
+ * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
+ *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
+ */
+export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, down, up }) {
+  const names = linkNames(prefix);
+  const { serverNs, clientNs, routerNs } = names;
+  const routed = emulator || down !== undefined || up !== undefined;
+  const topology = routed ? routedTopology(names) : directTopology(names);
+  const wrapperDir = mkdtempSync(join(tmpdir(), `${prefix}-link-`));
+  const { cleanupSync, must, spawnIn, destroy } = trackLinkLife(names, wrapperDir);
+
+  removeNamespaceSync(clientNs);
+  removeNamespaceSync(routerNs);
+  removeNamespaceSync(serverNs);
+  for (const [cmd, args] of topology.commands) await must(cmd, args);
+
+  const setRates = rateSetter(topology, burstKbit, must);
+  await setRates({ downMbit, upMbit });
+  const chromiumPath = writeChromiumWrapper(wrapperDir, clientNs);
+
+  // The emulator runs for the link's whole life.
   const linkEmulator = routed
     ? await startEmulator((cmd, args, opts) => spawnIn(routerNs, cmd, args, opts), {
         tun: names.tunDev,
@@ -168,20 +235,7 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
         throw error;
       })
     : undefined;
-  let rulesOn = false;
-  /**
-   * Replaces the per-direction delay, jitter and loss (routed links only); a direction left out becomes perfect.
-   * @param {{ down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} conditions
-   */
-  const setConditions = async (conditions) => {
-    if (!linkEmulator) throw new Error('setConditions needs a routed link: createShapedLink({ emulator: true, ... })');
-    await linkEmulator.set(conditions);
-    const wanted = !(isPerfect(conditions.down) && isPerfect(conditions.up));
-    if (wanted !== rulesOn) {
-      for (const [cmd, args] of emulatorRuleCommands(names, wanted)) await must(cmd, args);
-      rulesOn = wanted;
-    }
-  };
+  const setConditions = conditionsSetter(names, linkEmulator, must);
   if (routed) await setConditions({ down, up });
 
   const { serverIp, clientIp } = topology;
@@ -211,17 +265,8 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
     /**
      * Starts a long-running command inside a namespace, in its own process group so destroy() reaches its children.
      * stdio defaults to pipes: read them or pass `{ stdio: 'ignore' }`, or a chatty child blocks on a full pipe.
-     * @param {string} ns @param {string} cmd @param {string[]} args
-     * @param {import('node:child_process').SpawnOptions} [opts]
      */
     spawn: spawnIn,
-    /** Stops spawned processes (SIGTERM, then SIGKILL after 3 s), kills anything left in the namespaces, deletes them. */
-    destroy: async () => {
-      if (destroyed) return;
-      const exits = [...children].map((child) => new Promise((resolve) => child.once('exit', resolve)));
-      for (const child of children) killGroup(child, 'SIGTERM');
-      await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, killGraceMs))]);
-      cleanupSync();
-    },
+    destroy,
   };
 }

@@ -70,7 +70,9 @@ try {
           await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
           await page.evaluate(() =>
             // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
-            import('/demo/loader/binast.js').then((decoder) => decoder.default({})),
+            import(/** @type {string} */ ('/demo/loader/binast.js')).then(
+              (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
+            ),
           );
         }
         if (variant.repeat) {

@@ -44,6 +44,7 @@ const cases = [
   { name: 'no loss', conditions: {}, lossyDirection: null },
 ];
 
+/** @typedef {typeof import('../../packages/speedtest/src/phases/loss')} LossModule the bundle's global in the page */
 const bundle = await build({
   entryPoints: [join(repoRoot, 'packages/speedtest/src/phases/loss.ts')],
   bundle: true,
@@ -57,8 +58,26 @@ if (typeof link.setConditions !== 'function') {
   await link.destroy();
   throw new Error('this shaped-link has no packet emulator (setConditions): it needs tools/link-emulator (issue 15)');
 }
+/**
+ * @typedef {object} Row one direction of one case: packets, loss in %, its 95 % interval, and the emulator's counts
+ * @property {string} case
+ * @property {'up' | 'down'} direction
+ * @property {number} configuredLossPct
+ * @property {number} sent
+ * @property {number} received
+ * @property {number} lossPct
+ * @property {number} lowPct
+ * @property {number} highPct
+ * @property {string} relayProtocols
+ * @property {number | null} emulatorDropped
+ * @property {number | null} emulatorPackets
+ */
+/** @type {Row[]} */
 const rows = [];
-/** The phase settings the page used (engine defaults plus overrides). */
+/**
+ * The phase settings the page used (engine defaults plus overrides).
+ * @type {{ packets?: number, packetIntervalMs?: number, packetBytes?: number }}
+ */
 let used = {};
 try {
   const turn = await startTurnServer({
@@ -81,8 +100,9 @@ try {
       await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
       const { result, settings } = await page.evaluate(
         async (options) => {
-          const settings = { ...window.speedkitLoss.defaultLossPhase, ...options.overrides };
-          const result = await window.speedkitLoss.runLossPhase({
+          const { speedkitLoss } = /** @type {typeof window & { speedkitLoss: LossModule }} */ (window);
+          const settings = { ...speedkitLoss.defaultLossPhase, ...options.overrides };
+          const result = await speedkitLoss.runLossPhase({
             ...settings,
             turn: options.turn,
             connectTimeoutMs: 20_000,
@@ -120,6 +140,7 @@ try {
   await link.destroy();
 }
 
+/** @param {Row} row */
 const verdict = (row) =>
   row.configuredLossPct > 0 ? Math.abs(row.lossPct - row.configuredLossPct) <= 0.5 : row.lossPct < 0.5;
 console.log(
@@ -139,7 +160,7 @@ writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ lossPercent, setti
 const columns = Object.keys(rows[0] ?? {});
 writeFileSync(
   join(dir, `${stamp}.csv`),
-  `${[columns.join(','), ...rows.map((row) => columns.map((column) => String(row[column] ?? '')).join(','))].join('\n')}\n`,
+  `${[columns.join(','), ...rows.map((row) => columns.map((column) => String(row[/** @type {keyof Row} */ (column)] ?? '')).join(','))].join('\n')}\n`,
 );
 console.log(`\nwritten bench/results/loss/${stamp}.json and .csv`);
 process.exit(rows.every(verdict) ? 0 : 1);

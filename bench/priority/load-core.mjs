@@ -5,6 +5,16 @@ import { importWorkerCode } from '../lib/import-worker-code.mjs';
 
 const src = fileURLToPath(new URL('../../workers/src/priority', import.meta.url));
 
+/**
+ * @typedef {object} PriorityCore
+ * @property {typeof import('../../workers/src/priority/scanner').AnyImageScanner} AnyImageScanner
+ * @property {typeof import('../../workers/src/priority/scanner').scanImage} scanImage
+ * @property {typeof import('../../workers/src/priority/prefix').readAhead} readAhead
+ * @property {typeof import('../../workers/src/priority/emit').priorityHeaders} priorityHeaders
+ * @property {typeof import('../../workers/src/priority/config').defaultPriorityConfig} defaultPriorityConfig
+ */
+
+/** @returns {Promise<PriorityCore>} */
 export function loadPriorityCore() {
   return importWorkerCode(
     [

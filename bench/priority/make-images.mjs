@@ -49,11 +49,12 @@ const scanScripts = {
 
 const exif = { IFD0: { ImageDescription: 'speedkit priority fixture '.repeat(40), Copyright: 'CC0' } };
 
+/** @param {string} command @param {string[]} args @param {Buffer} input */
 function run(command, args, input) {
   return execFileSync(command, args, { input, maxBuffer: 64 << 20 });
 }
 
-/** A binary PPM for cjpeg, which does not read PNG. */
+/** A binary PPM for cjpeg, which does not read PNG. @param {string} source */
 async function ppm(source) {
   const { data, info } = await sharp(source)
     .removeAlpha()
@@ -63,9 +64,13 @@ async function ppm(source) {
   return Buffer.concat([Buffer.from(`P6\n${info.width} ${info.height}\n255\n`), data]);
 }
 
-/** Every variant of one photo: name -> bytes. */
+/**
+ * Every variant of one photo: name -> bytes.
+ * @param {string} source @param {boolean} grey
+ */
 async function variantsOf(source, grey) {
   const base = () => sharp(source);
+  /** @type {Record<string, Buffer>} */
   const out = {
     'sharp-mozjpeg-progressive.jpg': await base().jpeg({ quality: 80, progressive: true, mozjpeg: true }).toBuffer(),
     'sharp-progressive.jpg': await base().jpeg({ quality: 80, progressive: true }).toBuffer(),
@@ -85,7 +90,7 @@ async function variantsOf(source, grey) {
     'lossless.webp': await base().resize(128).webp({ lossless: true }).toBuffer(),
     'image.avif': await base().resize(256).avif({ quality: 50, effort: 0 }).toBuffer(),
   };
-  const baseline = out['sharp-baseline-exif-icc.jpg'];
+  const baseline = /** @type {Buffer} */ (out['sharp-baseline-exif-icc.jpg']);
   const pixels = await ppm(source);
   out['cjpeg-progressive.jpg'] = run('cjpeg', ['-quality', '80', '-progressive'], pixels);
   out['cjpeg-progressive-restart.jpg'] = run('cjpeg', ['-quality', '80', '-progressive', '-restart', '1'], pixels);
@@ -110,7 +115,10 @@ function photos() {
     .sort();
 }
 
-/** Writes into a fresh directory and swaps it in, so tests running meanwhile never see a half-written set. */
+/**
+ * Writes into a fresh directory and swaps it in, so tests running meanwhile never see a half-written set.
+ * @param {string} dir @param {(into: string) => Promise<void>} fill
+ */
 async function replaceDir(dir, fill) {
   const fresh = `${dir}.tmp-${process.pid}`;
   rmSync(fresh, { recursive: true, force: true });
@@ -124,6 +132,7 @@ async function makeFixtures() {
   await replaceDir(fixturesDir, writeFixtures);
 }
 
+/** @param {string} into */
 async function writeFixtures(into) {
   let count = 0;
   for (const photo of photos()) {
@@ -139,6 +148,7 @@ async function writeFixtures(into) {
 }
 
 /** The demo page's ten images: every photo once, and three larger crops so the page weighs about a megabyte. */
+/** @type {[photo: string, width: number, name: string | null][]} */
 export const demoImages = [
   ['astronaut.png', 512, null],
   ['chelsea.png', 451, null],
@@ -156,6 +166,7 @@ async function makeDemo() {
   await replaceDir(demoDir, writeDemo);
 }
 
+/** @param {string} into */
 async function writeDemo(into) {
   for (const [photo, width, name] of demoImages) {
     const file = `${name ?? photo.replace(/\.\w+$/, '')}.jpg`;

@@ -8,6 +8,7 @@ const originChunkBytes = 16 * 1024; // what a fetch() body typically yields per 
 // A rule no file satisfies, so the scanner walks every byte: the worst case for throughput.
 const neverGood = { coefficients: 63, maxBitShift: -1 };
 
+/** @param {Uint8Array} bytes @param {number} chunkBytes @returns {ReadableStream<Uint8Array>} */
 function chunked(bytes, chunkBytes) {
   let at = 0;
   return new ReadableStream({
@@ -19,7 +20,14 @@ function chunked(bytes, chunkBytes) {
   });
 }
 
-/** Median MB/s of scanning every file `rounds` times in `chunkBytes` pieces with `rule`. */
+/** @typedef {import('./load-core.mjs').PriorityCore} PriorityCore */
+
+/**
+ * Median MB/s of scanning every file `rounds` times in `chunkBytes` pieces with `rule`.
+ * @param {PriorityCore} core @param {Uint8Array[]} files
+ * @param {PriorityCore['defaultPriorityConfig']['goodImage']} rule
+ * @param {number} chunkBytes @param {number} rounds
+ */
 function throughput(core, files, rule, chunkBytes, rounds) {
   const rates = [];
   for (let round = 0; round < rounds; round++) {
@@ -40,6 +48,7 @@ function throughput(core, files, rule, chunkBytes, rounds) {
   return rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)];
 }
 
+/** @param {PriorityCore} core */
 export async function parseBench(core) {
   const config = core.defaultPriorityConfig;
   const rows = [];
@@ -54,8 +63,11 @@ export async function parseBench(core) {
       config.maxWaitMs,
     );
     await ahead.reader.cancel();
+    // Every demo image is a good JPEG; one the scanner cannot lay out is a broken fixture, said as such.
+    if (ahead.result.kind !== 'done')
+      throw new Error(`${name}: the scanner answered ${ahead.result.kind}, not a layout`);
     const layout = ahead.result.layout;
-    const pct = (n) => (n === undefined ? '' : ((100 * n) / bytes.length).toFixed(1));
+    const pct = (/** @type {number | undefined} */ n) => (n === undefined ? '' : ((100 * n) / bytes.length).toFixed(1));
     rows.push({
       image: name,
       bytes: bytes.length,

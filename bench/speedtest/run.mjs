@@ -9,11 +9,29 @@ import { build } from '../../scripts/build.mjs';
 import { paths, repoRoot } from '../../scripts/lib/tools.mjs';
 import { startServer } from './server.mjs';
 
+/** @typedef {import('../../apps/speedtest/src/baseline').BaselineResult} BaselineResult the SPA's `window` globals */
+/**
+ * @typedef {object} Row one engine run, in the units of the table
+ * @property {string} engine
+ * @property {number} wallMs
+ * @property {number} testMs
+ * @property {number} bytesDown
+ * @property {number} bytesUp
+ * @property {number} requests
+ * @property {number} downMbps
+ * @property {number} upMbps
+ * @property {number | null} latencyMs
+ * @property {number | null} jitterMs
+ * @property {number | null} loadedDownMs
+ * @property {number | null} loadedUpMs
+ * @property {string} notes
+ */
+
 const runs = Number(process.env.RUNS ?? 2);
 const port = Number(process.env.PORT ?? 8801);
 const timeoutMs = 180_000;
 
-/** @param {import('@playwright/test').Page} page @param {string} origin */
+/** @param {import('@playwright/test').Page} page @param {string} origin @returns {Promise<Row>} */
 async function runOurs(page, origin) {
   const startedMs = Date.now();
   await page.goto(`${origin}/?autostart=1${process.env.QUERY ? `&${process.env.QUERY}` : ''}`);
@@ -23,7 +41,8 @@ async function runOurs(page, origin) {
     { timeout: timeoutMs },
   );
   const r = await handle.jsonValue();
-  if (r.error) throw new Error(`our engine failed: ${r.error}`);
+  // waitForFunction resolves only on a truthy value.
+  if (!r || 'error' in r) throw new Error(`our engine failed: ${r?.error}`);
   return {
     engine: 'speedkit',
     wallMs: Date.now() - startedMs,
@@ -31,17 +50,18 @@ async function runOurs(page, origin) {
     bytesDown: r.totalBytes.download,
     bytesUp: r.totalBytes.upload,
     requests: r.samples.length,
-    downMbps: r.download.bitsPerSecond.value / 1e6,
-    upMbps: r.upload.bitsPerSecond.value / 1e6,
+    // A direction the query turned off is null in the result: NaN here, shown as such.
+    downMbps: (r.download?.bitsPerSecond.value ?? Number.NaN) / 1e6,
+    upMbps: (r.upload?.bitsPerSecond.value ?? Number.NaN) / 1e6,
     latencyMs: r.latency.idleMs.value,
     jitterMs: r.latency.jitterMs,
     loadedDownMs: r.latency.downloadLoadedMs?.value ?? null,
     loadedUpMs: r.latency.uploadLoadedMs?.value ?? null,
-    notes: `streams ${r.download.streams}/${r.upload.streams}, stop ${r.download.stopReason}/${r.upload.stopReason}, confidence ${r.download.bitsPerSecond.level}/${r.upload.bitsPerSecond.level}`,
+    notes: `streams ${r.download?.streams}/${r.upload?.streams}, stop ${r.download?.stopReason}/${r.upload?.stopReason}, confidence ${r.download?.bitsPerSecond.level}/${r.upload?.bitsPerSecond.level}`,
   };
 }
 
-/** @param {import('@playwright/test').Page} page @param {string} origin */
+/** @param {import('@playwright/test').Page} page @param {string} origin @returns {Promise<Row>} */
 async function runBaseline(page, origin) {
   const startedMs = Date.now();
   await page.goto(`${origin}/baseline.html${process.env.BASELINE_QUERY ? `?${process.env.BASELINE_QUERY}` : ''}`);
@@ -51,7 +71,7 @@ async function runBaseline(page, origin) {
     { timeout: timeoutMs },
   );
   const r = await handle.jsonValue();
-  if (r.error) throw new Error(`@cloudflare/speedtest failed: ${r.error}`);
+  if (!r || 'error' in r) throw new Error(`@cloudflare/speedtest failed: ${r?.error}`);
   return {
     engine: '@cloudflare/speedtest',
     wallMs: Date.now() - startedMs,
@@ -72,7 +92,7 @@ async function runBaseline(page, origin) {
 /**
  * One engine run in a fresh browser context. A failed run is retried once: `wrangler dev` reloads (and drops the
  * requests in flight) whenever a file in the tree changes, which says nothing about either engine.
- * @param {(page: import('@playwright/test').Page, origin: string) => Promise<Record<string, any>>} measure
+ * @param {(page: import('@playwright/test').Page, origin: string) => Promise<Row>} measure
  * @param {{ origin: string, log: () => string }} server
  */
 async function measureWithRetry(measure, server) {
@@ -90,6 +110,7 @@ async function measureWithRetry(measure, server) {
   }
 }
 
+/** @type {[key: keyof Row | 'run', title: string][]} */
 const columns = [
   ['engine', 'engine'],
   ['run', 'run'],
@@ -148,6 +169,7 @@ rows.sort((a, b) => a.engine.localeCompare(b.engine) || a.run - b.run);
 printTable(rows);
 const outDir = join(repoRoot, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
+/** @type {(keyof (typeof rows)[number])[]} */
 const keys = [...columns.map(([key]) => key), 'wallMs', 'requests', 'retried', 'notes'];
 const csv = [keys.join(','), ...rows.map((row) => keys.map((key) => JSON.stringify(row[key] ?? '')).join(','))].join(
   '\n',

@@ -12,7 +12,7 @@ const pairs = (process.argv.slice(2).length ? process.argv.slice(2) : ['50/10'])
 );
 const port = 8812;
 const logFd = openSync('/tmp/skst-wrangler.log', 'w');
-const goodput = (mbit) => (mbit * 1448) / 1514;
+const goodput = (/** @type {number} */ mbit) => (mbit * 1448) / 1514;
 
 for (const [downMbit, upMbit] of pairs) {
   const link = await createShapedLink({ prefix: 'skst', downMbit, upMbit });
@@ -69,16 +69,17 @@ for (const [downMbit, upMbit] of pairs) {
     const baseMs = Date.now() - started;
     await browser.close();
     server.kill?.('SIGTERM');
-    const mbps = (bps) => (bps / 1e6).toFixed(1);
+    const mbps = (/** @type {number | undefined} */ bps) => ((bps ?? Number.NaN) / 1e6).toFixed(1);
     console.log(
       `link ${downMbit}/${upMbit} Mbit/s, expected goodput ${goodput(downMbit).toFixed(1)}/${goodput(upMbit).toFixed(1)}`,
     );
-    if (typeof ours === 'string') console.log(`  speedkit failed: ${ours}`);
+    // waitForFunction resolves only on a truthy value: a result or the page's error message.
+    if (typeof ours !== 'object') console.log(`  speedkit failed: ${ours}`);
     else
       console.log(
-        `  speedkit: ${mbps(ours.download.bitsPerSecond.value)}/${mbps(ours.upload.bitsPerSecond.value)} Mbit/s (${ours.download.bitsPerSecond.level}/${ours.upload.bitsPerSecond.level}, streams ${ours.download.streams}/${ours.upload.streams}, stop ${ours.download.stopReason}/${ours.upload.stopReason}), latency ${ours.latency.idleMs.value.toFixed(1)} ms, loaded ${ours.latency.downloadLoadedMs?.value.toFixed(0)}/${ours.latency.uploadLoadedMs?.value.toFixed(0)} ms, ${((ours.totalBytes.download + ours.totalBytes.upload) / 1e6).toFixed(0)} MB, ${(oursMs / 1000).toFixed(1)} s`,
+        `  speedkit: ${mbps(ours.download?.bitsPerSecond.value)}/${mbps(ours.upload?.bitsPerSecond.value)} Mbit/s (${ours.download?.bitsPerSecond.level}/${ours.upload?.bitsPerSecond.level}, streams ${ours.download?.streams}/${ours.upload?.streams}, stop ${ours.download?.stopReason}/${ours.upload?.stopReason}), latency ${ours.latency.idleMs.value.toFixed(1)} ms, loaded ${ours.latency.downloadLoadedMs?.value.toFixed(0)}/${ours.latency.uploadLoadedMs?.value.toFixed(0)} ms, ${((ours.totalBytes.download + ours.totalBytes.upload) / 1e6).toFixed(0)} MB, ${(oursMs / 1000).toFixed(1)} s`,
       );
-    if (process.env.DEBUG && typeof ours !== 'string') {
+    if (process.env.DEBUG && typeof ours === 'object') {
       for (const direction of ['download', 'upload']) {
         const line = ours.intervals
           .filter((i) => i.direction === direction)
@@ -86,7 +87,7 @@ for (const [downMbit, upMbit] of pairs) {
         console.log(`  ${direction} intervals: ${line.join(' ')}`);
       }
     }
-    if (typeof base === 'string') console.log(`  @cloudflare/speedtest failed: ${base}`);
+    if (typeof base !== 'object') console.log(`  @cloudflare/speedtest failed: ${base}`);
     else
       console.log(
         `  @cloudflare/speedtest: ${mbps(base.summary.download)}/${mbps(base.summary.upload)} Mbit/s, latency ${base.summary.latency?.toFixed(1)} ms, loaded ${base.summary.downLoadedLatency?.toFixed(0)}/${base.summary.upLoadedLatency?.toFixed(0)} ms, ${((base.bytes.download + base.bytes.upload) / 1e6).toFixed(0)} MB, ${(baseMs / 1000).toFixed(1)} s`,

@@ -16,6 +16,7 @@ export const budgetGzipBytes = 2048;
 
 rmSync(dist, { recursive: true, force: true });
 // Sloppy-mode output drops esbuild's "use strict" prologue: nothing in the loader depends on strict semantics.
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   target: 'es2022',
@@ -93,6 +94,7 @@ async function buildDemoLibraries(out) {
       pluginBuild.onLoad({ filter: /.*/, namespace: 'global' }, () => ({ contents: 'module.exports = React' }));
     },
   };
+  /** @type {import('esbuild').BuildOptions} */
   const library = {
     ...common,
     minify: true,

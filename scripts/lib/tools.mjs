@@ -29,7 +29,10 @@ export const paths = {
   chromium: '/usr/bin/chromium',
 };
 
-/** Environment for every child process: our tools first on PATH, telemetry and cf-fetch off (no network). */
+/**
+ * Environment for every child process: our tools first on PATH, telemetry and cf-fetch off (no network).
+ * @returns {NodeJS.ProcessEnv}
+ */
 export function toolEnv() {
   const path = [
     paths.nodeBin,

@@ -34,7 +34,11 @@ const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgr
 const priorityHeaders = new Set(['cf-priority', 'cf-priority-change', 'priority']);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
-/** @type {Set<any>} */
+/**
+ * A response being proxied: its scheduling state, its HTTP/2 stream and the upstream bytes not yet sent.
+ * @typedef {import('./scheduler.mjs').ScheduledStream & { h2: import('node:http2').ServerHttp2Stream, queue: Buffer[], upstreamEnded: boolean }} ProxiedStream
+ */
+/** @type {Set<ProxiedStream>} */
 const live = new Set();
 let seq = 0;
 let tick = 0;
@@ -70,6 +74,7 @@ function pump() {
   }
 }
 
+/** @param {ProxiedStream} stream */
 function finishIfDone(stream) {
   if (stream.upstreamEnded && stream.queuedBytes === 0 && live.has(stream)) {
     live.delete(stream);
@@ -91,6 +96,7 @@ server.on('sessionError', () => {});
 server.on('stream', (h2, requestHeaders) => {
   h2.on('error', () => {});
   const path = String(requestHeaders[':path'] ?? '/');
+  /** @type {import('node:http').OutgoingHttpHeaders} */
   const headers = {};
   for (const [name, value] of Object.entries(requestHeaders)) {
     if (!name.startsWith(':') && !hopByHop.has(name)) headers[name] = value;
@@ -99,6 +105,7 @@ server.on('stream', (h2, requestHeaders) => {
   const request = http.request(
     { agent, host: upstream.hostname, port: upstream.port, path, method: String(requestHeaders[':method']), headers },
     (response) => {
+      /** @type {import('node:http2').OutgoingHttpHeaders} */
       const responseHeaders = { ':status': response.statusCode ?? 502 };
       for (const [name, value] of Object.entries(response.headers)) {
         if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
@@ -106,8 +113,18 @@ server.on('stream', (h2, requestHeaders) => {
       if (h2.destroyed) return response.destroy();
       h2.respond(responseHeaders);
       const { base, changes } = priorityFor(mode, response.headers);
-      const stream = { h2, seq: seq++, sentBytes: 0, queuedBytes: 0, queue: [], base, changes, lastServed: 0 };
-      stream.upstreamEnded = false;
+      /** @type {ProxiedStream} */
+      const stream = {
+        h2,
+        seq: seq++,
+        sentBytes: 0,
+        queuedBytes: 0,
+        queue: [],
+        base,
+        changes,
+        lastServed: 0,
+        upstreamEnded: false,
+      };
       live.add(stream);
       response.on('data', (chunk) => {
         stream.queue.push(chunk);

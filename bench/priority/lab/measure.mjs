@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import speedline from 'speedline-core';
 
+/** @typedef {import('speedline-core').TraceEvent & { args: { data?: { isLoadingMainFrame?: boolean } } }} TraceEvent */
+
 const traceCategories = [
   '-*',
   'devtools.timeline',
@@ -41,6 +43,7 @@ export async function measure(browser, url) {
       };
     });
     const trace = JSON.parse((await browser.stopTracing()).toString());
+    /** @type {TraceEvent[]} */
     const events = trace.traceEvents ?? trace;
     const nav = events.find((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame);
     // image-ssim throws when Chromium emits screenshots of different sizes in one trace: keep SI, drop pSI then.
@@ -61,6 +64,10 @@ export async function measure(browser, url) {
   }
 }
 
+/**
+ * @param {string} url @param {TraceEvent[]} events @param {number} originTs
+ * @param {Pick<import('speedline-core').Output, 'frames' | 'beginning'>} result @param {string[]} timing
+ */
 function debugDump(url, events, originTs, result, timing) {
   process.stdout.write(`    ${timing.join('\n    ')}\n`);
   const progress = result.frames.map(
@@ -71,6 +78,6 @@ function debugDump(url, events, originTs, result, timing) {
   mkdirSync(dir, { recursive: true });
   for (const e of events.filter((x) => x.name === 'Screenshot' && x.args?.snapshot)) {
     const atMs = String(Math.round((e.ts - originTs) / 1000)).padStart(5, '0');
-    writeFileSync(join(dir, `${atMs}.jpg`), Buffer.from(e.args.snapshot, 'base64'));
+    writeFileSync(join(dir, `${atMs}.jpg`), Buffer.from(e.args.snapshot ?? '', 'base64'));
   }
 }

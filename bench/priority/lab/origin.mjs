@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { port: { type: 'string' }, root: { type: 'string' } } });
 const root = String(values.root);
+/** @type {Record<string, string>} */
 const types = { '.html': 'text/html; charset=utf-8', '.jpg': 'image/jpeg', '.png': 'image/png', '.css': 'text/css' };
 
 http

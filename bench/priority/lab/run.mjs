@@ -20,6 +20,7 @@ const upMbit = 10;
 // hold already-scheduled bytes that a more urgent stream could then not overtake.
 const paceBytesPerSecond = Math.round(((downMbit * 1e6) / 8) * 0.92);
 
+/** Median of the finite values. @param {number[]} all */
 const median = (all) => {
   const sorted = all.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -42,9 +43,10 @@ export async function runLab(args = []) {
     await startServers(link, work, { modes, firstPort, paceBytesPerSecond });
     process.stdout.write('  Worker up; Chromium in the client namespace\n');
     const browser = await chromium.launch({ executablePath: link.chromiumPath, args: chromiumArgs });
+    /** @type {Sample[]} */
     const samples = [];
     try {
-      const url = (index) => `https://${link.serverIp}:${firstPort + index}/demo/priority.html`;
+      const url = (/** @type {number} */ index) => `https://${link.serverIp}:${firstPort + index}/demo/priority.html`;
       for (const [index, mode] of modes.entries()) {
         const warm = await measure(browser, url(index)); // warm-up: TLS, the Worker's isolate and offset cache
         process.stdout.write(`  warm-up ${mode}: ${warm.protocol}, ${warm.bodyBytes} bytes\n`);
@@ -67,8 +69,13 @@ export async function runLab(args = []) {
   }
 }
 
+/** @typedef {{ run: number, mode: (typeof modes)[number] } & Awaited<ReturnType<typeof measure>>} Sample */
+/** @typedef {'speedIndexMs' | 'perceptualSpeedIndexMs' | 'firstVisualMs' | 'visuallyCompleteMs' | 'loadMs' | 'bodyBytes'} Figure */
+
+/** @param {Sample[]} samples @param {number} runs */
 function report(samples, runs) {
-  const of = (mode, key) => samples.filter((s) => s.mode === mode).map((s) => s[key]);
+  const of = (/** @type {Sample['mode']} */ mode, /** @type {Figure} */ key) =>
+    samples.filter((s) => s.mode === mode).map((s) => s[key]);
   const fifo = median(of('fifo', 'speedIndexMs'));
   const roundRobin = median(of('round-robin', 'speedIndexMs'));
   const rows = modes.map((mode) => {

@@ -43,7 +43,7 @@ export function parseRfc9218(text) {
  * @returns {{ base: Priority, changes: Change[] }}
  */
 export function priorityFor(mode, headers) {
-  const header = (name) => {
+  const header = (/** @type {string} */ name) => {
     const value = headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   };
@@ -81,10 +81,13 @@ export function bytesUntilChange(/** @type {ScheduledStream} */ stream) {
 /**
  * The stream whose bytes go next: highest level first; within it the oldest exclusive stream, else the
  * least recently served of the shared ones.
- * @param {Iterable<ScheduledStream>} streams @returns {ScheduledStream | undefined}
+ * @template {ScheduledStream} S
+ * @param {Iterable<S>} streams @returns {S | undefined}
  */
 export function pickNext(streams) {
+  /** @type {S | undefined} */
   let best;
+  /** @type {number[] | undefined} */
   let bestKey;
   for (const stream of streams) {
     if (stream.queuedBytes === 0) continue;
@@ -104,6 +107,7 @@ export function pickNext(streams) {
   return best;
 }
 
+/** Lexicographic order of two sort keys. @param {number[]} a @param {number[]} b */
 function compare(a, b) {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;

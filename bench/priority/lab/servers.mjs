@@ -13,6 +13,7 @@ const originPort = 8900;
 /**
  * A copy of the tree (demo page and images included, caches left out), so concurrent edits by other engineers do not
  * reload the Worker mid-run; node_modules is linked.
+ * @param {string} dir
  */
 function snapshotTree(dir) {
   const skip = new Set(['node_modules', '.git', 'target', '.wrangler', 'reports', 'results', '.tools']);
@@ -20,6 +21,10 @@ function snapshotTree(dir) {
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
 }
 
+/**
+ * Polls `check` every 500 ms until it answers true; throws after `timeoutMs`.
+ * @param {() => Promise<boolean>} check @param {string} what
+ */
 async function waitFor(check, what, timeoutMs = 90_000) {
   const deadlineMs = Date.now() + timeoutMs;
   while (Date.now() < deadlineMs) {
@@ -31,7 +36,7 @@ async function waitFor(check, what, timeoutMs = 90_000) {
 
 /**
  * Starts everything and resolves once the Worker answers; the processes die with `link.destroy()`.
- * @param {any} link from createShapedLink @param {string} work scratch directory
+ * @param {import('../../lib/shaped-link.mjs').ShapedLink} link @param {string} work scratch directory
  * @param {{ modes: readonly string[], firstPort: number, paceBytesPerSecond: number }} options
  */
 export async function startServers(link, work, { modes, firstPort, paceBytesPerSecond }) {
@@ -39,7 +44,7 @@ export async function startServers(link, work, { modes, firstPort, paceBytesPerS
   const tree = join(work, 'tree');
   snapshotTree(tree);
   const env = toolEnv();
-  const node = (script, args) =>
+  const node = (/** @type {string} */ script, /** @type {string[]} */ args) =>
     link.spawn(link.serverNs, process.execPath, [join(repoRoot, 'bench/priority/lab', script), ...args], {
       env,
       stdio: 'ignore',
@@ -68,7 +73,7 @@ export async function startServers(link, work, { modes, firstPort, paceBytesPerS
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let wranglerLog = '';
-  const keep = (chunk) => {
+  const keep = (/** @type {Buffer} */ chunk) => {
     wranglerLog = (wranglerLog + chunk.toString()).slice(-4000);
   };
   wrangler.stdout?.on('data', keep);

@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   bytesUntilChange,
   currentPriority,
+  type Mode,
   parseCfPriority,
   parseCfPriorityChange,
   parseRfc9218,
   pickNext,
   priorityFor,
+  type ScheduledStream,
 } from '../lab/scheduler.mjs';
 
-const stream = (seq, headers, mode = 'cf', bytes = 10_000) => ({
+const stream = (seq: number, headers: Record<string, string>, mode: Mode = 'cf', bytes = 10_000): ScheduledStream => ({
   seq,
   sentBytes: 0,
   queuedBytes: bytes,
@@ -18,8 +20,8 @@ const stream = (seq, headers, mode = 'cf', bytes = 10_000) => ({
 });
 
 /** Runs the policy to completion in `pieceBytes` pieces and returns which stream got each piece. */
-function simulate(streams, pieceBytes = 100) {
-  const order = [];
+function simulate(streams: ScheduledStream[], pieceBytes = 100) {
+  const order: [seq: number, sentBytes: number][] = [];
   for (let tick = 1; tick < 100_000; tick++) {
     const next = pickNext(streams);
     if (!next) break;
