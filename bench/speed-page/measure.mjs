@@ -7,6 +7,13 @@ const observerScript = readFileSync(new URL('./observer.js', import.meta.url), '
 /** After load, the page counts as settled once no frame has arrived and no request was open for this long. */
 const quietMs = 1500;
 
+/** A URL's path and query for the timeline (data: and blob: URLs shortened). @param {string} url */
+function pathOf(url) {
+  if (!/^https?:/.test(url)) return url.slice(0, 40);
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
 /**
  * @typedef {{ name: string, viewport: { width: number, height: number }, deviceScaleFactor: number,
  *   isMobile: boolean, cpuSlowdown: number }} BrowserProfile
@@ -31,27 +38,54 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     await context.addInitScript(observerScript);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    /** @type {Map<string, { cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number }>} */
+    /** @type {Map<string, any>} */
     const requests = new Map();
     let open = 0;
     let lastActivityMs = performance.now();
+    /** CDP's monotonic clock (s) at the first request (the document): the zero of every request's timeline. */
+    let zeroS = Number.NaN;
+    const sinceZeroMs = (/** @type {number} */ timestampS) => Math.round((timestampS - zeroS) * 1000);
     await cdp.send('Network.enable');
-    cdp.on('Network.requestWillBeSent', ({ requestId, type, request }) => {
+    cdp.on('Network.requestWillBeSent', ({ requestId, type, request, timestamp }) => {
+      if (Number.isNaN(zeroS)) zeroS = timestamp;
       if (!requests.has(requestId)) open++;
-      requests.set(requestId, { cdpType: type ?? 'Other', mimeType: '', encodedBytes: 0, url: request.url, status: 0 });
+      requests.set(requestId, {
+        cdpType: type ?? 'Other',
+        mimeType: '',
+        encodedBytes: 0,
+        url: request.url,
+        status: 0,
+        // Chromium's own view of how important the request is, and the RFC 9218 header it sent with it.
+        initialPriority: request.initialPriority,
+        priority: request.initialPriority,
+        priorityHeader: '',
+        startMs: sinceZeroMs(timestamp),
+        firstByteMs: Number.NaN,
+        endMs: Number.NaN,
+      });
       lastActivityMs = performance.now();
     });
-    cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
+    cdp.on('Network.requestWillBeSentExtraInfo', ({ requestId, headers }) => {
+      const entry = requests.get(requestId);
+      if (entry) entry.priorityHeader = headers.priority ?? headers.Priority ?? '';
+    });
+    cdp.on('Network.resourceChangedPriority', ({ requestId, newPriority }) => {
+      const entry = requests.get(requestId);
+      if (entry) entry.priority = newPriority;
+    });
+    cdp.on('Network.responseReceived', ({ requestId, type, response, timestamp }) => {
       const entry = requests.get(requestId);
       if (!entry) return;
       entry.cdpType = type;
       entry.mimeType = response.mimeType ?? '';
       entry.status = response.status;
       entry.protocol = response.protocol;
+      entry.firstByteMs = sinceZeroMs(timestamp);
     });
-    const finish = ({ requestId, encodedDataLength }) => {
+    const finish = ({ requestId, encodedDataLength, timestamp }) => {
       const entry = requests.get(requestId);
       if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;
+      if (entry) entry.endMs = sinceZeroMs(timestamp);
       open = Math.max(0, open - 1);
       lastActivityMs = performance.now();
     };
@@ -77,8 +111,12 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     if (!response) throw new Error(`no response for ${url}`);
     if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
     const loadedMs = performance.now();
+    let settledBy = 'timeout';
     while (performance.now() - loadedMs < timeoutMs) {
-      if (open === 0 && performance.now() - lastActivityMs >= quietMs) break;
+      if (open === 0 && performance.now() - lastActivityMs >= quietMs) {
+        settledBy = 'quiet';
+        break;
+      }
       await page.waitForTimeout(100);
     }
     const timing = await page.evaluate(() => {
@@ -117,6 +155,19 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       requests: all.length,
       marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
       failedRequests: all.filter((r) => r.status === 0 || r.status >= 400).map((r) => `${r.status} ${r.url}`),
+      // Per request, ms from the document request: when it started, its first and last byte, and its priority.
+      requestTimeline: all.map((r) => ({
+        path: pathOf(r.url),
+        type: r.cdpType,
+        initialPriority: r.initialPriority,
+        priority: r.priority,
+        priorityHeader: r.priorityHeader,
+        startMs: r.startMs,
+        firstByteMs: r.firstByteMs,
+        endMs: r.endMs,
+        bytes: r.encodedBytes,
+      })),
+      settledBy: settledBy,
       frames,
     };
   } finally {

@@ -7,20 +7,21 @@ import { siteName, summaryText, writeResults } from './results.mjs';
 import { buildSite } from './site/build.mjs';
 import { startStaticOrigin } from './site/origin.mjs';
 
-const demoOriginPort = 8813;
+/** Network-namespace prefix of the shaped link (≤ 10 chars, [a-z0-9]): set it when several labs share a machine. */
+const prefix = process.env.SPEED_PAGE_PREFIX ?? 'skspage';
 
 /** @param {string} line */
 const say = (line) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const options = parseCli(process.argv.slice(2));
-  const prefix = process.env.SPEED_PAGE_PREFIX ?? 'skspage';
   let demoOrigin = null;
   let url = options.url;
   if (url === null) {
     const root = await buildSite();
-    demoOrigin = await startStaticOrigin({ port: demoOriginPort, root });
-    url = new URL(`http://127.0.0.1:${demoOriginPort}/`);
+    // Any free port: two labs on one machine must not collide (the namespaces reach it through the bridge).
+    demoOrigin = await startStaticOrigin({ port: 0, root });
+    url = new URL(`http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (demoOrigin.address()).port}/`);
     say(`demo site: ${root} served at ${url.href}`);
   }
   try {

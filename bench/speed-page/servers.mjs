@@ -6,7 +6,7 @@ import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { killGroup } from '../lib/netns-process.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
-/** Ports inside the server namespace (private to it; the lab's host-side origin uses 8813). */
+/** Ports inside the server namespace (private to it; the demo origin on the host takes any free port). */
 export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300 };
 
 const startupTimeoutMs = 180_000;

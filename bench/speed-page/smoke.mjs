@@ -11,7 +11,6 @@ import { linkOptions } from './rtt.mjs';
 import { buildSite } from './site/build.mjs';
 import { startStaticOrigin } from './site/origin.mjs';
 
-const originPort = 8829;
 const outDir = join(repoRoot, 'reports', 'speed-page-smoke');
 
 const possible = await canCreateNamespaces(linkOptions);
@@ -19,7 +18,9 @@ if (!possible.ok) {
   process.stdout.write(`SKIP speed-page smoke: ${possible.reason}\n`);
   process.exit(0);
 }
-const origin = await startStaticOrigin({ port: originPort, root: await buildSite() });
+// A free port and the caller's namespace prefix, so smokes of several checkouts can run at once.
+const origin = await startStaticOrigin({ port: 0, root: await buildSite() });
+const originPort = /** @type {import('node:net').AddressInfo} */ (origin.address()).port;
 const checks = [];
 const check = (name, ok, detail = '') => {
   checks.push(ok);
@@ -31,7 +32,7 @@ try {
     runs: 1,
     profiles: ['desktop'],
     features: [],
-    prefix: 'skspsmk',
+    prefix: process.env.SPEED_PAGE_PREFIX ? `${process.env.SPEED_PAGE_PREFIX}smk` : 'skspsmk',
     say: (line) => process.stdout.write(`${line}\n`),
   });
   rmSync(outDir, { recursive: true, force: true });

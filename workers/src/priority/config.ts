@@ -19,9 +19,23 @@ export interface PriorityConfig {
   preview: CfPriority;
   /** Progressive JPEG until luma's low-frequency AC is good (see `good`). Default `15/1`. */
   good: CfPriority;
-  /** Everything after: round-robin with the rest of the page. Default `10/n`. */
+  /**
+   * Everything after, for images not asked for urgently. Default `10/0`: exclusive, so remainders complete one at a
+   * time in request order (the first image of the document first) rather than all together at the end.
+   */
   rest: CfPriority;
-  /** RFC 9218 urgency (0 most urgent .. 7) for images; progressive ones are also marked incremental. Default 3. */
+  /**
+   * Images the browser asked for with an RFC 9218 urgency at most this (0..7; -1, var `off`: never) keep its order:
+   * the whole body at `urgent`, no preview stages. Default 2: Chromium's Medium and above — `fetchpriority=high`,
+   * preloads and the first five sizeable images, where the LCP image is.
+   */
+  urgentMaxUrgency: number;
+  /** The whole body of an urgent image. Default `30/0`: in request order with the page's critical responses. */
+  urgent: CfPriority;
+  /**
+   * RFC 9218 urgency (0 most urgent .. 7) written on images whose request carried none; progressive ones are also
+   * marked incremental. A request's own urgency is echoed. Default 3.
+   */
   urgency: number;
   /** What "good" means for a progressive JPEG. Default: luma AC 1..5 known to within 2^1. */
   goodImage: GoodImageRule;
@@ -35,7 +49,9 @@ export const defaultPriorityConfig: PriorityConfig = {
   header: '30/0',
   preview: '20/1',
   good: '15/1',
-  rest: '10/n',
+  rest: '10/0',
+  urgentMaxUrgency: 2,
+  urgent: '30/0',
   urgency: 3,
   goodImage: defaultGoodImageRule,
   cacheEntries: 1000,
@@ -47,6 +63,12 @@ const priority: VarParser<CfPriority> = {
   expected: 'a priority like 30/0',
   parse: (raw) =>
     typeof raw === 'string' && priorityPattern.test(raw.trim()) ? (raw.trim() as CfPriority) : undefined,
+};
+
+/** An urgency 0..7, or `off` (-1: no request counts as urgent, every image is staged). */
+const urgencyOrOff: VarParser<number> = {
+  expected: 'an urgency from 0 to 7, or off',
+  parse: (raw) => (typeof raw === 'string' && raw.trim() === 'off' ? -1 : integerIn(0, 7).parse(raw)),
 };
 
 /**
@@ -66,6 +88,8 @@ export function readPriorityConfig(vars: Record<string, unknown>): { config: Pri
     preview: pick('PRIORITY_PREVIEW', priority, d.preview),
     good: pick('PRIORITY_GOOD', priority, d.good),
     rest: pick('PRIORITY_REST', priority, d.rest),
+    urgentMaxUrgency: pick('PRIORITY_URGENT_MAX_URGENCY', urgencyOrOff, d.urgentMaxUrgency),
+    urgent: pick('PRIORITY_URGENT', priority, d.urgent),
     urgency: pick('PRIORITY_URGENCY', integerIn(0, 7), d.urgency),
     goodImage: {
       coefficients: pick('PRIORITY_GOOD_COEFFICIENTS', integerIn(1, 63), d.goodImage.coefficients),

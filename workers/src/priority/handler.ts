@@ -1,15 +1,17 @@
 import { LayoutCache } from './cache';
 import type { PriorityConfig } from './config';
-import { priorityHeaders } from './emit';
+import { isUrgent, type PriorityHeaders, priorityHeaders, urgentHeaders } from './emit';
 import type { ImageLayout } from './layout';
 import { readAhead, replay } from './prefix';
 import { AnyImageScanner } from './scanner';
+import { browserSignal } from './signal';
 
 /** What the handler did, for logs, tests and the benchmark. */
 export type PriorityOutcome =
   | { kind: 'skipped'; reason: string }
   | { kind: 'unusable'; reason: string; bufferedBytes: number }
-  | { kind: 'prioritised'; layout: ImageLayout; bufferedBytes: number; cached: boolean };
+  | { kind: 'prioritised'; layout: ImageLayout; bufferedBytes: number; cached: boolean }
+  | { kind: 'urgent'; urgency: number };
 
 /** Why a response is left alone without reading it, or `undefined` when it is worth a look. */
 function skipReason(request: Request, response: Response): string | undefined {
@@ -23,11 +25,10 @@ function skipReason(request: Request, response: Response): string | undefined {
   return undefined;
 }
 
-/** The response again with `body` (and priority headers when a layout is given). */
-function rebuild(response: Response, body: ReadableStream<Uint8Array>, layout?: ImageLayout, config?: PriorityConfig) {
+/** The response again with `body` and, when given, the priority headers. */
+function rebuild(response: Response, body: ReadableStream<Uint8Array>, priority?: PriorityHeaders) {
   const headers = new Headers(response.headers);
-  if (layout && config)
-    for (const [name, value] of Object.entries(priorityHeaders(layout, config))) headers.set(name, value);
+  for (const [name, value] of Object.entries(priority ?? {})) headers.set(name, value);
   const length = Number(response.headers.get('content-length') ?? Number.NaN);
   // Keep a known length so the client sees Content-Length, not chunked, exactly as from the origin.
   if (Number.isSafeInteger(length) && length >= 0) {
@@ -51,12 +52,21 @@ export async function prioritise(
 ): Promise<{ response: Response; outcome: PriorityOutcome }> {
   const skip = skipReason(request, response);
   if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
+  // What the browser said about this request's importance; the offsets do not depend on it, only the schedule.
+  const signal = browserSignal(request.headers);
+  if (signal && isUrgent(signal, config)) {
+    // Sent whole in the browser's order: no offsets needed, so nothing is read ahead or held back.
+    return {
+      response: rebuild(response, response.body, urgentHeaders(signal, config)),
+      outcome: { kind: 'urgent', urgency: signal.urgency },
+    };
+  }
   const key = LayoutCache.key(request.url, response.headers);
   const known = key ? cache.get(key) : undefined;
   if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
   if (known) {
     return {
-      response: rebuild(response, response.body, known, config),
+      response: rebuild(response, response.body, priorityHeaders(known, config, signal)),
       outcome: { kind: 'prioritised', layout: known, bufferedBytes: 0, cached: true },
     };
   }
@@ -77,7 +87,7 @@ export async function prioritise(
   const layout = ahead.result.layout;
   if (key && !ahead.timedOut) cache.set(key, layout);
   return {
-    response: rebuild(response, replay(ahead), layout, config),
+    response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal)),
     outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },
   };
 }

@@ -17,24 +17,24 @@ describe('priorityHeaders', () => {
     const headers = priorityHeaders(jpeg({ previewEndBytes: 5000, goodEndBytes: 20000 }), defaultPriorityConfig);
     expect(headers).toEqual({
       'cf-priority': '30/0',
-      'cf-priority-change': '200:20/1, 5000:15/1, 20000:10/n',
+      'cf-priority-change': '200:20/1, 5000:15/1, 20000:10/0',
       priority: 'u=3, i',
     });
   });
 
   it('goes from preview straight to the rest when the good point is not known', () => {
     expect(priorityHeaders(jpeg({ previewEndBytes: 5000 }), defaultPriorityConfig)['cf-priority-change']).toBe(
-      '200:20/1, 5000:10/n',
+      '200:20/1, 5000:10/0',
     );
   });
 
-  it('skips a good stage that ends where the preview ends', () => {
+  it('goes from preview to the rest when the good stage ends where the preview ends', () => {
     const headers = priorityHeaders(jpeg({ previewEndBytes: 5000, goodEndBytes: 5000 }), defaultPriorityConfig);
-    expect(headers['cf-priority-change']).toBe('200:20/1, 5000:15/1');
+    expect(headers['cf-priority-change']).toBe('200:20/1, 5000:10/0');
   });
 
   it('falls back to header-first when the preview end is unknown', () => {
-    expect(priorityHeaders(jpeg({}), defaultPriorityConfig)['cf-priority-change']).toBe('200:10/n');
+    expect(priorityHeaders(jpeg({}), defaultPriorityConfig)['cf-priority-change']).toBe('200:10/0');
   });
 
   it('uses the configured priorities and urgency', () => {
@@ -57,6 +57,8 @@ describe('readPriorityConfig', () => {
       PRIORITY_PREVIEW: '25/1',
       PRIORITY_GOOD: '12/1',
       PRIORITY_REST: '8/n',
+      PRIORITY_URGENT_MAX_URGENCY: '1',
+      PRIORITY_URGENT: '40/0',
       PRIORITY_URGENCY: '2',
       PRIORITY_GOOD_COEFFICIENTS: '9',
       PRIORITY_GOOD_MAX_BIT_SHIFT: '0',
@@ -70,6 +72,8 @@ describe('readPriorityConfig', () => {
       preview: '25/1',
       good: '12/1',
       rest: '8/n',
+      urgentMaxUrgency: 1,
+      urgent: '40/0',
       urgency: 2,
       goodImage: { coefficients: 9, maxBitShift: 0 },
       cacheEntries: 0,
@@ -85,7 +89,7 @@ describe('readPriorityConfig', () => {
     expect(config).toEqual(defaultPriorityConfig);
     expect(problems).toEqual([
       'PRIORITY_MAX_BUFFER_BYTES="-1" is invalid; using 262144',
-      'PRIORITY_REST="10/x" is invalid; using 10/n',
+      'PRIORITY_REST="10/x" is invalid; using 10/0',
       'PRIORITY_URGENCY="9" is invalid; using 3',
     ]);
   });

@@ -44,7 +44,7 @@ describe('prioritise: progressive JPEG', () => {
     const { headerEndBytes: h, previewEndBytes: p, goodEndBytes: g } = expected.layout;
     const { response } = await prioritise(get(), imageResponse(progressive.bytes), config(), new LayoutCache(10));
     expect(response.headers.get('cf-priority')).toBe('30/0');
-    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:15/1, ${g}:10/n`);
+    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:15/1, ${g}:10/0`);
     expect(response.headers.get('priority')).toBe('u=3, i');
   });
 
@@ -79,7 +79,7 @@ describe('prioritise: progressive JPEG', () => {
     if (outcome.kind !== 'prioritised') throw new Error(JSON.stringify(outcome));
     const { headerEndBytes: h, previewEndBytes: p } = outcome.layout;
     expect(outcome.layout.goodEndBytes).toBeUndefined();
-    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:10/n`);
+    expect(response.headers.get('cf-priority-change')).toBe(`${h}:20/1, ${p}:10/0`);
     expect(await bytesOf(response)).toEqual(progressive.bytes);
   });
 
@@ -92,7 +92,7 @@ describe('prioritise: progressive JPEG', () => {
       new LayoutCache(10),
     );
     expect(outcome).toMatchObject({ kind: 'prioritised', bufferedBytes: 8192 });
-    expect(response.headers.get('cf-priority-change')).toMatch(/^\d+:10\/n$/); // header-first: no preview end yet
+    expect(response.headers.get('cf-priority-change')).toMatch(/^\d+:10\/0$/); // header-first: no preview end yet
     meter.release();
     expect(await bytesOf(response)).toEqual(progressive.bytes);
   });
@@ -110,7 +110,7 @@ describe('prioritise: other images and the cache', () => {
       const f = fixture(name);
       const { response, outcome } = await prioritise(get(), imageResponse(f.bytes), config(), new LayoutCache(10));
       if (outcome.kind !== 'prioritised') throw new Error(`${name}: ${JSON.stringify(outcome)}`);
-      expect(response.headers.get('cf-priority-change'), name).toBe(`${outcome.layout.headerEndBytes}:10/n`);
+      expect(response.headers.get('cf-priority-change'), name).toBe(`${outcome.layout.headerEndBytes}:10/0`);
       expect(response.headers.get('priority'), name).toBe('u=3');
       expect(await bytesOf(response)).toEqual(f.bytes);
     }
@@ -185,5 +185,47 @@ describe('prioritise: passes through untouched', () => {
       headers: { 'content-type': 'image/jpeg' },
     });
     expect((await prioritise(get(), original, config(), new LayoutCache(10))).response).toBe(original);
+  });
+});
+
+describe('prioritise: images the browser asked for urgently', () => {
+  const urgentGet = (priority: string) => new Request('https://site.test/hero.jpg', { headers: { priority } });
+
+  it('annotates them at once, reading nothing ahead, with every byte unchanged', async () => {
+    const { body, meter } = countingBody(progressive.bytes, 1024);
+    const { outcome, response } = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes, {}, body),
+      config(),
+      new LayoutCache(10),
+    );
+    expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(meter.pulledBytes).toBeLessThanOrEqual(2 * 1024); // at most what the stream pulls on its own
+    expect(response.headers.get('cf-priority')).toBe('30/0');
+    expect(response.headers.has('cf-priority-change')).toBe(false);
+    expect(response.headers.get('priority')).toBe('u=2, i');
+    expect(response.headers.get('content-length')).toBe(String(progressive.bytes.length));
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+  });
+
+  it('stages the same file when the browser marked it Low, and when PRIORITY_URGENT_MAX_URGENCY is off', async () => {
+    const low = await prioritise(urgentGet('i'), imageResponse(progressive.bytes), config(), new LayoutCache(10));
+    expect(low.outcome.kind).toBe('prioritised');
+    expect(low.response.headers.get('cf-priority-change')).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
+    const off = await prioritise(
+      urgentGet('u=0'),
+      imageResponse(progressive.bytes),
+      config({ urgentMaxUrgency: -1 }),
+      new LayoutCache(10),
+    );
+    expect(off.outcome.kind).toBe('prioritised');
+    expect(off.response.headers.get('priority')).toBe('u=0, i');
+  });
+
+  it('still leaves alone what it never touches (HEAD, non-images) even when urgent', async () => {
+    const head = new Request('https://site.test/hero.jpg', { method: 'HEAD', headers: { priority: 'u=0' } });
+    const result = await prioritise(head, imageResponse(progressive.bytes), config(), new LayoutCache(10));
+    expect(result.outcome.kind).toBe('skipped');
+    expect(result.response.headers.has('cf-priority')).toBe(false);
   });
 });

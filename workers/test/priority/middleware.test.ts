@@ -30,7 +30,7 @@ describe('priority middleware in the all-in-one Worker (static assets behind it)
     const { headerEndBytes, previewEndBytes, goodEndBytes } = scanned.layout;
     expect(response.headers.get('cf-priority')).toBe('30/0');
     expect(response.headers.get('cf-priority-change')).toBe(
-      `${headerEndBytes}:20/1, ${previewEndBytes}:15/1, ${goodEndBytes}:10/n`,
+      `${headerEndBytes}:20/1, ${previewEndBytes}:15/1, ${goodEndBytes}:10/0`,
     );
     expect(response.headers.get('priority')).toBe('u=3, i');
   });
