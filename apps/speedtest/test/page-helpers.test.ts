@@ -5,7 +5,7 @@ import { explainFailure } from '../src/failure';
 import { formatBitsPerSecondRange, formatMsRange, streamCount } from '../src/format';
 import { addToHistory, type HistoryEntry, maxHistoryEntries, parseHistory } from '../src/history';
 import { describeConnection } from '../src/meta';
-import { autostartDecision, dataNotice, maxTestBytes } from '../src/notice';
+import { autostartDecision, dataNotice, lossNotice, maxTestBytes } from '../src/notice';
 
 describe('formatBitsPerSecondRange', () => {
   it('writes both ends in the unit of the figure, never a negative kbps', () => {
@@ -68,6 +68,16 @@ describe('autostart and the data notice', () => {
     expect(maxTestBytes(options)).toBe(600_000_000);
     expect(dataNotice('start', options)).toContain('up to 600.0 MB (300.0 MB per direction, 12 s at most each)');
     expect(dataNotice('save-data', options)).toContain('Data saver is on');
+  });
+
+  it('says what the packet-loss phase sends, and nothing about it when it is off', () => {
+    expect(lossNotice(options)).toBe(
+      ' Then, if this server has a TURN relay, a packet-loss check sends 3000 numbered 100-byte packets each way through it over WebRTC (about 1.2 MB, 15 s).',
+    );
+    for (const decision of ['start', 'off-by-query', 'save-data'] as const) {
+      expect(dataNotice(decision, options)).toContain('packet-loss check sends 3000');
+      expect(dataNotice(decision, { ...options, packetLoss: false })).not.toContain('packet');
+    }
   });
 });
 
