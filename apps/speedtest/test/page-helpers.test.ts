@@ -4,6 +4,7 @@ import { comparisonRows } from '../src/comparison';
 import { explainFailure } from '../src/failure';
 import { formatBitsPerSecondRange, formatMsRange, streamCount } from '../src/format';
 import { addToHistory, type HistoryEntry, maxHistoryEntries, parseHistory } from '../src/history';
+import { when } from '../src/history-view';
 import { describeConnection } from '../src/meta';
 import { autostartDecision, dataNotice, lossNotice, maxTestBytes } from '../src/notice';
 
@@ -90,6 +91,14 @@ const entry = (startedAt: string): HistoryEntry => ({
   loadedLatencyMs: 30,
   rpm: 2000,
   bytes: 1e8,
+});
+
+describe('when (the past-runs date column)', () => {
+  it('writes local date and time in ISO order without Intl, and passes unreadable dates through', () => {
+    const local = new Date(2026, 10, 4, 5, 7, 30);
+    expect(when(local.toISOString())).toBe('2026-11-04 05:07');
+    expect(when('not a date')).toBe('not a date');
+  });
 });
 
 describe('history', () => {
