@@ -150,6 +150,8 @@ try {
       'other n',
       'other max',
       'most JS of ours in a task',
+      'ours CPU max',
+      'Chart.js CPU max',
     ],
     runRows.map((row) => [
       `${row.width}`,
@@ -163,11 +165,29 @@ try {
       `${row.summary.other.count}`,
       ms(row.summary.other.maxMs),
       ms(row.summary.ours.maxShareMs),
+      ms(row.summary.ours.maxCpuMs),
+      ms(row.summary.chartjs.maxCpuMs),
     ]),
   );
-  process.stdout.write('\nEvery long task (ms; JS time by script owner, the rest is layout/paint/GC/browser)\n');
+  process.stdout.write(
+    `\nEvery long task (ms). task/ours/Chart.js/other: wall time, JS by script owner (the rest: layout, paint, GC, browser).\nCPU: the thread's CPU time, which other processes cannot inflate and which includes the ${cpuSlowdown}× throttle's spinning (≈ the task on an idle core at ${cpuSlowdown}×); ours/Chart.js by their share of the samples.\n`,
+  );
   printTable(
-    ['width', 'run', 'at s', 'task', 'ours', 'Chart.js', 'other', 'owner', 'most sampled script', 'trace events (ms)'],
+    [
+      'width',
+      'run',
+      'at s',
+      'task',
+      'ours',
+      'Chart.js',
+      'other',
+      'CPU',
+      'ours CPU',
+      'Chart.js CPU',
+      'owner',
+      'most sampled script',
+      'trace events (ms)',
+    ],
     taskRows.map((task) => [
       `${task.width}`,
       `${task.run}`,
@@ -176,6 +196,9 @@ try {
       ms(task.oursMs),
       ms(task.chartjsMs),
       ms(task.otherMs),
+      ms(task.cpuMs),
+      ms(task.oursCpuMs),
+      ms(task.chartjsCpuMs),
       task.owner,
       task.topScript,
       task.topEvents,
@@ -245,7 +268,21 @@ writeFileSync(
 writeFileSync(
   join(resultsDir, 'page-tasks.csv'),
   csv([
-    ['width', 'run', 'start_ms', 'duration_ms', 'ours_ms', 'chartjs_ms', 'other_ms', 'owner', 'top_script', 'top_events'],
+    [
+      'width',
+      'run',
+      'start_ms',
+      'duration_ms',
+      'ours_ms',
+      'chartjs_ms',
+      'other_ms',
+      'cpu_ms',
+      'ours_cpu_ms',
+      'chartjs_cpu_ms',
+      'owner',
+      'top_script',
+      'top_events',
+    ],
     ...taskRows.map((task) => [
       task.width,
       task.run,
@@ -254,6 +291,9 @@ writeFileSync(
       Math.round(task.oursMs),
       Math.round(task.chartjsMs),
       Math.round(task.otherMs),
+      Math.round(task.cpuMs),
+      Math.round(task.oursCpuMs),
+      Math.round(task.chartjsCpuMs),
       task.owner,
       task.topScript,
       task.topEvents,

@@ -16,10 +16,11 @@ const wrapperEvents = new Set(['RunTask', 'ThreadControllerImpl::RunTask', 'Thre
 const vmFrames = new Set(['(garbage collector)', '(program)', '(idle)', '(root)']);
 
 /**
- * @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, id?: string,
+ * @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, tdur?: number, id?: string,
  *   args?: Record<string, any> }} TraceEvent
  * @typedef {{ startMs: number, durationMs: number, oursMs: number, chartjsMs: number, otherMs: number,
- *   owner: (typeof owners)[number], topScript: string, topEvents: string }} LongTask
+ *   owner: (typeof owners)[number], topScript: string, topEvents: string, cpuMs: number, oursCpuMs: number,
+ *   chartjsCpuMs: number }} LongTask
  */
 
 /**
@@ -141,6 +142,7 @@ export function longTasks(events, { origin, chartUrl, minMs = longTaskMs }) {
   return tasks.map((task) => {
     const endUs = task.ts + (task.dur ?? 0);
     const byOwner = { ours: 0, chartjs: 0, other: 0 };
+    const samplesOf = { ours: 0, chartjs: 0, other: 0, all: 0 };
     /** @type {Map<string, number>} */
     const byScript = new Map();
     while (cursor < samples.length && (samples[cursor]?.tsUs ?? 0) < task.ts) cursor++;
@@ -149,12 +151,18 @@ export function longTasks(events, { origin, chartUrl, minMs = longTaskMs }) {
       if (sample.tsUs >= endUs) break;
       const nextUs = Math.min(samples[index + 1]?.tsUs ?? endUs, endUs);
       const owner = sample.url ? ownerOfUrl(sample.url, origin, chartUrl) : 'other';
+      samplesOf.all++;
       if (owner === 'other') continue;
       byOwner[owner] += nextUs - sample.tsUs;
+      samplesOf[owner]++;
       const script = `${sample.url.slice(sample.url.lastIndexOf('/') + 1)} ${sample.functionName || '(anonymous)'}`;
       byScript.set(script, (byScript.get(script) ?? 0) + nextUs - sample.tsUs);
     }
     const durationMs = (task.dur ?? 0) / 1000;
+    // The thread's own CPU clock: what the task cost, whatever else ran on the machine meanwhile. Shared out by the
+    // owners' shares of the samples taken during the task (the sampler itself starves on a busy machine, so its
+    // counts are a ratio, not a duration).
+    const cpuMs = task.tdur === undefined ? durationMs : task.tdur / 1000;
     const oursMs = byOwner.ours / 1000;
     const chartjsMs = byOwner.chartjs / 1000;
     const otherMs = Math.max(0, durationMs - oursMs - chartjsMs);
@@ -177,7 +185,19 @@ export function longTasks(events, { origin, chartUrl, minMs = longTaskMs }) {
       .slice(0, 3)
       .map(([name, us]) => `${name} ${Math.round(us / 1000)}`)
       .join(', ');
-    return { startMs: (task.ts - firstTs) / 1000, durationMs, oursMs, chartjsMs, otherMs, owner, topScript, topEvents };
+    return {
+      startMs: (task.ts - firstTs) / 1000,
+      durationMs,
+      oursMs,
+      chartjsMs,
+      otherMs,
+      owner,
+      topScript,
+      topEvents,
+      cpuMs,
+      oursCpuMs: samplesOf.all > 0 ? (cpuMs * samplesOf.ours) / samplesOf.all : 0,
+      chartjsCpuMs: samplesOf.all > 0 ? (cpuMs * samplesOf.chartjs) / samplesOf.all : 0,
+    };
   });
 }
 
@@ -190,12 +210,20 @@ export function summarizeTasks(tasks) {
     owners.map((owner) => {
       const own = tasks.filter((task) => task.owner === owner);
       const key = owner === 'ours' ? 'oursMs' : owner === 'chartjs' ? 'chartjsMs' : 'otherMs';
+      /** @param {LongTask} task */
+      const cpuOf = (task) =>
+        owner === 'ours'
+          ? task.oursCpuMs
+          : owner === 'chartjs'
+            ? task.chartjsCpuMs
+            : task.cpuMs - task.oursCpuMs - task.chartjsCpuMs;
       return [
         owner,
         {
           count: own.length,
           maxMs: own.length > 0 ? Math.max(...own.map((task) => task.durationMs)) : 0,
           maxShareMs: tasks.length > 0 ? Math.max(...tasks.map((task) => task[key])) : 0,
+          maxCpuMs: tasks.length > 0 ? Math.max(0, ...tasks.map(cpuOf).filter(Number.isFinite)) : 0,
         },
       ];
     }),

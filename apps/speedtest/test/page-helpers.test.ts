@@ -2,7 +2,7 @@ import { resolveOptions, type SpeedTestResult } from '@speedkit/speedtest';
 import { describe, expect, it } from 'vitest';
 import { comparisonRows } from '../src/comparison';
 import { explainFailure } from '../src/failure';
-import { formatBitsPerSecondRange, formatMsRange, streamCount } from '../src/format';
+import { formatBitsPerSecondRange, formatMsRange, streamCount, tickLabel } from '../src/format';
 import { addToHistory, type HistoryEntry, maxHistoryEntries, parseHistory } from '../src/history';
 import { when } from '../src/history-view';
 import { describeConnection } from '../src/meta';
@@ -91,6 +91,16 @@ const entry = (startedAt: string): HistoryEntry => ({
   loadedLatencyMs: 30,
   rpm: 2000,
   bytes: 1e8,
+});
+
+describe('tickLabel', () => {
+  it('writes chart ticks as plain numbers without float noise, and passes category labels through', () => {
+    expect(tickLabel(0)).toBe('0');
+    expect(tickLabel(0.1 + 0.2)).toBe('0.3');
+    expect(tickLabel(1500)).toBe('1500');
+    expect(tickLabel(2.5)).toBe('2.5');
+    expect(tickLabel('1 MB+')).toBe('1 MB+');
+  });
 });
 
 describe('when (the past-runs date column)', () => {

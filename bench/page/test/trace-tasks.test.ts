@@ -46,7 +46,7 @@ function trace() {
       },
     },
     // A 100 ms task covering the samples, a 20 ms one (not long), and a long task on the other renderer.
-    { name: 'RunTask', ph: 'X', pid: 2, tid: 10, ts: 1_000_000, dur: 100_000 },
+    { name: 'RunTask', ph: 'X', pid: 2, tid: 10, ts: 1_000_000, dur: 100_000, tdur: 60_000 },
     { name: 'RunTask', ph: 'X', pid: 2, tid: 10, ts: 1_200_000, dur: 20_000 },
     { name: 'RunTask', ph: 'X', pid: 3, tid: 20, ts: 1_000_000, dur: 90_000 },
   ];
@@ -84,8 +84,12 @@ describe('trace-tasks', () => {
     expect(task?.otherMs).toBe(30);
     expect(task?.owner).toBe('ours');
     expect(task?.topScript).toBe('index-abc.js run');
+    // CPU time: the thread's own clock for the task, shared by the owners' sample counts (4, 3 and 1 of 8).
+    expect(task?.cpuMs).toBe(60);
+    expect(task?.oursCpuMs).toBe(30);
+    expect(task?.chartjsCpuMs).toBe(22.5);
     const summary = summarizeTasks(tasks);
-    expect(summary.ours).toEqual({ count: 1, maxMs: 100, maxShareMs: 40 });
-    expect(summary.chartjs).toEqual({ count: 0, maxMs: 0, maxShareMs: 30 });
+    expect(summary.ours).toEqual({ count: 1, maxMs: 100, maxShareMs: 40, maxCpuMs: 30 });
+    expect(summary.chartjs).toEqual({ count: 0, maxMs: 0, maxShareMs: 30, maxCpuMs: 22.5 });
   });
 });

@@ -1,5 +1,6 @@
 export { csvColumns, headlineFlags, resultToCsv, samplesToCsv } from './csv';
 export { SpeedTest } from './engine';
+export { nextTask } from './next-task';
 export { defaultOptions, resolveOptions } from './options';
 export { defaultLossPhase } from './phases/loss';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
