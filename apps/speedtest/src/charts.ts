@@ -1,4 +1,4 @@
-import { percentile, type SpeedTestResult } from '@speedkit/speedtest';
+import { nextTask, percentile, type SpeedTestResult } from '@speedkit/speedtest';
 import {
   BarController,
   BarElement,
@@ -13,7 +13,7 @@ import {
   ScatterController,
   Tooltip,
 } from 'chart.js';
-import { sizeBucket, sizeBucketOrder } from './format';
+import { sizeBucket, sizeBucketOrder, tickLabel } from './format';
 
 // Only what the four charts use: registering everything doubled the script's parse and run time on phones.
 Chart.register(
@@ -79,7 +79,26 @@ export function clearCharts(): void {
   charts.clear();
 }
 
-const common = { animation: false as const, responsive: true, maintainAspectRatio: false };
+/**
+ * No animation (each frame would be another draw), and at most 2 device pixels per CSS pixel: a 3× phone screen
+ * fills 2.25× the pixels of 2× for a sharpness nobody reads a chart for, and every draw pays for them (bench/page).
+ */
+const common = {
+  animation: false as const,
+  responsive: true,
+  maintainAspectRatio: false,
+  devicePixelRatio: Math.min(2, globalThis.devicePixelRatio || 1),
+};
+
+/** A linear axis with a title and Intl-free tick labels. */
+const axis = (title: string, extra: Record<string, unknown> = {}) => ({
+  title: { display: true, text: title },
+  ticks: { callback: tickLabel },
+  ...extra,
+});
+
+/** Point data already in Chart.js's internal `{x, y}` form and sorted by x: it skips parsing and re-sorting. */
+const preParsed = { parsing: false as const, normalized: true };
 
 /** Dots per request, a min–max line and a p25–p75 box for each request-size class. Each request is one stream's. */
 function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'upload', colors: ChartColors): void {
@@ -125,7 +144,7 @@ function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'up
     },
     options: {
       ...common,
-      scales: { y: { title: { display: true, text: 'Mbps per stream' }, beginAtZero: true } },
+      scales: { y: axis('Mbps per stream', { beginAtZero: true }) },
       plugins: { legend: { position: 'bottom' } },
     },
   });
@@ -135,7 +154,8 @@ function drawLatency(result: SpeedTestResult, colors: ChartColors): void {
   const series = (load: string) =>
     result.samples
       .filter((sample) => sample.kind === 'latency' && sample.load === load)
-      .map((sample) => ({ x: sample.startMs / 1000, y: sample.pingMs }));
+      .map((sample) => ({ x: sample.startMs / 1000, y: sample.pingMs }))
+      .sort((a, b) => a.x - b.x);
   draw('chart-latency', {
     type: 'scatter',
     data: {
@@ -147,9 +167,10 @@ function drawLatency(result: SpeedTestResult, colors: ChartColors): void {
     },
     options: {
       ...common,
+      ...preParsed,
       scales: {
-        x: { title: { display: true, text: 'seconds since start' } },
-        y: { title: { display: true, text: 'ms' }, beginAtZero: true },
+        x: axis('seconds since start', { type: 'linear' }),
+        y: axis('ms', { beginAtZero: true }),
       },
       plugins: { legend: { position: 'bottom' } },
     },
@@ -160,7 +181,8 @@ function drawGoodput(result: SpeedTestResult, colors: ChartColors): void {
   const series = (direction: string) =>
     result.intervals
       .filter((interval) => interval.direction === direction)
-      .map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }));
+      .map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }))
+      .sort((a, b) => a.x - b.x);
   draw('chart-goodput', {
     type: 'line',
     data: {
@@ -171,16 +193,15 @@ function drawGoodput(result: SpeedTestResult, colors: ChartColors): void {
     },
     options: {
       ...common,
+      ...preParsed,
       scales: {
-        x: { type: 'linear', title: { display: true, text: 'seconds since start' } },
-        y: { title: { display: true, text: 'Mbps, all streams' }, beginAtZero: true },
+        x: axis('seconds since start', { type: 'linear' }),
+        y: axis('Mbps, all streams', { beginAtZero: true }),
       },
       plugins: { legend: { position: 'bottom' } },
     },
   });
 }
-
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Draws the four charts, one per task, so no single task blocks input for long. */
 export async function renderCharts(result: SpeedTestResult, isCurrent: () => boolean): Promise<void> {

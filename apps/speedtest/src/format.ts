@@ -62,3 +62,11 @@ export function sizeBucket(bytes: number): string {
 }
 
 export const sizeBucketOrder = ['< 1 MB', '1 MB+', '10 MB+', '100 MB+'];
+
+/**
+ * Pure: a chart tick label without Intl. Chart.js formats numeric ticks with `Intl.NumberFormat`, whose first use
+ * loads the locale's ICU data: a 500 ms-CPU task on a 4×-throttled phone when the first chart was drawn (bench/page).
+ * Six significant digits hide binary fractions (0.30000000000000004 reads 0.3).
+ */
+export const tickLabel = (value: number | string): string =>
+  typeof value === 'number' ? String(Number(value.toPrecision(6))) : value;

@@ -1,4 +1,4 @@
-import type { SpeedTestOptions } from '@speedkit/speedtest';
+import { defaultLossPhase, type SpeedTestOptions } from '@speedkit/speedtest';
 import { formatBytes } from './format';
 
 /** What the page decided about starting on its own, and why. */
@@ -14,12 +14,29 @@ export function autostartDecision(autostartQuery: boolean, saveData: boolean | u
 export const maxTestBytes = (options: Pick<SpeedTestOptions, 'maxBytesPerDirection' | 'directions'>) =>
   options.maxBytesPerDirection * options.directions.length;
 
+/**
+ * Bytes one loss-phase packet takes on the wire: its payload plus SCTP, DTLS, TURN channel, UDP and IP headers. The
+ * phase's 100-byte packets every 2 ms are ≈ 0.8 Mbit/s on the wire (phases/loss.ts), i.e. ≈ 200 bytes each.
+ */
+const lossPacketOverheadBytes = 100;
+
+/** Pure: what the packet-loss phase sends, or '' when it is off. It runs only when the server has a TURN relay. */
+export function lossNotice(options: Pick<SpeedTestOptions, 'packetLoss' | 'lossPackets'>): string {
+  if (!options.packetLoss) return '';
+  const { packetBytes, packetIntervalMs, drainMs } = defaultLossPhase;
+  const wireBytes = options.lossPackets * 2 * (packetBytes + lossPacketOverheadBytes);
+  // One direction after the other, each paced and then drained.
+  const seconds = Math.round(((options.lossPackets * packetIntervalMs + drainMs) * 2) / 1000);
+  return ` Then, if this server has a TURN relay, a packet-loss check sends ${options.lossPackets} numbered ${packetBytes}-byte packets each way through it over WebRTC (about ${formatBytes(wireBytes)}, ${seconds} s).`;
+}
+
 /** Pure: the sentence above the results, shown before any byte moves. */
 export function dataNotice(decision: AutostartDecision, options: SpeedTestOptions): string {
   const budget = `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${Math.round(options.maxDurationPerDirectionMs / 1000)} s at most each)`;
+  const loss = lossNotice(options);
   if (decision === 'save-data') {
-    return `Data saver is on, so the test did not start by itself. A run uses ${budget}. Press Start test when you are ready.`;
+    return `Data saver is on, so the test did not start by itself. A run uses ${budget}.${loss} Press Start test when you are ready.`;
   }
-  if (decision === 'off-by-query') return `A run uses ${budget}. Press Start test when you are ready.`;
-  return `This test starts by itself and uses ${budget}; fast links use the most. Press Stop at any time.`;
+  if (decision === 'off-by-query') return `A run uses ${budget}.${loss} Press Start test when you are ready.`;
+  return `This test starts by itself and uses ${budget}; fast links use the most.${loss} Press Stop at any time.`;
 }

@@ -2,10 +2,11 @@ import { resolveOptions, type SpeedTestResult } from '@speedkit/speedtest';
 import { describe, expect, it } from 'vitest';
 import { comparisonRows } from '../src/comparison';
 import { explainFailure } from '../src/failure';
-import { formatBitsPerSecondRange, formatMsRange, streamCount } from '../src/format';
+import { formatBitsPerSecondRange, formatMsRange, streamCount, tickLabel } from '../src/format';
 import { addToHistory, type HistoryEntry, maxHistoryEntries, parseHistory } from '../src/history';
+import { when } from '../src/history-view';
 import { describeConnection } from '../src/meta';
-import { autostartDecision, dataNotice, maxTestBytes } from '../src/notice';
+import { autostartDecision, dataNotice, lossNotice, maxTestBytes } from '../src/notice';
 
 describe('formatBitsPerSecondRange', () => {
   it('writes both ends in the unit of the figure, never a negative kbps', () => {
@@ -69,6 +70,16 @@ describe('autostart and the data notice', () => {
     expect(dataNotice('start', options)).toContain('up to 600.0 MB (300.0 MB per direction, 12 s at most each)');
     expect(dataNotice('save-data', options)).toContain('Data saver is on');
   });
+
+  it('says what the packet-loss phase sends, and nothing about it when it is off', () => {
+    expect(lossNotice(options)).toBe(
+      ' Then, if this server has a TURN relay, a packet-loss check sends 3000 numbered 100-byte packets each way through it over WebRTC (about 1.2 MB, 15 s).',
+    );
+    for (const decision of ['start', 'off-by-query', 'save-data'] as const) {
+      expect(dataNotice(decision, options)).toContain('packet-loss check sends 3000');
+      expect(dataNotice(decision, { ...options, packetLoss: false })).not.toContain('packet');
+    }
+  });
 });
 
 const entry = (startedAt: string): HistoryEntry => ({
@@ -80,6 +91,24 @@ const entry = (startedAt: string): HistoryEntry => ({
   loadedLatencyMs: 30,
   rpm: 2000,
   bytes: 1e8,
+});
+
+describe('tickLabel', () => {
+  it('writes chart ticks as plain numbers without float noise, and passes category labels through', () => {
+    expect(tickLabel(0)).toBe('0');
+    expect(tickLabel(0.1 + 0.2)).toBe('0.3');
+    expect(tickLabel(1500)).toBe('1500');
+    expect(tickLabel(2.5)).toBe('2.5');
+    expect(tickLabel('1 MB+')).toBe('1 MB+');
+  });
+});
+
+describe('when (the past-runs date column)', () => {
+  it('writes local date and time in ISO order without Intl, and passes unreadable dates through', () => {
+    const local = new Date(2026, 10, 4, 5, 7, 30);
+    expect(when(local.toISOString())).toBe('2026-11-04 05:07');
+    expect(when('not a date')).toBe('not a date');
+  });
 });
 
 describe('history', () => {

@@ -100,7 +100,7 @@ export class SpeedTest {
     const startedAt = new Date().toISOString();
     // Entries are how requests are timed; the default buffer of 250 would fill within one test.
     performance.setResourceTimingBufferSize?.(100_000);
-    const payload = randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
+    const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
     const onSample = (sample: RequestSample) => this.#emit('sample', sample);
     let completedWeight = 0;
 

@@ -1,6 +1,8 @@
 export { csvColumns, headlineFlags, resultToCsv, samplesToCsv } from './csv';
 export { SpeedTest } from './engine';
+export { nextTask } from './next-task';
 export { defaultOptions, resolveOptions } from './options';
+export { defaultLossPhase } from './phases/loss';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
 export { type ConfidenceLevel, type Estimate, meanEstimate, medianEstimate } from './stats/confidence';
 export { GoodputMeter } from './stats/goodput';

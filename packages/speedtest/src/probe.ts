@@ -1,3 +1,4 @@
+import { nextTask } from './next-task';
 import { type ClockTimes, parseServerTimingMs, type RequestTiming, requestTiming } from './timing';
 
 /** What every request needs: where the endpoints are, and the signal that cancels it. */
@@ -142,20 +143,28 @@ export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
 /** Distinct random bytes in the upload payload (bytes): far beyond any compressor's window (deflate 32 KiB). */
 export const randomBlockBytes = 1 << 20;
 
+/** Random bytes filled per task (bytes): a 4×-throttled phone fills and copies this much in a few ms. */
+const randomSliceBytes = 256 * 1024;
+
 /**
  * Random bytes (so no compressing proxy flatters the upload) as one Blob that every upload slices: one 1 MiB random
  * block, repeated. Filling the whole 25 MB with getRandomValues took one 80–280 ms main-thread task at the start of
- * every test (Lighthouse flagged it); the repeats are assembled by the Blob without copying. Filled in 64 KiB calls,
- * the getRandomValues limit.
+ * every test (Lighthouse flagged it). The block becomes a Blob once and the payload is made of that Blob repeated:
+ * Blob parts that are Blobs are referenced, while typed-array parts are copied, which for 25 parts of the block was
+ * still a 300–800 ms task under 4× CPU throttling (bench/page). The rest is spread over a few tasks (`nextTask`).
+ * Filled in 64 KiB calls, the getRandomValues limit.
  */
-export function randomBlob(bytes: number): Blob {
+export async function randomBlob(bytes: number): Promise<Blob> {
   const block = new Uint8Array(Math.min(bytes, randomBlockBytes));
   for (let offset = 0; offset < block.length; offset += 65_536) {
+    if (offset > 0 && offset % randomSliceBytes === 0) await nextTask();
     crypto.getRandomValues(block.subarray(offset, Math.min(block.length, offset + 65_536)));
   }
-  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const blockBlob = new Blob([block]);
+  await nextTask();
+  const parts: Blob[] = [];
   for (let remaining = bytes; remaining > 0; remaining -= block.length) {
-    parts.push(remaining >= block.length ? block : block.subarray(0, remaining));
+    parts.push(remaining >= block.length ? blockBlob : blockBlob.slice(0, remaining));
   }
   return new Blob(parts, { type: 'application/octet-stream' });
 }

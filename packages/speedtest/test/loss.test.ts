@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { relayUrlsFor } from '../src/phases/loss';
 import { lossEstimate, wilsonInterval } from '../src/stats/loss';
 import { classify } from '../src/stats/quality';
 
@@ -84,5 +85,21 @@ describe('loss in the quality classes', () => {
     expect(classes.gaming).toBe('bad');
     expect(classes.videoCalls).toBe('bad');
     expect(classes.streaming).toBe('poor');
+  });
+});
+
+describe('relayUrlsFor', () => {
+  const listed = ['turn:relay.example:3478?transport=udp', 'turn:relay.example:3478?transport=tcp'];
+
+  it('derives each peer transport from the turn: URLs /turn-creds lists, once each', () => {
+    expect(relayUrlsFor(listed, 'udp')).toEqual(['turn:relay.example:3478?transport=udp']);
+    expect(relayUrlsFor(listed, 'tcp')).toEqual(['turn:relay.example:3478?transport=tcp']);
+    expect(relayUrlsFor(['turn:10.0.0.1:3478'], 'tcp')).toEqual(['turn:10.0.0.1:3478?transport=tcp']);
+  });
+
+  it('lets a turns: (TLS over TCP) URL serve the TCP peer only', () => {
+    const tlsOnly = ['turns:relay.example:5349'];
+    expect(relayUrlsFor(tlsOnly, 'tcp')).toEqual(tlsOnly);
+    expect(relayUrlsFor(tlsOnly, 'udp')).toEqual([]);
   });
 });

@@ -69,11 +69,17 @@ export async function fetchTurnCredentials(serverUrl: string, signal: AbortSigna
   return { username: body.username, credential: body.credential, urls: body.urls };
 }
 
-/** The same relay over another transport: `turn:host:port?transport=tcp`. `turns:` is TLS over TCP already. */
+/**
+ * The relay's URLs for one peer's transport: `turn:host:port?transport=udp|tcp`, derived from whatever `turn:` URLs
+ * `/turn-creds` lists (so it need not list a TCP variant of each). `turns:` is TLS over TCP already: it serves the TCP
+ * peer as it is (a relay configured with `turns:` URLs only still gets a TCP peer) and never the UDP one.
+ */
 export function relayUrlsFor(urls: readonly string[], transport: 'udp' | 'tcp'): string[] {
-  return urls
-    .filter((url) => url.startsWith('turn:'))
-    .map((url) => `${url.replace(/\?.*$/, '')}?transport=${transport}`);
+  const derived = urls.flatMap((url) => {
+    if (url.startsWith('turn:')) return [`${url.replace(/\?.*$/, '')}?transport=${transport}`];
+    return transport === 'tcp' && url.startsWith('turns:') ? [url] : [];
+  });
+  return [...new Set(derived)];
 }
 
 function peerThrough(turn: TurnCredentials, transport: 'udp' | 'tcp'): RTCPeerConnection {
