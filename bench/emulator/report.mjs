@@ -3,7 +3,7 @@ import { goodputOfRateBps, median, relativeErrorPercent } from './stats.mjs';
 
 /**
  * @typedef {{ kind: 'rtt', label: string, configuredMs: number, rttsMs: number[] }} RttResult
- * @typedef {{ kind: 'goodput', label: string, direction: 'down' | 'up', rateMbit: number, rttMs: number, bps: number, retransmits: number, emulatorCpuShare: number, forwardedBps: number, checked?: boolean }} GoodputResult
+ * @typedef {{ kind: 'goodput', label: string, direction: 'down' | 'up', rateMbit: number, rttMs: number, bps: number, retransmits: number, emulatorCpuShare: number, forwardedBps: number, emulatorDropped?: number, cutFrames?: number, lossPercent?: number, checked?: boolean }} GoodputResult
  * @typedef {{ kind: 'loss', label: string, direction: 'down' | 'up', configuredPercent: number, lossPercent: number, packets: number, lostPackets: number, emulatorDropped: number, emulatorPackets: number, checked: boolean }} LossResult
  * @typedef {RttResult | GoodputResult | LossResult} Result
  */
@@ -61,8 +61,11 @@ export function markdownTable(results) {
     } else if (r.kind === 'goodput') {
       const expected = goodputOfRateBps(r.rateMbit);
       const cpuPerGbit = r.emulatorCpuShare / (r.forwardedBps / 1e9);
+      const lossNote = r.lossPercent
+        ? `; emulator dropped ${r.emulatorDropped ?? 'n/a'} segments${Number.isFinite(r.cutFrames) ? `, cut ${r.cutFrames} super-packets` : ''}`
+        : '';
       lines.push(
-        `| ${r.label} | ${fmt(expected / 1e6)} Mbit/s | ${fmt(r.bps / 1e6)} Mbit/s | ${signed(relativeErrorPercent(r.bps, expected))} % | ${r.retransmits} retransmits; emulator ${fmt(r.emulatorCpuShare * 100, 0)} % of a core = ${fmt(cpuPerGbit * 100, 0)} % per Gbit/s forwarded${r.checked === false ? ' (reported, not checked)' : ''} |`,
+        `| ${r.label} | ${fmt(expected / 1e6)} Mbit/s | ${fmt(r.bps / 1e6)} Mbit/s | ${signed(relativeErrorPercent(r.bps, expected))} % | ${r.retransmits} retransmits${lossNote}; emulator ${fmt(r.emulatorCpuShare * 100, 0)} % of a core = ${fmt(cpuPerGbit * 100, 0)} % per Gbit/s forwarded${r.checked === false ? ' (reported, not checked)' : ''} |`,
       );
     } else {
       lines.push(

@@ -31,7 +31,7 @@ export async function ensureLinkEmulator() {
  * @property {number} bytes_out
  * @property {number} queued
  */
-/** @typedef {{ down: DirectionCounters, up: DirectionCounters, other_packets: number, write_errors: number, cpu_user_ms: number, cpu_system_ms: number }} EmulatorStats */
+/** @typedef {{ down: DirectionCounters, up: DirectionCounters, other_packets: number, write_errors: number, malformed?: number, cut_frames?: number, cpu_user_ms: number, cpu_system_ms: number }} EmulatorStats */
 
 /**
  * Starts the emulator on an existing TUN device and waits for `ready`.

@@ -457,8 +457,10 @@ pub mod tests {
         let mut rng = Rng::new(0x5eed);
         let interesting: [u16; 9] = [0, 1, 2, 19, 20, 52, 1448, 0x7fff, 0xffff];
         let mut cut = 0;
-        for round in 0..40_000u64 {
-            let payload = (rng.next_u64() % 70_000) as usize;
+        for round in 0..12_000u64 {
+            // Mostly a few segments (cheap), one frame in 50 near the 64 KB limit.
+            let largest = if round % 50 == 0 { 70_000 } else { 8_000 };
+            let payload = (rng.next_u64() % largest) as usize;
             let mss = interesting[(rng.next_u64() % 9) as usize].max(1);
             let mss = if round % 2 == 0 { 1448 } else { mss };
             let mut frame = super_packet(payload.min(65_000), mss, rng.next_u64() as u8);
@@ -512,7 +514,7 @@ pub mod tests {
             cut += 1;
         }
         assert!(
-            cut > 10_000,
+            cut > 3_000,
             "too few valid frames reached the cutter: {cut}"
         );
     }
