@@ -61,11 +61,15 @@ export function markdownTable(results) {
     } else if (r.kind === 'goodput') {
       const expected = goodputOfRateBps(r.rateMbit);
       const cpuPerGbit = r.emulatorCpuShare / (r.forwardedBps / 1e9);
+      const cpuNote =
+        r.forwardedBps > 0
+          ? `emulator ${fmt(r.emulatorCpuShare * 100, 0)} % of a core = ${fmt(cpuPerGbit * 100, 0)} % per Gbit/s forwarded`
+          : 'emulator bypassed';
       const lossNote = r.lossPercent
         ? `; emulator dropped ${r.emulatorDropped ?? 'n/a'} segments${Number.isFinite(r.cutFrames) ? `, cut ${r.cutFrames} super-packets` : ''}`
         : '';
       lines.push(
-        `| ${r.label} | ${fmt(expected / 1e6)} Mbit/s | ${fmt(r.bps / 1e6)} Mbit/s | ${signed(relativeErrorPercent(r.bps, expected))} % | ${r.retransmits} retransmits${lossNote}; emulator ${fmt(r.emulatorCpuShare * 100, 0)} % of a core = ${fmt(cpuPerGbit * 100, 0)} % per Gbit/s forwarded${r.checked === false ? ' (reported, not checked)' : ''} |`,
+        `| ${r.label} | ${fmt(expected / 1e6)} Mbit/s | ${fmt(r.bps / 1e6)} Mbit/s | ${signed(relativeErrorPercent(r.bps, expected))} % | ${r.retransmits} retransmits${lossNote}; ${cpuNote}${r.checked === false ? ' (reported, not checked)' : ''} |`,
       );
     } else {
       lines.push(

@@ -40,10 +40,7 @@ const tcpBuffers = '4096 131072 33554432';
  * @param {string} ns @param {string} dev
  */
 const endHostOffloads = (ns, dev) =>
-  /** @type {Command} */ ([
-    'ip',
-    ['netns', 'exec', ns, 'ethtool', '-K', dev, 'gso', 'on', 'tso', 'on', 'gro', 'off'],
-  ]);
+  /** @type {Command} */ (['ip', ['netns', 'exec', ns, 'ethtool', '-K', dev, 'gso', 'on', 'tso', 'on', 'gro', 'off']]);
 
 /**
  * The router's veths segment in software whatever tbf has not (tbf itself cuts a super-packet larger than its

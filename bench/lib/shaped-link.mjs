@@ -80,7 +80,16 @@ export async function canCreateNamespaces(options = {}) {
  * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
  *   emulatorBinary?: string, down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
  */
-export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, emulatorBinary, down, up }) {
+export async function createShapedLink({
+  prefix,
+  downMbit,
+  upMbit,
+  burstKbit,
+  emulator = false,
+  emulatorBinary,
+  down,
+  up,
+}) {
   const names = linkNames(prefix);
   const { serverNs, clientNs, routerNs } = names;
   const routed = emulator || down !== undefined || up !== undefined;
