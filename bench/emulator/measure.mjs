@@ -50,7 +50,12 @@ export async function tcpGoodput(link, direction, { seconds, warmUpSeconds }) {
     const wallSeconds = seconds + warmUpSeconds;
     const cpuSeconds = (after.cpu_user_ms + after.cpu_system_ms - before.cpu_user_ms - before.cpu_system_ms) / 1000;
     const forwardedBytes = after.down.bytes_out + after.up.bytes_out - before.down.bytes_out - before.up.bytes_out;
+    const dataLine = direction === 'down' ? 'down' : 'up';
     return {
+      // Segments the emulator dropped on the data direction, and super-packets it cut because of them (older
+      // builds report no cut_frames).
+      emulatorDropped: after[dataLine].dropped - before[dataLine].dropped,
+      cutFrames: (after.cut_frames ?? Number.NaN) - (before.cut_frames ?? Number.NaN),
       bps: medianIntervalBps(receiver),
       retransmits: report.end?.sum_sent?.retransmits ?? Number.NaN,
       emulatorCpuShare: cpuSeconds / wallSeconds,

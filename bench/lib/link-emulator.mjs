@@ -31,15 +31,16 @@ export async function ensureLinkEmulator() {
  * @property {number} bytes_out
  * @property {number} queued
  */
-/** @typedef {{ down: DirectionCounters, up: DirectionCounters, other_packets: number, write_errors: number, cpu_user_ms: number, cpu_system_ms: number }} EmulatorStats */
+/** @typedef {{ down: DirectionCounters, up: DirectionCounters, other_packets: number, write_errors: number, malformed?: number, cut_frames?: number, cpu_user_ms: number, cpu_system_ms: number }} EmulatorStats */
 
 /**
  * Starts the emulator on an existing TUN device and waits for `ready`.
  * @param {(cmd: string, args: string[], opts: import('node:child_process').SpawnOptions) => import('node:child_process').ChildProcess} spawnInRouter
- * @param {{ tun: string, clientNet: string, seed?: number }} options
+ * @param {{ tun: string, clientNet: string, seed?: number, binary?: string }} options `binary` replaces the built
+ *   emulator (bench/emulator compares builds with it).
  */
-export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1 }) {
-  const binary = await ensureLinkEmulator();
+export async function startEmulator(spawnInRouter, { tun, clientNet, seed = 1, binary }) {
+  binary ??= await ensureLinkEmulator();
   // Every packet of the link waits for this process: at nice 0 on a busy 2-core machine (load 6-8) it got its fair
   // share, ~25 % of a core, which capped one TCP stream at ~210 Mbit/s. Nice -15 lets it take the CPU it needs (root).
   const child = spawnInRouter(

@@ -32,7 +32,21 @@ export const emulatorTable = '100';
 // the defaults (4-6 MiB) cap a single stream at ~400 Mbit/s on an 80 ms path.
 const tcpBuffers = '4096 131072 33554432';
 
-/** @param {string} ns @param {string} dev */
+/**
+ * The end hosts' veths segment nothing themselves (TSO/GSO on): their TCP stacks hand 64 KB super-packets through
+ * the router to the TUN device, and the emulator takes one read and one write per super-packet instead of per
+ * 1500-byte segment (tools/link-emulator/README.md). GRO stays off: receivers see the segments tbf let through one
+ * by one, as from a NIC without coalescing.
+ * @param {string} ns @param {string} dev
+ */
+const endHostOffloads = (ns, dev) =>
+  /** @type {Command} */ (['ip', ['netns', 'exec', ns, 'ethtool', '-K', dev, 'gso', 'on', 'tso', 'on', 'gro', 'off']]);
+
+/**
+ * The router's veths segment in software whatever tbf has not (tbf itself cuts a super-packet larger than its
+ * burst into segments before it meters them), and never coalesce what they receive.
+ * @param {string} ns @param {string} dev
+ */
 const offloadsOff = (ns, dev) =>
   /** @type {Command} */ ([
     'ip',
@@ -197,8 +211,8 @@ function routerCommands(names) {
     );
   }
   commands.push(
-    offloadsOff(serverNs, names.serverDev),
-    offloadsOff(clientNs, names.clientDev),
+    endHostOffloads(serverNs, names.serverDev),
+    endHostOffloads(clientNs, names.clientDev),
     offloadsOff(routerNs, names.routerServerDev),
     offloadsOff(routerNs, names.routerClientDev),
     // A persistent TUN device: routes through it survive an emulator restart. A long queue, so a busy emulator

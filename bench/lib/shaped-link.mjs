@@ -205,10 +205,21 @@ function conditionsSetter(names, linkEmulator, must) {
  * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
  * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
  * setConditions.
+ * `emulatorBinary` runs another link-emulator build (bench/emulator compares builds).
  * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
+ *   emulatorBinary?: string,
  *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
  */
-export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, emulator = false, down, up }) {
+export async function createShapedLink({
+  prefix,
+  downMbit,
+  upMbit,
+  burstKbit,
+  emulator = false,
+  emulatorBinary,
+  down,
+  up,
+}) {
   const names = linkNames(prefix);
   const { serverNs, clientNs, routerNs } = names;
   const routed = emulator || down !== undefined || up !== undefined;
@@ -230,6 +241,7 @@ export async function createShapedLink({ prefix, downMbit, upMbit, burstKbit, em
     ? await startEmulator((cmd, args, opts) => spawnIn(routerNs, cmd, args, opts), {
         tun: names.tunDev,
         clientNet: /** @type {ReturnType<typeof routedTopology>} */ (topology).clientNet,
+        binary: emulatorBinary,
       }).catch((error) => {
         cleanupSync();
         throw error;

@@ -38,6 +38,10 @@ pub struct Snapshot {
     pub up_queued: usize,
     pub other_packets: u64,
     pub write_errors: u64,
+    /// Frames shorter than a virtio header or filling the read buffer (never seen from a real kernel).
+    pub malformed: u64,
+    /// GSO super-packets cut into runs because some of their segments were dropped.
+    pub cut_frames: u64,
     pub cpu_user_ms: f64,
     pub cpu_system_ms: f64,
 }
@@ -52,11 +56,13 @@ fn direction_json(stats: &DirectionStats, queued: usize) -> String {
 /// One JSON line.
 pub fn snapshot_json(s: &Snapshot) -> String {
     format!(
-        "{{\"down\":{},\"up\":{},\"other_packets\":{},\"write_errors\":{},\"cpu_user_ms\":{:.1},\"cpu_system_ms\":{:.1}}}",
+        "{{\"down\":{},\"up\":{},\"other_packets\":{},\"write_errors\":{},\"malformed\":{},\"cut_frames\":{},\"cpu_user_ms\":{:.1},\"cpu_system_ms\":{:.1}}}",
         direction_json(&s.down, s.down_queued),
         direction_json(&s.up, s.up_queued),
         s.other_packets,
         s.write_errors,
+        s.malformed,
+        s.cut_frames,
         s.cpu_user_ms,
         s.cpu_system_ms
     )
@@ -111,6 +117,8 @@ mod tests {
             up_queued: 4,
             other_packets: 7,
             write_errors: 0,
+            malformed: 0,
+            cut_frames: 5,
             cpu_user_ms: 1.5,
             cpu_system_ms: 2.0,
         };
@@ -118,6 +126,7 @@ mod tests {
         assert!(!json.contains('\n'));
         assert!(json.starts_with("{\"down\":{\"packets_in\":3,\"bytes_in\":300,\"dropped\":1,"));
         assert!(json.contains("\"up\":{\"packets_in\":0,"));
+        assert!(json.contains("\"cut_frames\":5,"));
         assert!(json.contains("\"queued\":4}"));
         assert!(json.ends_with("\"cpu_user_ms\":1.5,\"cpu_system_ms\":2.0}"));
     }

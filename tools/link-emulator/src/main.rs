@@ -7,14 +7,17 @@
 //! Prints `ready` once the device is open, then takes commands on stdin (see control.rs). Rate limiting is left to
 //! `tc tbf` on the router's egress veths.
 
+mod admit;
 mod config;
 mod control;
 mod loss;
 mod packet;
 mod rng;
 mod schedule;
+mod segment;
 mod timer;
 mod tun;
+mod vnet;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -26,9 +29,11 @@ use rng::Rng;
 use schedule::DelayLine;
 use timer::{monotonic_ns, DepartureTimer};
 use tun::Tun;
+use vnet::VnetHeader;
 
-/// Largest packet read from the device (GSO/GRO are off on the router, so real packets are ≤ the MTU).
-const MAX_PACKET_BYTES: usize = 65_536;
+/// Largest frame read from the device: a virtio header and a GSO super-packet of up to 64 KB (with room to spare,
+/// so a read that fills the buffer is recognisably oversized).
+const MAX_FRAME_BYTES: usize = 128 * 1024;
 /// Packets read per wake-up before due packets are sent again, so one direction cannot starve the other's timing.
 const READ_BATCH: usize = 64;
 /// Largest control line accepted, bytes.
@@ -40,6 +45,7 @@ struct Options {
     down: DirectionConfig,
     up: DirectionConfig,
     seed: u64,
+    offload: bool,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, ConfigError> {
@@ -48,6 +54,7 @@ fn parse_options(args: &[String]) -> Result<Options, ConfigError> {
     let mut down = DirectionConfig::default();
     let mut up = DirectionConfig::default();
     let mut seed = 1u64;
+    let mut offload = true;
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest
@@ -63,6 +70,17 @@ fn parse_options(args: &[String]) -> Result<Options, ConfigError> {
                     .parse()
                     .map_err(|_| ConfigError(format!("--seed takes an integer, got \"{value}\"")))?
             }
+            "--offload" => {
+                offload = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => {
+                        return Err(ConfigError(format!(
+                            "--offload takes on or off, got \"{value}\""
+                        )))
+                    }
+                }
+            }
             other => return Err(ConfigError(format!("unknown option {other}"))),
         }
     }
@@ -72,13 +90,14 @@ fn parse_options(args: &[String]) -> Result<Options, ConfigError> {
         down,
         up,
         seed,
+        offload,
     })
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage: link-emulator --tun NAME --client-net A.B.C.D/LEN [--down COND] [--up COND] [--seed N]");
+        println!("usage: link-emulator --tun NAME --client-net A.B.C.D/LEN [--down COND] [--up COND] [--seed N] [--offload on|off]");
         println!("COND: delay=40ms,jitter=2ms,loss=0.5% | ge=ENTER%/EXIT%/LOSS_GOOD%/LOSS_BAD% | reorder=allow");
         return ExitCode::SUCCESS;
     }
@@ -150,6 +169,7 @@ fn set_nonblocking_stdin() {
 
 fn run(options: Options) -> io::Result<()> {
     let tun = Tun::open(&options.tun)?;
+    tun.set_offload(options.offload)?;
     let mut timer = DepartureTimer::new()?;
     set_nonblocking_stdin();
     let mut rng = Rng::new(options.seed);
@@ -161,7 +181,9 @@ fn run(options: Options) -> io::Result<()> {
     };
     let mut other_packets = 0u64;
     let mut write_errors = 0u64;
-    let mut buffer = vec![0u8; MAX_PACKET_BYTES];
+    let mut malformed = 0u64;
+    let mut cut_frames = 0u64;
+    let mut buffer = vec![0u8; MAX_FRAME_BYTES];
     let now_ns = monotonic_ns;
     let mut stdout = io::stdout();
     writeln!(stdout, "ready")?;
@@ -221,21 +243,30 @@ fn run(options: Options) -> io::Result<()> {
                 let Some(length) = tun.read(&mut buffer)? else {
                     break;
                 };
-                let packet = &buffer[..length];
+                let frame = &buffer[..length];
                 let arrived = now_ns();
-                match direction_of(packet, &options.client) {
-                    Direction::Down => {
-                        down.admit(packet.to_vec(), arrived, &mut rng);
-                    }
-                    Direction::Up => {
-                        up.admit(packet.to_vec(), arrived, &mut rng);
-                    }
+                let Some((_, packet)) =
+                    VnetHeader::parse(frame).filter(|_| length < MAX_FRAME_BYTES)
+                else {
+                    // Shorter than its virtio header or possibly truncated: the kernel never hands over either.
+                    malformed += 1;
+                    continue;
+                };
+                let line = match direction_of(packet, &options.client) {
+                    Direction::Down => &mut down,
+                    Direction::Up => &mut up,
                     Direction::Other => {
                         other_packets += 1;
-                        if tun.write(packet).is_err() {
+                        if tun.write(frame).is_err() {
                             write_errors += 1;
                         }
+                        continue;
                     }
+                };
+                if let admit::Admitted::Cut(_) =
+                    admit::admit(line, frame.to_vec(), arrived, &mut rng)
+                {
+                    cut_frames += 1;
                 }
             }
         } else if fds[0].revents & (libc::POLLERR | libc::POLLHUP) != 0 {
@@ -266,6 +297,8 @@ fn run(options: Options) -> io::Result<()> {
                             up_queued: up.queued(),
                             other_packets,
                             write_errors,
+                            malformed,
+                            cut_frames,
                             cpu_user_ms,
                             cpu_system_ms,
                         })

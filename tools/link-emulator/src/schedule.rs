@@ -4,9 +4,10 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use crate::config::DirectionConfig;
+use crate::config::{DirectionConfig, LossConfig};
 use crate::loss::LossModel;
 use crate::rng::Rng;
+use crate::segment::Wire;
 
 /// A packet waiting for its departure time.
 #[derive(Debug)]
@@ -15,6 +16,8 @@ struct Scheduled {
     /// Arrival order, to keep FIFO order among equal departure times.
     sequence: u64,
     packet: Vec<u8>,
+    /// The wire packets this frame stands for (a GSO super-packet stands for several).
+    wire: Wire,
 }
 
 impl PartialEq for Scheduled {
@@ -34,7 +37,8 @@ impl Ord for Scheduled {
     }
 }
 
-/// Counters of one direction since start (or since the last reconfiguration for nothing: they accumulate).
+/// Counters of one direction since start (they accumulate across reconfigurations), in wire packets and IP bytes:
+/// a GSO super-packet counts as the segments it stands for.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct DirectionStats {
     pub packets_in: u64,
@@ -74,11 +78,35 @@ impl DelayLine {
         self.loss = LossModel::new(config.loss);
     }
 
-    /// The departure time for a packet arriving at `now_ns`, or None when the loss process drops it.
-    pub fn departure_ns(&mut self, now_ns: u64, rng: &mut Rng) -> Option<u64> {
-        if self.loss.drops_next(rng) {
-            return None;
+    /// Whether this direction drops nothing (its frames need not be cut into segments).
+    pub fn is_lossless(&self) -> bool {
+        match self.config.loss {
+            LossConfig::None => true,
+            LossConfig::Bernoulli { p } => p == 0.0,
+            LossConfig::GilbertElliott {
+                loss_good,
+                loss_bad,
+                ..
+            } => loss_good == 0.0 && loss_bad == 0.0,
         }
+    }
+
+    /// Counts a frame arriving (before the loss draw).
+    pub fn count_in(&mut self, wire: Wire) {
+        self.stats.packets_in += wire.packets;
+        self.stats.bytes_in += wire.bytes;
+    }
+
+    /// Steps the loss process for one wire packet: true = it survives. Drops are counted.
+    pub fn survives_next(&mut self, rng: &mut Rng) -> bool {
+        let dropped = self.loss.drops_next(rng);
+        self.stats.dropped += u64::from(dropped);
+        !dropped
+    }
+
+    /// The departure time for a frame arriving at `now_ns` (delay, jitter, and the FIFO rule unless reordering is
+    /// allowed). All the runs cut from one super-packet share one departure: they arrived together.
+    pub fn departure_ns(&mut self, now_ns: u64, rng: &mut Rng) -> u64 {
         let mut delay_ns = self.config.delay_ns;
         if self.config.jitter_ns > 0 {
             // Uniform in [delay − jitter, delay + jitter]; parse_direction guarantees jitter ≤ delay.
@@ -92,24 +120,41 @@ impl DelayLine {
             due_ns = due_ns.max(self.last_due_ns);
         }
         self.last_due_ns = self.last_due_ns.max(due_ns);
-        Some(due_ns)
+        due_ns
     }
 
-    /// Admits a packet that arrived at `now_ns`: counts it and queues it, or drops it. Returns whether it was queued.
-    pub fn admit(&mut self, packet: Vec<u8>, now_ns: u64, rng: &mut Rng) -> bool {
-        self.stats.packets_in += 1;
-        self.stats.bytes_in += packet.len() as u64;
-        let Some(due_ns) = self.departure_ns(now_ns, rng) else {
-            self.stats.dropped += 1;
-            return false;
-        };
+    /// Queues a frame to leave at `due_ns` (frames with equal departures leave in the order they were queued).
+    pub fn enqueue(&mut self, packet: Vec<u8>, wire: Wire, due_ns: u64) {
         let sequence = self.next_sequence;
         self.next_sequence += 1;
         self.queue.push(Reverse(Scheduled {
             due_ns,
             sequence,
             packet,
+            wire,
         }));
+    }
+
+    /// Admits a frame that is one wire packet of `packet.len()` bytes, arriving at `now_ns`: counts it, draws its
+    /// loss, and queues it or drops it. Returns whether it was queued.
+    #[cfg(test)]
+    pub fn admit(&mut self, packet: Vec<u8>, now_ns: u64, rng: &mut Rng) -> bool {
+        let wire = Wire {
+            packets: 1,
+            bytes: packet.len() as u64,
+        };
+        self.admit_frame(packet, wire, now_ns, rng)
+    }
+
+    /// Admits a frame standing for `wire` as one unit: one loss draw decides all of it (a lossless direction, or a
+    /// frame that cannot be cut).
+    pub fn admit_frame(&mut self, packet: Vec<u8>, wire: Wire, now_ns: u64, rng: &mut Rng) -> bool {
+        self.count_in(wire);
+        if !self.survives_next(rng) {
+            return false;
+        }
+        let due_ns = self.departure_ns(now_ns, rng);
+        self.enqueue(packet, wire, due_ns);
         true
     }
 
@@ -124,8 +169,8 @@ impl DelayLine {
             return None;
         }
         let Reverse(scheduled) = self.queue.pop()?;
-        self.stats.packets_out += 1;
-        self.stats.bytes_out += scheduled.packet.len() as u64;
+        self.stats.packets_out += scheduled.wire.packets;
+        self.stats.bytes_out += scheduled.wire.bytes;
         Some(scheduled.packet)
     }
 
@@ -138,7 +183,7 @@ impl DelayLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{parse_direction, LossConfig};
+    use crate::config::parse_direction;
 
     const MS: u64 = 1_000_000;
 
@@ -176,7 +221,7 @@ mod tests {
         let mut rng = Rng::new(3);
         let n = 20_000u64;
         let delays: Vec<u64> = (0..n)
-            .map(|i| line.departure_ns(i * 10 * MS, &mut rng).unwrap() - i * 10 * MS)
+            .map(|i| line.departure_ns(i * 10 * MS, &mut rng) - i * 10 * MS)
             .collect();
         assert!(delays.iter().all(|&d| (15 * MS..=25 * MS).contains(&d)));
         let mean = delays.iter().sum::<u64>() as f64 / n as f64;
@@ -220,7 +265,7 @@ mod tests {
         let mut rng = Rng::new(8);
         let n = 5_000u64;
         let total: u64 = (0..n)
-            .map(|i| line.departure_ns(i * 100 * MS, &mut rng).unwrap() - i * 100 * MS)
+            .map(|i| line.departure_ns(i * 100 * MS, &mut rng) - i * 100 * MS)
             .sum();
         assert!((total as f64 / n as f64 - 40e6).abs() < 0.1e6);
     }
