@@ -1,0 +1,147 @@
+import type { LossResult } from './phases/loss';
+import type { Estimate } from './stats/confidence';
+import type { Experience, QualityClass } from './stats/quality';
+/** Options of one run; every field has a default (see `defaultOptions`). */
+export interface SpeedTestOptions {
+    /** Base URL of the endpoints (`<base>/__down`, `<base>/__up`); '' = the page's own origin. */
+    serverUrl: string;
+    /** Idle pings before any transfer (count). */
+    idlePings: number;
+    /** Most parallel connections per direction (count). HTTP/1.1 browsers allow 6 per host; one is left for pings. */
+    maxStreams: number;
+    /** Length of one goodput interval (ms). */
+    intervalMs: number;
+    /** Intervals that must agree for goodput to count as stable (count). */
+    stableIntervals: number;
+    /** Allowed relative spread of those intervals, and the gain that justifies more streams (fraction, 0.05 = 5%). */
+    stableTolerance: number;
+    /** Bytes one direction may use before it stops, stable or not (bytes). */
+    maxBytesPerDirection: number;
+    /** Time one direction may take before it stops, stable or not (ms). */
+    maxDurationPerDirectionMs: number;
+    /** A request is sized to last about this long at the stream's current rate (ms). */
+    targetRequestMs: number;
+    /** Size of each stream's first request, and the smallest request (bytes). */
+    minRequestBytes: number;
+    /** Largest download request (bytes); stays under the Worker's cap. */
+    maxDownloadRequestBytes: number;
+    /** Largest upload request (bytes); the body is held in memory. */
+    maxUploadRequestBytes: number;
+    /** Gap between the starts of two loaded-latency pings (ms). */
+    loadedPingIntervalMs: number;
+    /** Directions to measure. */
+    directions: ReadonlyArray<'download' | 'upload'>;
+    /** Pause while the tab is hidden (a background tab is throttled and would skew every figure). */
+    pauseWhenHidden: boolean;
+    /** Measure packet loss through the server's TURN relay (`/turn-creds`) after the transfers. */
+    packetLoss: boolean;
+    /** Packets sent each way by the packet-loss phase (count). */
+    lossPackets: number;
+}
+export type Phase = 'latency' | 'download' | 'upload' | 'loss';
+export type LoadCondition = 'idle' | 'download' | 'upload';
+/** One request of the test: a CSV row. */
+export interface RequestSample {
+    kind: 'latency' | 'download' | 'upload';
+    /** Payload bytes asked for (0 for pings). */
+    bytes: number;
+    /** Bytes the client read (downloads) or the server reported receiving (uploads); null when unknown. */
+    receivedBytes: number | null;
+    /** Request start, ms since the test started. */
+    startMs: number;
+    /** Transfer time used for the rate; the round trip for pings (ms). */
+    durationMs: number;
+    bitsPerSecond: number | null;
+    ttfbMs: number;
+    /** Server processing time from Server-Timing (ms); null when absent. */
+    serverMs: number | null;
+    /** TTFB minus server time (ms). */
+    pingMs: number;
+    /** Streams running in this direction when the request started (count). */
+    parallelStreams: number;
+    /** Whether the link was idle or loaded by a transfer while this request ran. */
+    load: LoadCondition;
+    timingSource: 'resource-timing' | 'clock';
+}
+/** Aggregate goodput of one interval of a bandwidth phase. */
+export interface GoodputInterval {
+    direction: 'download' | 'upload';
+    /** ms since the test started. */
+    startMs: number;
+    bitsPerSecond: number;
+    streams: number;
+}
+export type StopReason = 'stable' | 'step-limit' | 'bytes' | 'time';
+export interface BandwidthResult {
+    bitsPerSecond: Estimate;
+    /**
+     * The goodput values (bit/s) `bitsPerSecond` is the mean of: a window of `intervals` (the phase's average rate when
+     * no interval closed). Lets the CSV mark the intervals behind the headline.
+     */
+    headlineBasisBitsPerSecond: number[];
+    /** Streams in use when the phase finished (count). */
+    streams: number;
+    stopReason: StopReason;
+    /** Bytes this direction moved, counted by the client (bytes). */
+    clientBytes: number;
+    /** Bytes the server reported receiving (uploads only; null for downloads). */
+    serverBytes: number | null;
+    durationMs: number;
+}
+export interface SpeedTestResult {
+    startedAt: string;
+    durationMs: number;
+    latency: {
+        idleMs: Estimate;
+        jitterMs: number | null;
+        downloadLoadedMs: Estimate | null;
+        uploadLoadedMs: Estimate | null;
+    };
+    download: BandwidthResult | null;
+    upload: BandwidthResult | null;
+    /** Round trips per minute under load (60000 / loaded latency ms), per direction and over all loaded pings. */
+    rpm: {
+        download: number | null;
+        upload: number | null;
+        overall: number | null;
+    };
+    /** Packet loss up and down through the TURN relay; null when not measured (`lossNote` says why). */
+    loss: LossResult | null;
+    lossNote: string | null;
+    quality: Record<Experience, QualityClass>;
+    /** Every byte sent and received, including aborted requests (bytes). */
+    totalBytes: {
+        download: number;
+        upload: number;
+    };
+    samples: RequestSample[];
+    intervals: GoodputInterval[];
+    options: SpeedTestOptions;
+}
+export interface ProgressEvent {
+    phase: Phase;
+    /** 0..1 of the whole test, for a progress bar. */
+    fraction: number;
+    /** Latest goodput interval or ping (bit/s or ms). */
+    currentBitsPerSecond: number | null;
+    currentLatencyMs: number | null;
+    streams: number;
+    elapsedMs: number;
+    bytes: {
+        download: number;
+        upload: number;
+    };
+}
+export type EngineState = 'ready' | 'running' | 'paused' | 'finished' | 'aborted' | 'failed';
+export interface SpeedTestEvents {
+    progress: ProgressEvent;
+    sample: RequestSample;
+    /** Latency and each direction; the loss phase's result arrives with `finish` only. */
+    phase: {
+        phase: Exclude<Phase, 'loss'>;
+        result: SpeedTestResult['latency'] | BandwidthResult;
+    };
+    state: EngineState;
+    finish: SpeedTestResult;
+    error: Error;
+}
