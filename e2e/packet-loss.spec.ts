@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { build } from 'esbuild';
+import type { runLossPhase } from '../packages/speedtest/src/phases/loss';
 import { startTurnServer, turnserverBinary } from '../scripts/lib/turn.mjs';
 
 // The packet-loss phase in real Chromium through a real coturn on loopback, where nothing is lost.
@@ -11,23 +12,7 @@ const turnPort = Number(process.env.E2E_PORT ?? 8799) + 1000;
 
 /** What the bundled phase (packages/speedtest/src/phases/loss.ts) puts on `window`, as far as this spec uses it. */
 interface LossModule {
-  runLossPhase(options: {
-    turn: { username: string; credential: string; urls: string[] };
-    packets: number;
-    packetIntervalMs: number;
-    packetBytes: number;
-    drainMs: number;
-    connectTimeoutMs: number;
-    signal: AbortSignal;
-  }): Promise<{ up: LossFigures; down: LossFigures; relay: string; relayProtocols: Record<string, string | null> }>;
-}
-
-interface LossFigures {
-  sent: number;
-  received: number;
-  lossPct: number;
-  lowPct: number;
-  highPct: number;
+  runLossPhase: typeof runLossPhase;
 }
 
 test.skip(!existsSync(turnserverBinary), 'coturn is not installed (sudo apt-get install coturn)');

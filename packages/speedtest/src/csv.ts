@@ -190,3 +190,32 @@ export function resultToCsv(result: SpeedTestResult): string {
   const rows = [...result.samples.map(sampleRow), ...intervalRows(result), ...summaryRows(result)];
   return `${[csvColumns.join(','), ...toLines(rows)].join('\r\n')}\r\n`;
 }
+
+/** RFC 4180 cells of one line: quotes around cells with commas, `""` for a quote inside. */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index];
+    if (quoted && char === '"' && line[index + 1] === '"') {
+      current += '"';
+      index++;
+    } else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      cells.push(current);
+      current = '';
+    } else current += char;
+  }
+  return [...cells, current];
+}
+
+/**
+ * Reads a file written by `resultToCsv` or `samplesToCsv` back: one record per row, keyed by the header's column
+ * names, every value the text of its cell. Cells never hold line breaks (numbers and short labels only).
+ */
+export function csvRecords(csv: string): Record<string, string>[] {
+  const [header = '', ...lines] = csv.trimEnd().split('\r\n');
+  const columns = cellsOf(header);
+  return lines.map((line) => Object.fromEntries(cellsOf(line).map((value, index) => [columns[index], value])));
+}

@@ -1,4 +1,4 @@
-export { csvColumns, headlineFlags, resultToCsv, samplesToCsv } from './csv';
+export { csvColumns, csvRecords, headlineFlags, resultToCsv, samplesToCsv } from './csv';
 export { SpeedTest } from './engine';
 export { nextTask } from './next-task';
 export { defaultOptions, resolveOptions } from './options';

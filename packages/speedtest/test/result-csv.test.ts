@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvColumns, headlineFlags, resultToCsv } from '../src/csv';
+import { csvColumns, csvRecords, headlineFlags, resultToCsv } from '../src/csv';
 import { resolveOptions } from '../src/options';
 import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
@@ -56,32 +56,6 @@ const result = buildResult({
   options: resolveOptions({ intervalMs: 100 }),
 });
 
-/** RFC 4180 cells of one line (quotes around cells with commas, "" for a quote inside). */
-function cellsOf(line: string): string[] {
-  const cells: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (let index = 0; index < line.length; index++) {
-    const char = line[index];
-    if (quoted && char === '"' && line[index + 1] === '"') {
-      current += '"';
-      index++;
-    } else if (char === '"') quoted = !quoted;
-    else if (char === ',' && !quoted) {
-      cells.push(current);
-      current = '';
-    } else current += char;
-  }
-  return [...cells, current];
-}
-
-const parse = (csv: string) =>
-  csv
-    .trimEnd()
-    .split('\r\n')
-    .slice(1)
-    .map((line) => Object.fromEntries(cellsOf(line).map((value, index) => [csvColumns[index], value])));
-
 describe('headlineFlags', () => {
   it('marks the later of two equal intervals only when the first is already claimed', () => {
     expect(headlineFlags(intervals, basis)).toEqual([false, true, true, false]);
@@ -93,7 +67,7 @@ describe('headlineFlags', () => {
 });
 
 describe('resultToCsv', () => {
-  const rows = parse(resultToCsv(result));
+  const rows = csvRecords(resultToCsv(result));
 
   it('has one interval row per goodput interval with its streams and duration', () => {
     const intervalRows = rows.filter((row) => row.record === 'interval');
@@ -125,15 +99,20 @@ describe('resultToCsv', () => {
   });
 
   it('has as many cells as columns in every row, quoted where a cell holds a comma', () => {
-    const lines = resultToCsv(result).trimEnd().split('\r\n');
-    for (const line of lines) expect(cellsOf(line)).toHaveLength(csvColumns.length);
-    expect(lines.some((line) => line.includes('"mean of the download interval rows'))).toBe(true);
+    const csv = resultToCsv(result);
+    for (const row of csvRecords(csv)) expect(Object.keys(row)).toEqual([...csvColumns]);
+    expect(csv.split('\r\n').some((line) => line.includes('"mean of the download interval rows'))).toBe(true);
+    expect(
+      csvRecords(csv).some((row) =>
+        row.basis?.startsWith('mean of the download interval rows with in_headline=1 (all streams together, '),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('packet loss in the CSV', () => {
   it('says why loss is missing when no relay was configured', () => {
-    const row = parse(resultToCsv(result)).find((line) => line.record === 'summary' && line.metric === 'loss');
+    const row = csvRecords(resultToCsv(result)).find((line) => line.record === 'summary' && line.metric === 'loss');
     expect(row?.value).toBe('');
     expect(row?.basis).toMatch(/no TURN server is configured/);
   });
@@ -158,7 +137,7 @@ describe('packet loss in the CSV', () => {
       },
       lossNote: null,
     };
-    const rows = parse(resultToCsv(measured));
+    const rows = csvRecords(resultToCsv(measured));
     const up = rows.find((row) => row.metric === 'loss_up');
     const down = rows.find((row) => row.metric === 'loss_down');
     expect(Number(up?.value)).toBeCloseTo(2, 6);

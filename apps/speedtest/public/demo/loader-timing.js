@@ -37,6 +37,13 @@ function cell(tag, text, className = '') {
   return element;
 }
 
+/** A table inside a box that scrolls sideways on narrow screens. */
+function scrolling(table) {
+  const wrapper = cell('div', '', 'table-scroll');
+  wrapper.append(table);
+  return wrapper;
+}
+
 function showMeasured(container) {
   const heading = document.createElement('h3');
   heading.append('Measured by ', cell('code', 'npm run bench:loader'));
@@ -56,11 +63,9 @@ function showMeasured(container) {
       );
     });
   }
-  const wrapper = cell('div', '', 'table-scroll');
-  wrapper.append(table);
   const note = cell('p', '', 'muted');
   note.append(measuredNote[0], cell('code', measuredNote[1]), measuredNote[2]);
-  container.replaceChildren(heading, wrapper, note);
+  container.replaceChildren(heading, scrolling(table), note);
 }
 
 showMeasured(panel.querySelector('[data-measured]'));
@@ -143,17 +148,11 @@ for (const version of ['plain', 'binast']) {
       [String(times.length), 'number'],
       [times.length ? `${Math.round(median(times.map((run) => run.executedMs)))} ms` : 'not run yet', 'number'],
     ]) {
-      const cell = document.createElement('td');
-      cell.textContent = text;
-      cell.className = className;
-      row.append(cell);
+      row.append(cell('td', text, className));
     }
     body.append(row);
   }
 }
 table.append(body);
-const wrapper = document.createElement('div');
-wrapper.className = 'table-scroll';
-wrapper.append(table);
-panel.querySelector('[data-live]').replaceChildren(thisLoad, wrapper);
+panel.querySelector('[data-live]').replaceChildren(thisLoad, scrolling(table));
 panel.dataset.ready = 'true';

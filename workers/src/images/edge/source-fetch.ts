@@ -157,13 +157,7 @@ export async function readLimited(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concat(chunks, total);
 }
 
 /** A body read whole, or, when over the limit, its first bytes (to tell what it is) and the whole body again. */
