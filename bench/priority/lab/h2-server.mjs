@@ -90,6 +90,10 @@ server.on('sessionError', () => {});
 
 server.on('stream', (h2, requestHeaders) => {
   h2.on('error', () => {});
+  // Request order (the order the browser asked), not the order upstream answers arrive: exclusive streams of one
+  // level are served in this order, and an upstream that answers a large image faster than a small stylesheet must
+  // not put the image first.
+  const requestSeq = seq++;
   const path = String(requestHeaders[':path'] ?? '/');
   const headers = {};
   for (const [name, value] of Object.entries(requestHeaders)) {
@@ -106,7 +110,7 @@ server.on('stream', (h2, requestHeaders) => {
       if (h2.destroyed) return response.destroy();
       h2.respond(responseHeaders);
       const { base, changes } = priorityFor(mode, response.headers);
-      const stream = { h2, seq: seq++, sentBytes: 0, queuedBytes: 0, queue: [], base, changes, lastServed: 0 };
+      const stream = { h2, seq: requestSeq, sentBytes: 0, queuedBytes: 0, queue: [], base, changes, lastServed: 0 };
       stream.upstreamEnded = false;
       live.add(stream);
       response.on('data', (chunk) => {
