@@ -37,7 +37,10 @@ test('the priority headers leave the HTML page alone', async ({ request }) => {
 
 test('an image the browser asks for urgently keeps its order: whole at 30/0, no stages', async ({ page, request }) => {
   await page.goto('/demo/priority');
-  const src = await page.locator('img').first().getAttribute('src');
+  const src = await page
+    .locator('img')
+    .first()
+    .evaluate((image) => (image as HTMLImageElement).src);
   expect(src).toBeTruthy();
   // What Chromium sends over HTTP/2 for the first sizeable images of a page (u=2) and for fetchpriority=high (u=1).
   for (const priority of ['u=2, i', 'u=1']) {
