@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 
 // The demo page through the all-in-one Worker in real Chromium: every image arrives whole, and each carries the
 // priority headers for what it finally is (the images capability may have turned a JPEG into AVIF/WebP by then).
+// Over HTTP/1.1 Chromium sends no RFC 9218 Priority request header, so every image is staged (no browser signal).
 
 test('the priority demo page loads all ten images with priority headers matching their format', async ({ page }) => {
   const headers = new Map<string, Record<string, string>>();
@@ -20,10 +21,10 @@ test('the priority demo page loads all ten images with priority headers matching
     expect(h['cf-priority'], path).toBe('30/0');
     if (h['content-type'] === 'image/jpeg') {
       expect(h.priority, path).toBe('u=3, i');
-      expect(h['cf-priority-change'], path).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/n$/);
+      expect(h['cf-priority-change'], path).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
     } else {
       expect(h.priority, path).toBe('u=3');
-      expect(h['cf-priority-change'], path).toMatch(/^\d+:10\/n$/);
+      expect(h['cf-priority-change'], path).toMatch(/^\d+:10\/0$/);
     }
   }
 });
@@ -32,4 +33,24 @@ test('the priority headers leave the HTML page alone', async ({ request }) => {
   const response = await request.get('/demo/priority');
   expect(response.status()).toBe(200);
   expect(response.headers()['cf-priority']).toBeUndefined();
+});
+
+test('an image the browser asks for urgently keeps its order: whole at 30/0, no stages', async ({ page, request }) => {
+  await page.goto('/demo/priority');
+  const src = await page
+    .locator('img')
+    .first()
+    .evaluate((image) => (image as HTMLImageElement).src);
+  expect(src).toBeTruthy();
+  // What Chromium sends over HTTP/2 for the first sizeable images of a page (u=2) and for fetchpriority=high (u=1).
+  for (const priority of ['u=2, i', 'u=1']) {
+    const response = await request.get(String(src), { headers: { priority } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cf-priority'], priority).toBe('30/0');
+    expect(response.headers()['cf-priority-change'], priority).toBeUndefined();
+    expect(response.headers().priority, priority).toBe(priority);
+    expect((await response.body()).length).toBe(Number(response.headers()['content-length']));
+  }
+  const low = await request.get(String(src), { headers: { priority: 'i' } });
+  expect(low.headers()['cf-priority-change']).toMatch(/^\d+:10\/0$|^\d+:20\/1, /);
 });

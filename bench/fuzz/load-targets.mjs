@@ -45,6 +45,7 @@ export function loadWorkerParsers() {
       "export { locateSource } from './images/edge/source-fetch';",
       "export { defaultConfig as imagesDefaults } from './images/core/config';",
       "export { scanImage } from './priority/scanner';",
+      "export { browserSignal } from './priority/signal';",
       "export { parseBytesParam } from './speedtest/params';",
       "export { maxDownloadBytes } from './speedtest/limits';",
     ],

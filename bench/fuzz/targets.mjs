@@ -223,10 +223,17 @@ function acceptTarget(w) {
     'image/avif;q=0,image/webp;q=0.5',
     'application/javascript-binast, */*',
     '*',
+    // RFC 9218 Priority request headers as Chromium sends them (the priority Worker reads them with browserSignal).
+    'u=2, i',
+    'i',
+    'u=0',
   ];
-  const acceptWords = ['image/avif', 'image/webp', ';q=', '0.001', '1.0000', ',', '*/*', 'q=0', ' ', '\t', ';', '/'];
+  const acceptWords = [
+    ...['image/avif', 'image/webp', ';q=', '0.001', '1.0000', ',', '*/*', 'q=0', ' ', '\t', ';', '/'],
+    ...['u=', 'i', '?1', '?0', '7', '8', '='],
+  ];
   return anyInput({
-    name: 'Accept parser',
+    name: 'Accept and Priority parsers',
     seeds: acceptSeeds.length,
     arbitrary: textFrom(acceptSeeds, acceptWords),
     describe: text,
@@ -236,6 +243,17 @@ function acceptTarget(w) {
       for (const range of ranges) assert(range.q >= 0 && range.q <= 1, 'q within 0..1');
       const format = w.chooseFormat(ranges, 'jpeg', ['avif', 'webp']);
       if (format) assert(w.explicitQuality(ranges, `image/${format}`) > 0, 'a chosen format was named with q > 0');
+      let headers;
+      try {
+        headers = new Headers({ priority: header });
+      } catch {
+        return; // not a valid header value at all: no request can carry it
+      }
+      const signal = w.browserSignal(headers);
+      if (signal) {
+        assert(Number.isInteger(signal.urgency) && signal.urgency >= 0 && signal.urgency <= 7, 'urgency within 0..7');
+        assert(typeof signal.incremental === 'boolean', 'incremental is a boolean');
+      }
     },
   });
 }

@@ -7,6 +7,35 @@ const observerScript = readFileSync(new URL('./observer.js', import.meta.url), '
 /** After load, the page counts as settled once no frame has arrived and no request was open for this long. */
 const quietMs = 1500;
 
+/**
+ * Requests the page's CDP session did not report (those of its dedicated Workers), with their bytes from
+ * Playwright (body + headers as received), so a Worker's downloads count in the page's bytes too.
+ * @param {import('@playwright/test').Request[]} seen @param {Map<string, any>} fromCdp
+ */
+async function requestsOnlyPlaywrightSaw(seen, fromCdp) {
+  const known = new Set([...fromCdp.values()].filter((r) => !Number.isNaN(r.endMs)).map((r) => r.url));
+  const extra = [];
+  for (const request of seen) {
+    if (known.has(request.url())) continue;
+    const sizes = await request.sizes().catch(() => null);
+    const response = await request.response().catch(() => null);
+    extra.push({
+      cdpType: request.resourceType() === 'fetch' ? 'Fetch' : 'Other',
+      mimeType: (await response?.headerValue('content-type').catch(() => null)) ?? '',
+      encodedBytes: sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0,
+      url: request.url(),
+      status: response?.status() ?? 0,
+      initialPriority: 'n/a (a Worker)',
+      priority: 'n/a (a Worker)',
+      priorityHeader: '',
+      startMs: Number.NaN,
+      firstByteMs: Number.NaN,
+      endMs: Number.NaN,
+    });
+  }
+  return extra;
+}
+
 /** A URL's path and query for the timeline (data: and blob: URLs shortened). @param {string} url */
 function pathOf(url) {
   if (!/^https?:/.test(url)) return url.slice(0, 40);
@@ -40,15 +69,31 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const cdp = await context.newCDPSession(page);
     /** @type {Map<string, any>} */
     const requests = new Map();
-    let open = 0;
+    // Open requests as Playwright sees them: unlike the page's CDP session it also reports the requests of the page's
+    // dedicated Workers (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion the
+    // page session never reports — counting those through CDP kept a load "open" until the 60 s timeout.
+    /** @type {Set<import('@playwright/test').Request>} */
+    const openRequests = new Set();
+    /** @type {import('@playwright/test').Request[]} */
+    const seenRequests = [];
     let lastActivityMs = performance.now();
+    page.on('request', (request) => {
+      openRequests.add(request);
+      seenRequests.push(request);
+      lastActivityMs = performance.now();
+    });
+    const settle = (/** @type {import('@playwright/test').Request} */ request) => {
+      openRequests.delete(request);
+      lastActivityMs = performance.now();
+    };
+    page.on('requestfinished', settle);
+    page.on('requestfailed', settle);
     /** CDP's monotonic clock (s) at the first request (the document): the zero of every request's timeline. */
     let zeroS = Number.NaN;
     const sinceZeroMs = (/** @type {number} */ timestampS) => Math.round((timestampS - zeroS) * 1000);
     await cdp.send('Network.enable');
     cdp.on('Network.requestWillBeSent', ({ requestId, type, request, timestamp }) => {
       if (Number.isNaN(zeroS)) zeroS = timestamp;
-      if (!requests.has(requestId)) open++;
       requests.set(requestId, {
         cdpType: type ?? 'Other',
         mimeType: '',
@@ -86,7 +131,6 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       const entry = requests.get(requestId);
       if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;
       if (entry) entry.endMs = sinceZeroMs(timestamp);
-      open = Math.max(0, open - 1);
       lastActivityMs = performance.now();
     };
     cdp.on('Network.loadingFinished', finish);
@@ -113,7 +157,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const loadedMs = performance.now();
     let settledBy = 'timeout';
     while (performance.now() - loadedMs < timeoutMs) {
-      if (open === 0 && performance.now() - lastActivityMs >= quietMs) {
+      if (openRequests.size === 0 && performance.now() - lastActivityMs >= quietMs) {
         settledBy = 'quiet';
         break;
       }
@@ -139,7 +183,13 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const { record } = timing;
     const fcpMs = record.fcpMs ?? Number.NaN;
     const lcp = record.lcp.at(-1);
-    const all = [...requests.values()];
+    const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests);
+    const replaced = new Set(fromWorkers.map((r) => r.url));
+    // A Worker's script is announced to the page session but finishes in the Worker's: keep Playwright's record.
+    const all = [
+      ...[...requests.values()].filter((r) => !(Number.isNaN(r.endMs) && replaced.has(r.url))),
+      ...fromWorkers,
+    ];
     return {
       protocol: timing.protocol,
       ttfbMs: timing.ttfbMs,

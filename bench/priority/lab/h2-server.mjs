@@ -95,6 +95,10 @@ server.on('sessionError', () => {});
 
 server.on('stream', (h2, requestHeaders) => {
   h2.on('error', () => {});
+  // Request order (the order the browser asked), not the order upstream answers arrive: exclusive streams of one
+  // level are served in this order, and an upstream that answers a large image faster than a small stylesheet must
+  // not put the image first.
+  const requestSeq = seq++;
   const path = String(requestHeaders[':path'] ?? '/');
   /** @type {import('node:http').OutgoingHttpHeaders} */
   const headers = {};
@@ -116,7 +120,7 @@ server.on('stream', (h2, requestHeaders) => {
       /** @type {ProxiedStream} */
       const stream = {
         h2,
-        seq: seq++,
+        seq: requestSeq,
         sentBytes: 0,
         queuedBytes: 0,
         queue: [],

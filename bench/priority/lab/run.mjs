@@ -38,7 +38,8 @@ export async function runLab(args = []) {
   }
   process.stdout.write(`\nperceived-speed lab: ${runs} runs per mode, ${downMbit} Mbit/s down\n`);
   const work = mkdtempSync(join(tmpdir(), 'speedkit-priority-lab-'));
-  const link = await createShapedLink({ prefix: 'skprio', downMbit, upMbit });
+  // Namespace prefix: one per lab running on the machine (a new link removes stale namespaces with its prefix).
+  const link = await createShapedLink({ prefix: process.env.PRIORITY_LAB_PREFIX ?? 'skprio', downMbit, upMbit });
   try {
     await startServers(link, work, { modes, firstPort, paceBytesPerSecond });
     process.stdout.write('  Worker up; Chromium in the client namespace\n');

@@ -8,8 +8,8 @@ import { profiles } from '../profiles.mjs';
 
 // The whole capture path in real Chromium (screencast frames, their timestamps against navigation start, Speed
 // Index) on pages whose paint times are known: three equal blocks revealed at set times, and a colour change every
-// 50 ms for the capture rate. Port 8828 is in the Speed Page's range.
-const port = 8828;
+// 50 ms for the capture rate. The server takes any free port, so checkouts can run this test at the same time.
+let port = 0;
 
 const blocksPage = `<!doctype html><html><head><style>
 body { margin: 0; background: #fff; } div { position: absolute; top: 100px; width: 300px; height: 300px; visibility: hidden; }
@@ -37,15 +37,37 @@ const timer = setInterval(() => {
 }, 50);
 </script></body></html>`;
 
+// A page whose dedicated module Worker downloads a file after load, as the BinaryAST loader's decoder does.
+const workerPage = `<!doctype html><html><body><p>worker</p>
+<script>new Worker('/worker.js', { type: 'module' }).onmessage = (e) => { document.body.dataset.got = e.data; };</script>
+</body></html>`;
+const workerScript =
+  "fetch('/worker-data').then((r) => r.arrayBuffer()).then((b) => postMessage(String(b.byteLength)));";
+const workerDataBytes = 50_000;
+
 let server: http.Server;
 let browser: Awaited<ReturnType<typeof chromium.launch>>;
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
-    const body = request.url === '/flicker' ? flickerPage : blocksPage;
-    response.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (request.url === '/worker.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(workerScript);
+      return;
+    }
+    if (request.url === '/worker-data') {
+      // Slow on purpose: the load must wait for it, and then settle without waiting out the timeout.
+      setTimeout(
+        () =>
+          response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(workerDataBytes)),
+        800,
+      );
+      return;
+    }
+    const pages: Record<string, string> = { '/flicker': flickerPage, '/worker': workerPage };
+    response.writeHead(200, { 'content-type': 'text/html' }).end(pages[request.url ?? ''] ?? blocksPage);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as import('node:net').AddressInfo).port;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [...chromiumArgs],
@@ -75,5 +97,17 @@ describe('frames captured from real Chromium', () => {
     const changing = page.frames.filter((frame) => frame.timeMs >= 200 && frame.timeMs <= 1800);
     // 1.6 s of a change every 50 ms: at 10 frames/s that is 16 frames.
     expect(changing.length).toBeGreaterThanOrEqual(16);
+  }, 60_000);
+});
+
+describe('the end of a load', () => {
+  it('waits for requests of the page’s dedicated Workers, then settles without waiting out the timeout', async () => {
+    const startMs = performance.now();
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/worker`, profiles.desktop, { timeoutMs: 30_000 });
+    expect(page.settledBy).toBe('quiet');
+    expect(performance.now() - startMs).toBeLessThan(15_000);
+    const fromWorker = page.requestTimeline.find((r: { path: string }) => r.path === '/worker-data');
+    expect(fromWorker?.bytes).toBeGreaterThanOrEqual(workerDataBytes);
+    expect(page.totalBytes).toBeGreaterThanOrEqual(workerDataBytes);
   }, 60_000);
 });
