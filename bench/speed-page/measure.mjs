@@ -31,7 +31,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     await context.addInitScript(observerScript);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    /** @type {Map<string, { cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number }>} */
+    /** @type {Map<string, { cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string }>} */
     const requests = new Map();
     let open = 0;
     let lastActivityMs = performance.now();
@@ -49,6 +49,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       entry.status = response.status;
       entry.protocol = response.protocol;
     });
+    /** @param {{ requestId: string, encodedDataLength?: number }} event */
     const finish = ({ requestId, encodedDataLength }) => {
       const entry = requests.get(requestId);
       if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;

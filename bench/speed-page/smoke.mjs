@@ -20,7 +20,9 @@ if (!possible.ok) {
   process.exit(0);
 }
 const origin = await startStaticOrigin({ port: originPort, root: await buildSite() });
+/** @type {boolean[]} */
 const checks = [];
+/** @param {string} name @param {boolean} ok */
 const check = (name, ok, detail = '') => {
   checks.push(ok);
   process.stdout.write(`${ok ? '✔' : '✘'} ${name}${detail ? ` (${detail})` : ''}\n`);
