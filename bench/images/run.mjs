@@ -121,7 +121,8 @@ const table = rows.map((row) => ({
   encodeMs: Number.isNaN(row.encodeMs) ? '-' : row.encodeMs.toFixed(0),
 }));
 const widths = columns.map((column) => Math.max(column.length, ...table.map((row) => String(row[column]).length)));
-const line = (/** @type {readonly string[]} */ cells) => cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ');
+const line = (/** @type {readonly string[]} */ cells) =>
+  cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ');
 process.stdout.write(
   `images bench: quality ${quality}, avif speed ${codecs.avifSpeed}, ${availableParallelism()} cores, sharp.concurrency(1)\n`,
 );

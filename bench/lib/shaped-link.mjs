@@ -72,6 +72,90 @@ export async function canCreateNamespaces(options = {}) {
   }
 }
 
+/** @typedef {Awaited<ReturnType<typeof createShapedLink>>} ShapedLink */
+
+/**
+ * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
+ * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
+ * setConditions.
+ * `emulatorBinary` runs another link-emulator build (bench/emulator compares builds).
+ * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
+ *   emulatorBinary?: string,
+ *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
+ */
+export async function createShapedLink({
+  prefix,
+  downMbit,
+  upMbit,
+  burstKbit,
+  emulator = false,
+  emulatorBinary,
+  down,
+  up,
+}) {
+  const names = linkNames(prefix);
+  const { serverNs, clientNs, routerNs } = names;
+  const routed = emulator || down !== undefined || up !== undefined;
+  const topology = routed ? routedTopology(names) : directTopology(names);
+  const wrapperDir = mkdtempSync(join(tmpdir(), `${prefix}-link-`));
+  const { cleanupSync, must, spawnIn, destroy } = trackLinkLife(names, wrapperDir);
+
+  removeNamespaceSync(clientNs);
+  removeNamespaceSync(routerNs);
+  removeNamespaceSync(serverNs);
+  for (const [cmd, args] of topology.commands) await must(cmd, args);
+
+  const setRates = rateSetter(topology, burstKbit, must);
+  await setRates({ downMbit, upMbit });
+  const chromiumPath = writeChromiumWrapper(wrapperDir, clientNs);
+
+  // The emulator runs for the link's whole life.
+  const linkEmulator = routed
+    ? await startEmulator((cmd, args, opts) => spawnIn(routerNs, cmd, args, opts), {
+        tun: names.tunDev,
+        clientNet: /** @type {ReturnType<typeof routedTopology>} */ (topology).clientNet,
+        binary: emulatorBinary,
+      }).catch((error) => {
+        cleanupSync();
+        throw error;
+      })
+    : undefined;
+  const setConditions = conditionsSetter(names, linkEmulator, must);
+  if (routed) await setConditions({ down, up });
+
+  const { serverIp, clientIp } = topology;
+  return {
+    serverNs,
+    clientNs,
+    /** The router namespace (routed links only). */
+    routerNs: routed ? routerNs : undefined,
+    serverIp,
+    clientIp,
+    chromiumPath,
+    setRates,
+    setConditions,
+    /** The emulator's counters (routed links only): packets in/out/dropped per direction, CPU time. */
+    emulatorStats: async () => {
+      if (!linkEmulator) throw new Error('emulatorStats needs a routed link');
+      return linkEmulator.stats();
+    },
+    /** Process id of the emulator (routed links only), for CPU accounting. */
+    emulatorPid: linkEmulator?.pid,
+    /**
+     * Runs a command inside a namespace to completion (10 min default timeout).
+     * @param {string} ns @param {string} cmd @param {string[]} args
+     * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string }} [opts]
+     */
+    exec: (ns, cmd, args, opts) => run('ip', ['netns', 'exec', ns, cmd, ...args], opts),
+    /**
+     * Starts a long-running command inside a namespace, in its own process group so destroy() reaches its children.
+     * stdio defaults to pipes: read them or pass `{ stdio: 'ignore' }`, or a chatty child blocks on a full pipe.
+     */
+    spawn: spawnIn,
+    destroy,
+  };
+}
+
 /** @typedef {import('./link-conditions.mjs').DirectionConditions} DirectionConditions */
 /** @typedef {import('./link-topology.mjs').LinkNames} LinkNames */
 /** @typedef {ReturnType<typeof directTopology>} Topology */
@@ -196,89 +280,5 @@ function conditionsSetter(names, linkEmulator, must) {
       for (const [cmd, args] of emulatorRuleCommands(names, wanted)) await must(cmd, args);
       rulesOn = wanted;
     }
-  };
-}
-
-/** @typedef {Awaited<ReturnType<typeof createShapedLink>>} ShapedLink */
-
-/**
- * Builds the link. Rates are per direction in Mbit/s of line rate (TCP goodput is ≈ rate × 1448/1514).
- * `down`/`up` (or `emulator: true`) build the routed topology with the link emulator; change them later with
- * setConditions.
- * `emulatorBinary` runs another link-emulator build (bench/emulator compares builds).
- * @param {{ prefix: string, downMbit: number, upMbit: number, burstKbit?: number, emulator?: boolean,
- *   emulatorBinary?: string,
- *   down?: import('./link-conditions.mjs').DirectionConditions, up?: import('./link-conditions.mjs').DirectionConditions }} options
- */
-export async function createShapedLink({
-  prefix,
-  downMbit,
-  upMbit,
-  burstKbit,
-  emulator = false,
-  emulatorBinary,
-  down,
-  up,
-}) {
-  const names = linkNames(prefix);
-  const { serverNs, clientNs, routerNs } = names;
-  const routed = emulator || down !== undefined || up !== undefined;
-  const topology = routed ? routedTopology(names) : directTopology(names);
-  const wrapperDir = mkdtempSync(join(tmpdir(), `${prefix}-link-`));
-  const { cleanupSync, must, spawnIn, destroy } = trackLinkLife(names, wrapperDir);
-
-  removeNamespaceSync(clientNs);
-  removeNamespaceSync(routerNs);
-  removeNamespaceSync(serverNs);
-  for (const [cmd, args] of topology.commands) await must(cmd, args);
-
-  const setRates = rateSetter(topology, burstKbit, must);
-  await setRates({ downMbit, upMbit });
-  const chromiumPath = writeChromiumWrapper(wrapperDir, clientNs);
-
-  // The emulator runs for the link's whole life.
-  const linkEmulator = routed
-    ? await startEmulator((cmd, args, opts) => spawnIn(routerNs, cmd, args, opts), {
-        tun: names.tunDev,
-        clientNet: /** @type {ReturnType<typeof routedTopology>} */ (topology).clientNet,
-        binary: emulatorBinary,
-      }).catch((error) => {
-        cleanupSync();
-        throw error;
-      })
-    : undefined;
-  const setConditions = conditionsSetter(names, linkEmulator, must);
-  if (routed) await setConditions({ down, up });
-
-  const { serverIp, clientIp } = topology;
-  return {
-    serverNs,
-    clientNs,
-    /** The router namespace (routed links only). */
-    routerNs: routed ? routerNs : undefined,
-    serverIp,
-    clientIp,
-    chromiumPath,
-    setRates,
-    setConditions,
-    /** The emulator's counters (routed links only): packets in/out/dropped per direction, CPU time. */
-    emulatorStats: async () => {
-      if (!linkEmulator) throw new Error('emulatorStats needs a routed link');
-      return linkEmulator.stats();
-    },
-    /** Process id of the emulator (routed links only), for CPU accounting. */
-    emulatorPid: linkEmulator?.pid,
-    /**
-     * Runs a command inside a namespace to completion (10 min default timeout).
-     * @param {string} ns @param {string} cmd @param {string[]} args
-     * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, cwd?: string }} [opts]
-     */
-    exec: (ns, cmd, args, opts) => run('ip', ['netns', 'exec', ns, cmd, ...args], opts),
-    /**
-     * Starts a long-running command inside a namespace, in its own process group so destroy() reaches its children.
-     * stdio defaults to pipes: read them or pass `{ stdio: 'ignore' }`, or a chatty child blocks on a full pipe.
-     */
-    spawn: spawnIn,
-    destroy,
   };
 }

@@ -12,8 +12,9 @@ export const usage =
  * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null }}
  */
 export function parseCli(argv) {
+  /** @type {ReturnType<typeof parseCli>} */
   const options = { url: null, runs: 5, profiles: ['desktop', 'mobile'], features: [...featureNames], outDir: null };
-  const list = (value) =>
+  const list = (/** @type {string} */ value) =>
     value
       .split(',')
       .map((s) => s.trim())

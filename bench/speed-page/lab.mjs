@@ -78,7 +78,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
         await rtt.setRttMs(profile.rttMs);
         const fronts = await startFronts(link, work, entryPort, profile.downMbit);
         try {
-          const urlOf = (variant) =>
+          const urlOf = (/** @type {import('./variants.mjs').Variant} */ variant) =>
             variant.hops.length === 0
               ? `http://${link.serverIp}:${ports.relay}${path}`
               : `https://${link.serverIp}:${fronts.portOf.get(variant.id)}${path}`;
@@ -155,7 +155,11 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   return { runs: allRuns, filmstrips, variants, rttMechanism };
 }
 
-/** The representative (median Speed Index) run's filmstrip per variant, all on one time axis per profile. */
+/**
+ * The representative (median Speed Index) run's filmstrip per variant, all on one time axis per profile.
+ * @param {any[]} allRuns @param {Map<string, { timeMs: number, jpeg: Buffer }[]>} framesOf @param {string} profileName
+ * @param {import('./variants.mjs').Variant[]} variants @param {number} thumbWidthPx
+ */
 async function filmstripsFor(allRuns, framesOf, profileName, variants, thumbWidthPx) {
   const mine = allRuns.filter((r) => r.profile === profileName && !r.error);
   /** @type {Record<string, any>} */
@@ -168,7 +172,9 @@ async function filmstripsFor(allRuns, framesOf, profileName, variants, thumbWidt
   }
   const untilMs = Math.max(0, ...picks.map(({ pick }) => pick.visuallyComplete100Ms)) + 200;
   for (const { variant, pick } of picks) {
-    const strip = await filmstrip(framesOf.get(`${variant.id}#${pick.run}`), untilMs, thumbWidthPx);
+    // Every run that did not fail kept its frames.
+    const frames = /** @type {{ timeMs: number, jpeg: Buffer }[]} */ (framesOf.get(`${variant.id}#${pick.run}`));
+    const strip = await filmstrip(frames, untilMs, thumbWidthPx);
     out[variant.id] = { run: pick.run, lcpMs: pick.lcpMs, visuallyComplete100Ms: pick.visuallyComplete100Ms, ...strip };
   }
   return out;

@@ -67,7 +67,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     await context.addInitScript(observerScript);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    /** @type {Map<string, any>} */
+    /** @type {Map<string, { cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string, initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number, endMs: number }>} */
     const requests = new Map();
     // Open requests as Playwright sees them: unlike the page's CDP session it also reports the requests of the page's
     // dedicated Workers (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion the
@@ -127,6 +127,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       entry.protocol = response.protocol;
       entry.firstByteMs = sinceZeroMs(timestamp);
     });
+    /** @param {{ requestId: string, encodedDataLength?: number, timestamp: number }} event */
     const finish = ({ requestId, encodedDataLength, timestamp }) => {
       const entry = requests.get(requestId);
       if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;

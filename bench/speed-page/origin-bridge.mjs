@@ -10,6 +10,7 @@ import { extname, join, normalize } from 'node:path';
 
 export const loaderPrefix = '/__speedkit/binast/';
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
+/** @type {Record<string, string>} */
 const loaderTypes = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.mjs': 'text/javascript' };
 
 /**
@@ -22,6 +23,7 @@ export function startOriginBridge({ target, socketPath, loaderDir }) {
   const server = http.createServer((request, response) => {
     const path = request.url ?? '/';
     if (path.startsWith(loaderPrefix)) return serveLoaderFile(loaderDir, path.slice(loaderPrefix.length), response);
+    /** @type {http.OutgoingHttpHeaders} */
     const headers = {};
     for (const [name, value] of Object.entries(request.headers)) if (!hopByHop.has(name)) headers[name] = value;
     headers.host = target.host;
@@ -36,6 +38,7 @@ export function startOriginBridge({ target, socketPath, loaderDir }) {
         headers,
       },
       (answer) => {
+        /** @type {http.OutgoingHttpHeaders} */
         const out = {};
         for (const [name, value] of Object.entries(answer.headers)) if (!hopByHop.has(name)) out[name] = value;
         response.writeHead(answer.statusCode ?? 502, out);

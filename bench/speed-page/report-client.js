@@ -1,21 +1,30 @@
 // Runs inside the report: fills the filmstrips' images from the frame table (each distinct frame stored once) and
 // draws one visual-progress chart per profile with the inlined Chart.js.
 (() => {
-  const frames = JSON.parse(document.getElementById('speed-page-frames').textContent);
-  const curves = JSON.parse(document.getElementById('speed-page-curves').textContent);
-  for (const section of document.querySelectorAll('section[data-profile]')) {
-    const profile = section.dataset.profile;
-    for (const row of section.querySelectorAll('table.strip tr[data-variant]')) {
-      const images = frames[profile]?.[row.dataset.variant] ?? [];
-      for (const img of row.querySelectorAll('img[data-frame]')) img.src = images[Number(img.dataset.frame)];
+  // Both tables are written into the report by report-html.mjs.
+  /** @type {Record<string, Record<string, string[]>>} */
+  const frames = JSON.parse(/** @type {string} */ (document.getElementById('speed-page-frames')?.textContent));
+  /** @type {Record<string, { label: string, points: [ms: number, pct: number][] }[]>} */
+  const curves = JSON.parse(/** @type {string} */ (document.getElementById('speed-page-curves')?.textContent));
+  for (const section of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('section[data-profile]'))) {
+    const profile = /** @type {string} */ (section.dataset.profile);
+    for (const row of /** @type {NodeListOf<HTMLElement>} */ (
+      section.querySelectorAll('table.strip tr[data-variant]')
+    )) {
+      const images = frames[profile]?.[/** @type {string} */ (row.dataset.variant)] ?? [];
+      for (const img of /** @type {NodeListOf<HTMLImageElement>} */ (row.querySelectorAll('img[data-frame]')))
+        img.src = images[Number(img.dataset.frame)];
     }
   }
   const palette = ['#5a5a5f', '#8e44ad', '#0b57d0', '#e37400', '#0a7a35', '#b3261e', '#00838f'];
   window.speedPageCharts = {};
-  for (const canvas of document.querySelectorAll('canvas[data-profile]')) {
-    const series = curves[canvas.dataset.profile] ?? [];
+  for (const canvas of /** @type {NodeListOf<HTMLCanvasElement>} */ (
+    document.querySelectorAll('canvas[data-profile]')
+  )) {
+    const profile = /** @type {string} */ (canvas.dataset.profile);
+    const series = curves[profile] ?? [];
     // Step lines: progress holds until the next frame, as the Speed Index integral assumes.
-    window.speedPageCharts[canvas.dataset.profile] = new Chart(canvas, {
+    window.speedPageCharts[profile] = new Chart(canvas, {
       type: 'line',
       data: {
         datasets: series.map((s, i) => ({
@@ -31,6 +40,7 @@
       options: {
         animation: false,
         maintainAspectRatio: false,
+        // @ts-expect-error -- true is Chart.js's default (parse the data); its types allow only false or a key map
         parsing: true,
         scales: {
           x: { type: 'linear', title: { display: true, text: 'seconds from navigation start' } },

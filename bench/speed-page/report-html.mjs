@@ -49,18 +49,25 @@ small.note { color: var(--muted); }
 `;
 
 /**
- * @param {{ url: string, date: string, runsPerVariant: number, summary: any[], filmstrips: Record<string, any>,
- *   variants: any[], profiles: Record<string, any>, rttMechanism: string, notes: string[] }} data
+ * @typedef {{ url: string, date: string, runsPerVariant: number, summary: Summary, filmstrips: Record<string, any>,
+ *   variants: any[], profiles: Record<string, Profile>, rttMechanism: string, notes: string[] }} ReportData
+ * @typedef {ReturnType<typeof import('./summary.mjs').summarise>} Summary
+ * @typedef {import('./summary.mjs').SummaryRow} SummaryRow
+ * @typedef {import('./profiles.mjs').Profile} Profile
  */
+
+/** @param {ReportData} data */
 export function reportHtml(data) {
   const sections = data.summary.map((profileSummary) => profileSection(profileSummary, data)).join('\n');
   const nav = data.summary
     .map((s) => `<a href="#profile-${s.profile}">${escapeHtml(data.profiles[s.profile].label)}</a>`)
     .join(' · ');
+  /** @type {Record<string, { label: string, points: [number, number][] }[]>} */
   const chartData = {};
   for (const s of data.summary) {
     chartData[s.profile] = s.rows.map((row) => ({ label: row.label, points: row.progress ?? [] }));
   }
+  /** @type {Record<string, Record<string, string[]>>} */
   const frames = {};
   for (const [profile, strips] of Object.entries(data.filmstrips)) {
     frames[profile] = Object.fromEntries(Object.entries(strips).map(([id, strip]) => [id, strip.images]));
@@ -94,6 +101,7 @@ ${sections}
 `;
 }
 
+/** @param {Summary[number]} profileSummary @param {ReportData} data */
 function profileSection(profileSummary, data) {
   const { profile, rows, findings } = profileSummary;
   const label = data.profiles[profile].label;
@@ -128,6 +136,10 @@ ${bytesTable(rows, profile)}
 </section>`;
 }
 
+/**
+ * @param {SummaryRow} row @param {{ run: number, lcpMs: number, stepMs: number, frameOf: number[] } | undefined} strip
+ * @param {Profile} profile
+ */
 function stripRow(row, strip, profile) {
   const widthPx = profile.thumbWidthPx;
   // Blank cells take the screen's shape so every row lines up with the frames of the others.
@@ -149,6 +161,7 @@ function stripRow(row, strip, profile) {
   return `<tr data-variant="${row.variant}">${head}${cells}</tr>`;
 }
 
+/** @param {SummaryRow[]} rows @param {string} profile */
 function metricsTable(rows, profile) {
   const head = `<tr><th scope="col">Variant</th><th scope="col">Protocol</th><th scope="col">Runs</th>${metrics
     .map((m) => `<th scope="col">${escapeHtml(m.label)}</th>`)
@@ -168,6 +181,7 @@ function metricsTable(rows, profile) {
   return `<table class="metrics" data-profile="${profile}">${head}${body}</table>`;
 }
 
+/** @param {SummaryRow[]} rows @param {string} profile */
 function bytesTable(rows, profile) {
   const classes = Object.keys(rows.find((r) => Object.keys(r.byClass).length > 0)?.byClass ?? {});
   const head = `<tr><th scope="col">Variant</th>${classes.map((c) => `<th scope="col">${c}</th>`).join('')}</tr>`;

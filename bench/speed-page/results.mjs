@@ -38,8 +38,8 @@ const csvColumns = [
 ];
 
 /**
- * @param {{ url: string, site: string, outDir?: string | null, measured: any, runsPerVariant: number, notes: string[] }} options
- * @returns {{ dir: string, summary: any[] }}
+ * @param {{ url: string, site: string, outDir?: string | null, measured: Awaited<ReturnType<typeof import('./lab.mjs').runLab>>, runsPerVariant: number, notes: string[] }} options
+ * @returns {{ dir: string, summary: ReturnType<typeof summarise> }}
  */
 export function writeResults({ url, site, outDir, measured, runsPerVariant, notes }) {
   const date = new Date().toISOString();
@@ -55,8 +55,10 @@ export function writeResults({ url, site, outDir, measured, runsPerVariant, note
       row.progress = run?.progress ?? [];
     }
   }
-  const quote = (v) => (/[",\n]/.test(String(v ?? '')) ? `"${String(v).replaceAll('"', '""')}"` : String(v ?? ''));
-  const round = (v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v);
+  const quote = (/** @type {unknown} */ v) =>
+    /[",\n]/.test(String(v ?? '')) ? `"${String(v).replaceAll('"', '""')}"` : String(v ?? '');
+  const round = (/** @type {unknown} */ v) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v;
   const csv = [
     [
       ...csvColumns,
@@ -93,7 +95,7 @@ export function writeResults({ url, site, outDir, measured, runsPerVariant, note
   return { dir, summary };
 }
 
-/** The summary as text tables and sentences, for the terminal (and docs/speed-page.md). @param {any[]} summary */
+/** The summary as text tables and sentences, for the terminal (and docs/speed-page.md). @param {ReturnType<typeof summarise>} summary */
 export function summaryText(summary) {
   const keys = [
     'ttfbMs',

@@ -11,7 +11,7 @@ export const linkOptions = { emulator: true };
 /**
  * RTT control for a link made with `linkOptions`. The delay applies to every port, so the backends need no entry
  * proxies.
- * @param {any} link from createShapedLink({ ...linkOptions, ... })
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link from createShapedLink({ ...linkOptions, ... })
  */
 export function addRtt(link) {
   return {

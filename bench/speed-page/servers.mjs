@@ -13,7 +13,8 @@ const startupTimeoutMs = 180_000;
 
 /**
  * Polls `url` from inside the namespace until it answers any HTTP status, or throws with `log()` on timeout/exit.
- * @param {any} link @param {string} url @param {string} what @param {() => string} log @param {any} child
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} url @param {string} what @param {() => string} log
+ * @param {import('node:child_process').ChildProcess} child
  */
 async function waitForHttp(link, url, what, log, child) {
   const deadlineMs = Date.now() + startupTimeoutMs;
@@ -33,10 +34,10 @@ async function waitForHttp(link, url, what, log, child) {
   throw new Error(`${what} did not answer within ${startupTimeoutMs / 1000} s:\n${log()}`);
 }
 
-/** Keeps the last few KB a child prints, for error messages. @param {any} child */
+/** Keeps the last few KB a child prints, for error messages. @param {import('node:child_process').ChildProcess} child */
 function tail(child) {
   let text = '';
-  const keep = (chunk) => {
+  const keep = (/** @type {Buffer} */ chunk) => {
     text = (text + chunk.toString()).slice(-4000);
   };
   child.stdout?.on('data', keep);
@@ -46,7 +47,7 @@ function tail(child) {
 
 /**
  * Starts the relay and every Worker hop, and resolves with each Worker variant's first-hop port once all answer.
- * @param {any} link @param {string} work scratch dir @param {string} socketPath origin bridge socket
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} work scratch dir @param {string} socketPath origin bridge socket
  * @param {import('./variants.mjs').Variant[]} variants
  * @param {(line: string) => void} say
  */
@@ -115,13 +116,14 @@ export async function startWorkers(link, work, socketPath, variants, say) {
 
 /**
  * Starts one HTTP/2 front per Worker variant, paced just under the profile's downlink (as in the priority lab).
- * @param {any} link @param {string} work @param {Map<string, number>} entryPort
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} work @param {Map<string, number>} entryPort
  * @param {number} downMbit @returns {Promise<{ portOf: Map<string, number>, stop: () => void }>}
  */
 export async function startFronts(link, work, entryPort, downMbit) {
   const { cert, key } = selfSignedCert(work, 'speedkit-speed-page');
   const paceBytesPerSecond = Math.round(((downMbit * 1e6) / 8) * 0.92);
   const portOf = new Map();
+  /** @type {import('node:child_process').ChildProcess[]} */
   const children = [];
   let index = 0;
   for (const [id, workerPort] of entryPort) {

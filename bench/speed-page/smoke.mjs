@@ -21,7 +21,9 @@ if (!possible.ok) {
 // A free port and the caller's namespace prefix, so smokes of several checkouts can run at once.
 const origin = await startStaticOrigin({ port: 0, root: await buildSite() });
 const originPort = /** @type {import('node:net').AddressInfo} */ (origin.address()).port;
+/** @type {boolean[]} */
 const checks = [];
+/** @param {string} name @param {boolean} ok */
 const check = (name, ok, detail = '') => {
   checks.push(ok);
   process.stdout.write(`${ok ? '✔' : '✘'} ${name}${detail ? ` (${detail})` : ''}\n`);

@@ -38,12 +38,27 @@ const formatPct = (pct) =>
   Number.isFinite(pct) ? `${pct < 0 ? '−' : '+'}${Math.abs(pct).toFixed(0)} %` : 'no % of a zero';
 
 /**
+ * @typedef {object} SummaryRow one variant on one profile
+ * @property {string} variant
+ * @property {string} label
+ * @property {string | null} feature
+ * @property {string} protocol
+ * @property {number} runs
+ * @property {number} failedRuns
+ * @property {Record<string, { median: number, low: number, high: number, runs: number }>} stats
+ * @property {Record<string, { bytes: number, requests: number }>} byClass
+ * @property {number | null} representativeRun
+ * @property {[timeMs: number, percent: number][]} [progress] the representative run's curve (added by writeResults)
+ */
+
+/**
  * @param {any[]} runs every measured run: { profile, variant, run, ...metrics }
  * @param {{ id: string, label: string, feature: string | null }[]} variants
  * @param {string[]} profileNames
  */
 export function summarise(runs, variants, profileNames) {
   return profileNames.map((profile) => {
+    /** @type {SummaryRow[]} */
     const rows = variants.map((variant) => {
       const mine = runs.filter((r) => r.profile === profile && r.variant === variant.id && !r.error);
       /** @type {Record<string, { median: number, low: number, high: number, runs: number }>} */
@@ -52,6 +67,7 @@ export function summarise(runs, variants, profileNames) {
       // The run at the (lower) median Speed Index: its filmstrip and curve stand for the variant.
       const bySpeedIndex = [...mine].sort((a, b) => a.speedIndexMs - b.speedIndexMs);
       const representative = bySpeedIndex[Math.floor((bySpeedIndex.length - 1) / 2)];
+      /** @type {SummaryRow['byClass']} */
       const byClass = {};
       for (const name of Object.keys(mine[0]?.byClass ?? {})) {
         byClass[name] = {
@@ -75,9 +91,12 @@ export function summarise(runs, variants, profileNames) {
   });
 }
 
-/** Sentences for one profile: the hop's cost, then each feature against Worker-all-off. */
+/**
+ * Sentences for one profile: the hop's cost, then each feature against Worker-all-off.
+ * @param {string} profile @param {SummaryRow[]} rows
+ */
 function findingsFor(profile, rows) {
-  const find = (id) => rows.find((row) => row.variant === id);
+  const find = (/** @type {string} */ id) => rows.find((row) => row.variant === id);
   const pairs = [];
   const origin = find('origin');
   const off = find('worker-off');
@@ -105,7 +124,7 @@ function findingsFor(profile, rows) {
         : Math.min(baseline.runs, variant.runs) < minRunsForClaim
           ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
           : `${subject}: no measurable difference on ${profile} (LCP, Speed Index, bytes and TBT: intervals overlap or the change is under ${minChangePct} %).`;
-    const why = (c) =>
+    const why = (/** @type {{ changePct: number }} */ c) =>
       Math.min(baseline.runs, variant.runs) < minRunsForClaim
         ? 'too few runs'
         : !Number.isFinite(c.changePct)

@@ -11,9 +11,13 @@ export const loaderUrl = '/__speedkit/binast/binast-loader.min.js';
  */
 
 /** The images Worker with negotiation confined to a path no page has: a pure proxy, the cost of the hop alone. */
+/** @type {WorkerHop} */
 const passThrough = { env: 'images', vars: { IMAGES_ROUTES: '/__speedkit-none/' } };
+/** @type {WorkerHop} */
 const images = { env: 'images' };
+/** @type {WorkerHop} */
 const priority = { env: 'priority' };
+/** @type {WorkerHop} */
 const binast = { env: 'binast', vars: { BINAST_REWRITE_LOADER: loaderUrl } };
 
 /** @type {Variant[]} in report order; `feature` names what --features selects */

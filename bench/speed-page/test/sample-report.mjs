@@ -33,8 +33,10 @@ async function frameJpeg(shown) {
 }
 
 const jpegs = await Promise.all([0, 1, 2, 3, 4].map(frameJpeg));
+/** @type {Record<string, number>} */
 const speedUp = { origin: 1.1, 'worker-off': 1, images: 0.6, priority: 1 };
 const runs = [];
+/** @type {Record<string, Record<string, any>>} */
 const filmstrips = {};
 for (const profile of ['desktop', 'mobile']) {
   const scale = profile === 'mobile' ? 3 : 1;
