@@ -4,10 +4,12 @@
 // (trace-tasks.mjs), then runs Lighthouse mobile once. Prints tables and writes bench/results/page.{json,csv} and
 // bench/results/page-tasks.csv.
 // Options: RUNS (per width, default 2), WIDTHS (default "390,1280"), CPU (slowdown, default 4), PORT (default 8806),
-// QUERY (extra page query, e.g. "bytes=100000000"), LIGHTHOUSE=0 to skip Lighthouse.
+// QUERY (extra page query, e.g. "bytes=100000000"), LIGHTHOUSE=0 to skip Lighthouse, TRACE_DIR to keep each trace
+// (gzipped JSON, opens in Chrome DevTools' Performance panel).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { paths, repoRoot } from '../../scripts/lib/tools.mjs';
 import { chromiumArgs } from '../lib/chromium.mjs';
@@ -77,7 +79,12 @@ async function measure(browser, origin, width) {
           setTimeout(() => resolve(total), 100);
         }),
     );
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+    const traceBuffer = await browser.stopTracing();
+    if (process.env.TRACE_DIR) {
+      mkdirSync(process.env.TRACE_DIR, { recursive: true });
+      writeFileSync(join(process.env.TRACE_DIR, `page-${width}-${Date.now()}.json.gz`), gzipSync(traceBuffer));
+    }
+    const trace = JSON.parse(traceBuffer.toString('utf8'));
     const tasks = longTasks(trace.traceEvents ?? trace, { origin, chartUrl });
     return {
       testMs: result.durationMs,
