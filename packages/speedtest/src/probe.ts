@@ -143,7 +143,6 @@ export const isAbort = (error: unknown, signal: AbortSignal): boolean =>
 /** Distinct random bytes in the upload payload (bytes): far beyond any compressor's window (deflate 32 KiB). */
 export const randomBlockBytes = 1 << 20;
 
-
 /**
  * Random bytes (so no compressing proxy flatters the upload) as one Blob that every upload slices: one 1 MiB random
  * block, repeated. Filling the whole 25 MB with getRandomValues took one 80–280 ms main-thread task at the start of
