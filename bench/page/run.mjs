@@ -4,10 +4,12 @@
 // (trace-tasks.mjs), then runs Lighthouse mobile once. Prints tables and writes bench/results/page.{json,csv} and
 // bench/results/page-tasks.csv.
 // Options: RUNS (per width, default 2), WIDTHS (default "390,1280"), CPU (slowdown, default 4), PORT (default 8806),
-// QUERY (extra page query, e.g. "bytes=100000000"), LIGHTHOUSE=0 to skip Lighthouse.
+// QUERY (extra page query, e.g. "bytes=100000000"), LIGHTHOUSE=0 to skip Lighthouse, TRACE_DIR to keep each trace
+// (gzipped JSON, opens in Chrome DevTools' Performance panel).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { paths, repoRoot } from '../../scripts/lib/tools.mjs';
 import { chromiumArgs } from '../lib/chromium.mjs';
@@ -21,6 +23,8 @@ const cpuSlowdown = Number(process.env.CPU ?? 4);
 const port = Number(process.env.PORT ?? 8806);
 const query = process.env.QUERY ? `&${process.env.QUERY}` : '';
 const resultsDir = join(repoRoot, 'bench', 'results');
+/** Lighthouse's full report (~700 kB) goes with the other generated reports, not into bench/results. */
+const lighthouseReport = join(repoRoot, 'reports', 'page-lighthouse.json');
 /** The Chart.js chunk's file name (apps/speedtest/vite.config.ts names it). */
 const chartUrl = /\/assets\/chartjs-[^/]*\.js$/;
 const traceCategories = [
@@ -75,7 +79,12 @@ async function measure(browser, origin, width) {
           setTimeout(() => resolve(total), 100);
         }),
     );
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+    const traceBuffer = await browser.stopTracing();
+    if (process.env.TRACE_DIR) {
+      mkdirSync(process.env.TRACE_DIR, { recursive: true });
+      writeFileSync(join(process.env.TRACE_DIR, `page-${width}-${Date.now()}.json.gz`), gzipSync(traceBuffer));
+    }
+    const trace = JSON.parse(traceBuffer.toString('utf8'));
     const tasks = longTasks(trace.traceEvents ?? trace, { origin, chartUrl });
     return {
       testMs: result.durationMs,
@@ -125,12 +134,13 @@ try {
     }
   }
   if (process.env.LIGHTHOUSE !== '0') {
+    mkdirSync(join(repoRoot, 'reports'), { recursive: true });
     const missing = ensureLighthouse();
     if (missing) process.stdout.write(`Lighthouse skipped: ${missing}\n`);
     else
       lighthouse = {
         version: lighthouseVersion,
-        ...runLighthouse(`${server.origin}/`, join(resultsDir, 'page-lighthouse.json')),
+        ...runLighthouse(`${server.origin}/`, lighthouseReport),
       };
   } else process.stdout.write('Lighthouse skipped: LIGHTHOUSE=0\n');
 
@@ -247,6 +257,8 @@ writeFileSync(
       'chartjs_max_ms',
       'other_count',
       'other_max_ms',
+      'ours_cpu_max_ms',
+      'chartjs_cpu_max_ms',
       'load_average',
     ],
     ...runRows.map((row) => [
@@ -261,6 +273,8 @@ writeFileSync(
       Math.round(row.summary.chartjs.maxMs),
       row.summary.other.count,
       Math.round(row.summary.other.maxMs),
+      Math.round(row.summary.ours.maxCpuMs),
+      Math.round(row.summary.chartjs.maxCpuMs),
       row.loadAverage,
     ]),
   ]),

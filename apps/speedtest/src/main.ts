@@ -67,8 +67,8 @@ const live = new LiveStatus(status, announcer, progress);
 
 /**
  * Shows the finished run in steps, one task each (`nextTask`), so no single task holds the page for long on a slow
- * phone: the figures first, then quality, loss and history (its first localStorage write is a slow synchronous
- * call), then the charts. The result is published for automation once everything but the charts is on screen.
+ * phone: the figures first, then the history (its localStorage write is a slow synchronous call), then quality and
+ * loss, then the charts. The result is published for automation once everything but the charts is on screen.
  */
 async function finished(finalResult: SpeedTestResult, thisRun: number): Promise<void> {
   live.drop();
@@ -83,16 +83,16 @@ async function finished(finalResult: SpeedTestResult, thisRun: number): Promise<
   );
   renderHeadline(finalResult);
   await nextTask();
+  // A finished run belongs in the history even when a new one has started meanwhile.
+  history = addToHistory(history, historyEntry(finalResult));
+  saveHistory(history);
+  renderHistory(historyList, history);
+  await nextTask();
   if (thisRun !== runId) return;
   renderQuality(finalResult);
   renderLoss(finalResult);
   csvButton.disabled = false;
   jsonButton.disabled = false;
-  await nextTask();
-  if (thisRun !== runId) return;
-  history = addToHistory(history, historyEntry(finalResult));
-  saveHistory(history);
-  renderHistory(historyList, history);
   window.__speedkitResult = finalResult;
   await nextTask();
   if (thisRun !== runId) return;
