@@ -5,6 +5,10 @@
 //! block), and the module carries no general-purpose allocator (dlmalloc was about 7 KB of it). The full build
 //! (encoder, long-lived Worker instances) keeps Rust's default allocator.
 //!
+//! One allocation outlives the calls: wasm-bindgen's list of free slots in its `externref` table (a `Vec` made the
+//! first time a JS value, such as a thrown `Error`, crosses the boundary). `wasm_api.rs` makes it at start-up and
+//! calls [`BumpAllocator::keep_live_allocations`], so the heap's starting point sits above it.
+//!
 //! Single-threaded by construction: wasm32-unknown-unknown without the atomics feature has one thread.
 
 use std::alloc::{GlobalAlloc, Layout};
@@ -22,6 +26,8 @@ struct State {
     top: usize,
     end: usize,
     live: usize,
+    /// Allocations made before `keep_live_allocations`, never freed: the heap restarts when only they are live.
+    kept: usize,
 }
 
 /// The allocator; see the module documentation.
@@ -38,18 +44,22 @@ impl BumpAllocator {
             top: 0,
             end: 0,
             live: 0,
+            kept: 0,
         }))
+    }
+
+    /// Keeps every allocation live now for good: the heap restarts above them, when only they are left.
+    pub fn keep_live_allocations(&self) {
+        // SAFETY: single-threaded (see the `Sync` impl), and no reference to the state outlives this call.
+        let state = unsafe { &mut *self.0.get() };
+        state.base = state.top;
+        state.kept = state.live;
     }
 }
 
 impl State {
     /// Makes room up to `new_top` (growing memory if needed); false when memory cannot grow.
     fn reserve(&mut self, new_top: usize) -> bool {
-        if self.base == 0 {
-            self.base = memory_size(0) * PAGE_BYTES;
-            self.top = self.base;
-            self.end = self.base;
-        }
         if new_top <= self.end {
             return true;
         }
@@ -68,8 +78,10 @@ unsafe impl GlobalAlloc for BumpAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: single-threaded (see the `Sync` impl), and no reference to the state outlives this call.
         let state = unsafe { &mut *self.0.get() };
-        if !state.reserve(state.top) {
-            return std::ptr::null_mut();
+        if state.end == 0 {
+            state.base = memory_size(0) * PAGE_BYTES;
+            state.top = state.base;
+            state.end = state.base;
         }
         let start = (state.top + layout.align() - 1) & !(layout.align() - 1);
         let Some(new_top) = start.checked_add(layout.size()) else {
@@ -87,7 +99,7 @@ unsafe impl GlobalAlloc for BumpAllocator {
         // SAFETY: as in `alloc`.
         let state = unsafe { &mut *self.0.get() };
         state.live -= 1;
-        if state.live == 0 {
+        if state.live == state.kept {
             state.top = state.base;
         } else if ptr as usize + layout.size() == state.top {
             state.top = ptr as usize;

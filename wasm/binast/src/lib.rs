@@ -29,7 +29,7 @@ pub use format::wtf8;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
 #[global_allocator]
-static ALLOCATOR: bump_alloc::BumpAllocator = bump_alloc::BumpAllocator::new();
+pub(crate) static ALLOCATOR: bump_alloc::BumpAllocator = bump_alloc::BumpAllocator::new();
 
 pub use codegen::to_javascript;
 pub use container::File;

@@ -84,3 +84,12 @@ pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
         s.lazy_functions
     ))
 }
+
+/// Runs when the decode-only module is instantiated: makes wasm-bindgen's `externref` slot list now (creating any JS
+/// value does), then keeps it out of the bump allocator's per-call heap (see `bump_alloc.rs`).
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+#[wasm_bindgen(start)]
+fn start() {
+    drop(JsValue::from_f64(0.0));
+    crate::ALLOCATOR.keep_live_allocations();
+}
