@@ -7,7 +7,7 @@ import { libraries, test262PassDir } from '../src/corpus.mjs';
 
 // The browser's decoder is a separate build (no encoder, numbers printed by JavaScript's String()): it must
 // regenerate the same programs as the full build, over test262 pass/ and every library.
-decodeOnly.initSync({
+const exports = decodeOnly.initSync({
   module: readFileSync(new URL(import.meta.resolve('@speedkit/binast/decode/binast_bg.wasm'))),
 });
 
@@ -18,10 +18,27 @@ function sameProgram(source: string, sourceType: 'script' | 'module'): string | 
 }
 
 describe('the decode-only build', () => {
-  it('has no encoder', () => {
+  it('has no encoder and no diagnostics', () => {
     expect(Object.keys(decodeOnly)).not.toContain('encodeAst');
+    expect(Object.keys(decodeOnly)).not.toContain('binastStats');
     expect(Object.keys(decodeOnly)).toContain('decodeToJavaScript');
+    expect(Object.keys(decodeOnly)).toContain('__wbg_reset_state');
   });
+
+  it('starts every decode from an empty heap (its bump allocator frees everything between calls)', () => {
+    const largest = libraries.reduce((a, b) => (readFileSync(a.path).length > readFileSync(b.path).length ? a : b));
+    const bytes = encodeJavaScript(readFileSync(largest.path, 'utf8'));
+    const small = encodeJavaScript('var a = [1, "two", { three: 3 }];');
+    decodeOnly.decodeToJavaScript(bytes);
+    const memoryBytes = exports.memory.buffer.byteLength;
+    for (let i = 0; i < 4; i++) {
+      decodeOnly.decodeToJavaScript(bytes);
+      decodeOnly.decodeToJavaScript(small);
+      // A failed decode frees what it had allocated too.
+      expect(() => decodeOnly.decodeToJavaScript(bytes.subarray(0, bytes.length >> 1))).toThrow();
+    }
+    expect(exports.memory.buffer.byteLength).toBe(memoryBytes);
+  }, 120_000);
 
   it('regenerates every test262 pass/ file acorn accepts to an equal tree', () => {
     const failures: string[] = [];

@@ -1,10 +1,11 @@
 /**
- * The contract of the decoder module: `binast.js` (src/off-thread/client.ts, decoding in a Web Worker) or the
- * wasm-bindgen glue itself (decoding on the main thread); the loader awaits either result.
+ * The contract of the decoder module, `binast.js` (src/off-thread/client.ts): `default` initialises it (a Web Worker,
+ * or the Wasm on this thread where no Worker can start), `decodeToJavaScript` takes a BinaryAST response whose body
+ * it has not read and resolves with the JavaScript source.
  */
 interface DecoderModule {
   default(init: object): Promise<unknown>;
-  decodeToJavaScript(bytes: Uint8Array): string | Promise<string>;
+  decodeToJavaScript(response: Response): Promise<string>;
 }
 
 let pending: Promise<DecoderModule['decodeToJavaScript']> | undefined;

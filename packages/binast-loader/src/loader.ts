@@ -6,7 +6,7 @@ import { type FallbackReason, measure, readSizes, type ScriptRecord } from './re
 import { createScheduler } from './scheduler';
 
 export interface LoaderOptions {
-  /** URL of the decoder's ES module (the wasm-bindgen `--target web` glue exporting `decodeToJavaScript`). */
+  /** URL of the decoder's ES module (`binast.js`: `decodeToJavaScript(response)`, see src/decoder.ts). */
   decoderUrl: string;
   /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
   beaconUrl?: string;
@@ -76,8 +76,8 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       if (reason) return fallback(reason);
       const startMs = performance.now();
       let response: Response;
-      let body: ArrayBuffer | string;
-      let decoder: Promise<(bytes: Uint8Array) => string | Promise<string>> | undefined;
+      let source = '';
+      let decoder: Promise<(response: Response) => Promise<string>> | undefined;
       try {
         // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
         // crossorigin="anonymous"; see the README for cross-origin scripts.
@@ -86,16 +86,17 @@ export function startLoader(options: LoaderOptions): BinastLoader {
           // The decoder loads while the body downloads; a failure is handled below, where it is awaited.
           decoder = loadDecoder(options.decoderUrl);
           decoder.catch(() => {});
+        } else {
+          source = await response.text();
         }
-        body = await (decoder ? response.arrayBuffer() : response.text());
       } catch {
         return fallback('fetch');
       }
       if (!response.ok) return fallback(`http-${response.status}`);
+      // For BinaryAST: to the response headers; its body streams into the decoder.
       record.fetchMs = measure('binast:fetch', startMs);
-      let source = body as string;
       if (decoder) {
-        let decode: (bytes: Uint8Array) => string | Promise<string>;
+        let decode: (response: Response) => Promise<string>;
         try {
           decode = await decoder;
         } catch {
@@ -103,7 +104,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         }
         const decodeStartMs = performance.now();
         try {
-          source = await decode(new Uint8Array(body as ArrayBuffer));
+          source = await decode(response);
         } catch {
           return fallback('decode');
         }

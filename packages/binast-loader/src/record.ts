@@ -31,9 +31,12 @@ export interface ScriptRecord {
   reason?: FallbackReason;
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
-  /** Request start to full body, in ms. */
+  /** Request start to full body (JavaScript) or to the response headers (BinaryAST, whose body streams into the decoder), in ms. */
   fetchMs?: number;
-  /** BinaryAST to JavaScript in the Wasm decoder, in ms (decoder download and instantiation excluded). */
+  /**
+   * BinaryAST to JavaScript, in ms: from handing the response to the ready decoder to its source, so the rest of the
+   * body's download overlaps it (decoder download and instantiation excluded).
+   */
   decodeMs?: number;
   /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
   executeMs?: number;

@@ -19,7 +19,6 @@ use crate::format::varnum::{read_varnum, write_varnum};
 use crate::format::writer::Writer;
 use crate::grammar::node::Node;
 use crate::grammar::tree_io::resolve_kinds;
-use crate::scope_analysis::restore_params;
 use crate::DecodeError;
 
 /// Encodes an annotated tree (see [`crate::scope_analysis::annotate`]) into a file. Returns the bytes and the number of
@@ -255,11 +254,10 @@ impl<'a> File<'a> {
             self.strings.clone(),
             resolve_kinds(&self.kinds)?,
         );
-        let mut program = reader
+        let program = reader
             .node()?
             .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
         reader.finish()?;
-        restore_params(&mut program)?;
         Ok(program)
     }
 }

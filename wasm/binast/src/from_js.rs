@@ -7,8 +7,9 @@ use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
 use crate::format::reader::MAX_DEPTH;
-use crate::grammar::field::{FnBody, KeyName, TemplateRaw};
+use crate::grammar::field::{KeyName, TemplateRaw};
 use crate::grammar::literal::LitValue;
+use crate::grammar::node::FnBody;
 use crate::grammar::node::Node;
 #[allow(unused_imports)]
 use crate::grammar::node::{Holes, List, Opt, N};

@@ -46,7 +46,7 @@ macro_rules! grammar {
             pub fn for_each_child(&self, f: &mut dyn FnMut(&Node)) {
                 match self {
                     Node::Literal(_) => {}
-                    $( Node::$variant { $( $field ),* } => { $( Field::visit($field, f); )* } )*
+                    $( Node::$variant { $( $field ),* } => { $( Children::visit($field, f); )* } )*
                 }
             }
 
@@ -54,7 +54,7 @@ macro_rules! grammar {
             pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
                 match self {
                     Node::Literal(_) => {}
-                    $( Node::$variant { $( $field ),* } => { $( Field::visit_mut($field, f); )* } )*
+                    $( Node::$variant { $( $field ),* } => { $( Children::visit_mut($field, f); )* } )*
                 }
             }
 

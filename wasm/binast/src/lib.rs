@@ -16,6 +16,8 @@ mod format;
 #[macro_use]
 mod grammar;
 
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+mod bump_alloc;
 mod codegen;
 mod container;
 #[cfg(feature = "encoder")]
@@ -25,15 +27,18 @@ mod wasm_api;
 
 pub use format::wtf8;
 
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+#[global_allocator]
+pub(crate) static ALLOCATOR: bump_alloc::BumpAllocator = bump_alloc::BumpAllocator::new();
+
 pub use codegen::to_javascript;
 pub use container::File;
 pub use error::{DecodeError, EncodeError};
 pub use format::layout::{Layout, MAGIC};
 pub use format::reader::MAX_DEPTH;
 pub use format::varnum::{read_varnum, write_varnum};
-pub use grammar::field::FnBody;
 pub use grammar::literal::LitValue;
-pub use grammar::node::Node;
+pub use grammar::node::{FnBody, Node};
 pub use grammar::scope::{AssertedScope, DeclKind, Declared};
 pub use scope_analysis::annotate;
 
@@ -83,7 +88,9 @@ pub fn decode(bytes: &[u8]) -> Result<Node, DecodeError> {
 
 /// Decodes a file (either layout) and regenerates JavaScript source.
 pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, DecodeError> {
-    decode(bytes).map(|program| to_javascript(&program))
+    // Regenerated text is 1–2× the size of the file on the library corpus; 2× + 4 KB is reserved at once.
+    let capacity_bytes = bytes.len().saturating_mul(2).saturating_add(4096);
+    decode(bytes).map(|program| codegen::to_javascript_sized(&program, capacity_bytes))
 }
 
 /// Sizes and counts of a file, for the CLI's `stats`.

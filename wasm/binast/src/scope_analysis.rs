@@ -10,48 +10,6 @@ use std::collections::HashSet;
 
 use crate::grammar::node::Node;
 use crate::grammar::scope::{AssertedScope, DeclKind, Declared};
-use crate::DecodeError;
-
-/// Fills parameter names into decoded scopes from each function's parameter patterns.
-pub fn restore_params(node: &mut Node) -> Result<(), DecodeError> {
-    if let Node::FunctionDeclaration { scope, params, .. }
-    | Node::FunctionExpression { scope, params, .. }
-    | Node::ArrowExpression { scope, params, .. } = node
-    {
-        let mut names = Vec::new();
-        for param in params.iter() {
-            bound_names(param, &mut names);
-        }
-        let mut unique: Vec<&String> = Vec::new();
-        for name in &names {
-            if !unique.contains(&name) {
-                unique.push(name);
-            }
-        }
-        let placeholders = scope
-            .declared
-            .iter()
-            .take_while(|d| d.kind == DeclKind::Param)
-            .count();
-        if placeholders != unique.len() {
-            return Err(DecodeError::BadReference(format!(
-                "scope lists {placeholders} parameters, the function has {}",
-                unique.len()
-            )));
-        }
-        for (declared, name) in scope.declared.iter_mut().zip(unique) {
-            declared.name.clone_from(name);
-        }
-        scope.params = names;
-    }
-    let mut result = Ok(());
-    node.for_each_child_mut(&mut |child| {
-        if result.is_ok() {
-            result = restore_params(child);
-        }
-    });
-    result
-}
 
 #[derive(Default)]
 struct Frame {
@@ -142,7 +100,7 @@ impl Walker<'_> {
                 for declarator in declarations.iter() {
                     if let Node::VariableDeclarator { id, .. } = declarator {
                         let mut names = Vec::new();
-                        bound_names(id, &mut names);
+                        id.bound_names(&mut names);
                         for name in names {
                             self.frame().declare(&name, kind);
                         }
@@ -153,7 +111,7 @@ impl Walker<'_> {
             Node::CatchClause { param, body } => {
                 if let Some(param) = param {
                     let mut names = Vec::new();
-                    bound_names(param, &mut names);
+                    param.bound_names(&mut names);
                     for name in names {
                         self.frame().declare(&name, DeclKind::Catch);
                     }
@@ -284,7 +242,7 @@ impl Walker<'_> {
         self.frames.push(Frame::default());
         let mut param_names = Vec::new();
         for param in params.iter() {
-            bound_names(param, &mut param_names);
+            param.bound_names(&mut param_names);
         }
         for name in &param_names {
             self.frame().declare(name, DeclKind::Param);
@@ -342,27 +300,4 @@ fn finish_scope(
         name_captured,
     };
     (scope, free)
-}
-
-/// The names a binding pattern introduces.
-pub fn bound_names(pattern: &Node, out: &mut Vec<String>) {
-    match pattern {
-        Node::Identifier { name } => out.push(name.clone()),
-        Node::ObjectPattern { properties } => {
-            for property in properties {
-                match property {
-                    Node::DataProperty { value, .. } => bound_names(value, out),
-                    other => bound_names(other, out),
-                }
-            }
-        }
-        Node::ArrayPattern { elements } => {
-            for element in elements.iter().flatten() {
-                bound_names(element, out);
-            }
-        }
-        Node::RestElement { argument } => bound_names(argument, out),
-        Node::AssignmentPattern { left, .. } => bound_names(left, out),
-        _ => {}
-    }
 }

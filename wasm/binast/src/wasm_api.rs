@@ -3,10 +3,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{read_varnum, write_varnum};
 #[cfg(feature = "encoder")]
-use crate::{Layout, Node};
+use crate::{read_varnum, write_varnum, Layout, Node};
 
+// The diagnostics (varnums, stats) are in the full build only: the browser's decode-only module exports
+// `decodeToJavaScript` alone.
+#[cfg(feature = "encoder")]
 /// Encodes each number as a varnum, concatenated.
 #[wasm_bindgen(js_name = encodeVarnums)]
 pub fn encode_varnums(values: &[u32]) -> Vec<u8> {
@@ -17,6 +19,7 @@ pub fn encode_varnums(values: &[u32]) -> Vec<u8> {
     out
 }
 
+#[cfg(feature = "encoder")]
 /// Decodes a concatenation of varnums; throws on truncated or oversized values.
 #[wasm_bindgen(js_name = decodeVarnums)]
 pub fn decode_varnums(bytes: &[u8]) -> Result<Vec<u32>, JsError> {
@@ -63,6 +66,7 @@ pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, JsError> {
     crate::decode_to_javascript(bytes).map_err(|e| JsError::new(&e.to_string()))
 }
 
+#[cfg(feature = "encoder")]
 /// What is inside a file, as JSON text: format, table sizes, stream sizes, node and lazy function counts.
 #[wasm_bindgen(js_name = binastStats)]
 pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
@@ -79,4 +83,13 @@ pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
         s.nodes,
         s.lazy_functions
     ))
+}
+
+/// Runs when the decode-only module is instantiated: makes wasm-bindgen's `externref` slot list now (creating any JS
+/// value does), then keeps it out of the bump allocator's per-call heap (see `bump_alloc.rs`).
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+#[wasm_bindgen(start)]
+fn start() {
+    drop(JsValue::from_f64(0.0));
+    crate::ALLOCATOR.keep_live_allocations();
 }

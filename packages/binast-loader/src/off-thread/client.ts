@@ -1,10 +1,11 @@
-// The decoder module the loader imports (`binast.js`, beside the loader): the same contract as the wasm-bindgen
-// glue (`default` initialises, `decodeToJavaScript` decodes), but decoding runs in a dedicated Web Worker so the
-// page's main thread only compiles the result, as it would a plain script. Where a Worker cannot start (a CSP
+// The decoder module the loader imports (`binast.js`, beside the loader): `default` initialises,
+// `decodeToJavaScript(response)` decodes a BinaryAST response. Decoding runs in a dedicated Web Worker and the
+// response's body streams straight into it (a transferred ReadableStream), so the page's main thread neither reads
+// the bytes nor decodes: it only compiles the result, as it would a plain script. Where a Worker cannot start (a CSP
 // without `worker-src`/`script-src` for this origin, no module Workers), it decodes on the main thread instead.
 // Not part of the loader's 2 KB: fetched only when the first BinaryAST response arrives.
 
-type Decode = (bytes: Uint8Array) => Promise<string>;
+type Decode = (response: Response) => Promise<string>;
 
 interface Reply {
   id: number;
@@ -19,19 +20,24 @@ export default async function init(): Promise<void> {
   decode ??= await startWorker().catch(startHere);
 }
 
-/** BinaryAST -> JavaScript source; rejects with the decoder's error on corrupt input. */
-export function decodeToJavaScript(bytes: Uint8Array): Promise<string> {
+/** A BinaryAST response -> JavaScript source; rejects with the decoder's error on corrupt input. */
+export function decodeToJavaScript(response: Response): Promise<string> {
   if (!decode) return Promise.reject(new Error('binast decoder not initialised'));
-  return decode(bytes);
+  return decode(response);
 }
 
 async function startHere(): Promise<Decode> {
-  const glue = (await import(/* @vite-ignore */ './binast-wasm.js')) as {
-    default(init: object): Promise<unknown>;
-    decodeToJavaScript(bytes: Uint8Array): string;
-  };
+  const glue = (await import(/* @vite-ignore */ './binast-wasm.js')) as typeof import('./binast-wasm.js');
   await glue.default({});
-  return async (bytes) => glue.decodeToJavaScript(bytes);
+  return async (response) => {
+    try {
+      return glue.decodeToJavaScript(new Uint8Array(await response.arrayBuffer()));
+    } catch (error) {
+      // A trap leaves the instance unusable; the next script gets a fresh one.
+      if (error instanceof WebAssembly.RuntimeError) glue.__wbg_reset_state();
+      throw error;
+    }
+  };
 }
 
 function startWorker(): Promise<Decode> {
@@ -39,11 +45,22 @@ function startWorker(): Promise<Decode> {
     const worker = new Worker(new URL('./binast-worker.js', import.meta.url), { type: 'module' });
     const pending = new Map<number, { resolve(source: string): void; reject(error: Error): void }>();
     let nextId = 1;
-    const call: Decode = (bytes) =>
+    const call: Decode = (response) =>
       new Promise((resolveCall, rejectCall) => {
         const id = nextId++;
+        const body = response.body;
+        if (!body) return rejectCall(new Error('response has no body'));
         pending.set(id, { resolve: resolveCall, reject: rejectCall });
-        worker.postMessage({ id, bytes });
+        const sizeHint = Number(response.headers.get('content-length')) || 0;
+        try {
+          // Transferring the stream hands its chunks to the Worker as they arrive.
+          worker.postMessage({ id, body, sizeHint }, [body]);
+        } catch {
+          // Browsers that cannot transfer streams: the whole body, read here, moved (not copied) to the Worker.
+          new Response(body)
+            .arrayBuffer()
+            .then((buffer) => worker.postMessage({ id, bytes: new Uint8Array(buffer) }, [buffer]), rejectCall);
+        }
       });
     worker.onerror = (event) => {
       event.preventDefault();

@@ -12,8 +12,14 @@ pub use text::{number_literal, string_literal};
 
 /// Regenerates source text for a `Program`.
 pub fn to_javascript(program: &Node) -> String {
+    to_javascript_sized(program, 4096)
+}
+
+/// Regenerates source text into a buffer reserved for `capacity_bytes` up front, so the text is built in place
+/// instead of being copied every time a growing buffer doubles.
+pub(crate) fn to_javascript_sized(program: &Node, capacity_bytes: usize) -> String {
     let mut gen = Gen {
-        out: String::with_capacity(4096),
+        out: String::with_capacity(capacity_bytes),
     };
     match program {
         Node::Program { body, .. } => gen.statements(body),
@@ -413,7 +419,7 @@ impl Gen {
                 _ => continue,
             };
             self.expr(outer, expr::PRIMARY);
-            if outer != inner {
+            if !same_name(outer, inner) {
                 self.push(" as ");
                 self.expr(inner, expr::PRIMARY);
             }
@@ -437,5 +443,14 @@ impl Gen {
             }
         }
         self.push("}");
+    }
+}
+
+/// `a` and `a` (or `"a"` and `"a"`) in an import or export specifier, which print once (`{a}`, not `{a as a}`).
+fn same_name(outer: &Node, inner: &Node) -> bool {
+    match (outer, inner) {
+        (Node::Identifier { name: a }, Node::Identifier { name: b }) => a == b,
+        (Node::Literal(LitValue::Str(a)), Node::Literal(LitValue::Str(b))) => a == b,
+        _ => false,
     }
 }

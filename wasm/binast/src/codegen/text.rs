@@ -6,7 +6,9 @@ use crate::format::wtf8;
 pub fn string_literal(out: &mut String, value: &[u8]) {
     out.push('"');
     match std::str::from_utf8(value) {
-        // Fast path: valid UTF-8 has no lone surrogates, so chars are code points.
+        // Most literals need no escape at all: copied in one go.
+        Ok(text) if !text.bytes().any(needs_escape) => out.push_str(text),
+        // Valid UTF-8 has no lone surrogates, so chars are code points.
         Ok(text) => {
             for c in text.chars() {
                 escape_char(out, c);
@@ -23,6 +25,12 @@ pub fn string_literal(out: &mut String, value: &[u8]) {
         }
     }
     out.push('"');
+}
+
+/// A byte that starts something `escape_char` would escape: quotes, backslashes, controls, DEL, and the lead bytes
+/// of U+2028, U+2029 (0xE2) and U+FEFF (0xEF), which are then looked at char by char.
+fn needs_escape(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | 0..=0x1f | 0x7f | 0xe2 | 0xef)
 }
 
 fn escape_char(out: &mut String, c: char) {

@@ -2,7 +2,6 @@
 //! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
 //! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
-use super::hash::FnvMap;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
 use super::varnum::read_varnum;
@@ -24,9 +23,16 @@ pub struct Reader<'a> {
     layout: Layout,
     streams: Vec<&'a [u8]>,
     offsets: Vec<usize>,
-    stream_ids: FnvMap<(&'a str, &'a str, &'a str), usize>,
-    /// `stream_ids` by the (static) names' addresses, filled on first use.
-    stream_cache: FnvMap<(usize, usize, usize), usize>,
+    /// Bytes of all streams together, and how many of them were read: each item of a list takes at least one
+    /// byte, so a corrupt count never makes the reader reserve more than the file could hold.
+    total_bytes: usize,
+    consumed: usize,
+    /// The stream directory split into (category, interface, key), in stream order.
+    stream_ids: Vec<(&'a str, &'a str, &'a str)>,
+    /// Stream lookups by the addresses of the grammar's static names, filled on first use.
+    stream_cache: StreamCache,
+    /// String table and stream per (field, role, interface) addresses, filled on first use.
+    string_cache: StreamCache,
     /// Per grammar-table entry: the interface name and the grammar's own index for it (its reader).
     kinds: Vec<(&'static str, usize)>,
     strings: Vec<Vec<&'a [u8]>>,
@@ -46,17 +52,20 @@ impl<'a> Reader<'a> {
         strings: Vec<Vec<&'a [u8]>>,
         kinds: Vec<(&'static str, usize)>,
     ) -> Reader<'a> {
+        // A name that does not split can never be looked up: it keeps its place with a key no field has.
         let stream_ids = stream_names
             .iter()
-            .enumerate()
-            .filter_map(|(i, name)| split_stream_name(name).map(|key| (key, i)))
+            .map(|name| split_stream_name(name).unwrap_or(("", "", "")))
             .collect();
         Reader {
             layout,
             offsets: vec![0; streams.len()],
+            total_bytes: streams.iter().map(|s| s.len()).sum(),
+            consumed: 0,
             streams,
             stream_ids,
-            stream_cache: FnvMap::default(),
+            stream_cache: StreamCache::new(),
+            string_cache: StreamCache::new(),
             kinds,
             strings,
             depth: 0,
@@ -66,53 +75,59 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn stream(&mut self, category: &'static str, key: &'static str) -> Result<usize, DecodeError> {
+    /// The stream of a value: by category and key, and for kinds, flags and lengths also by the current node.
+    /// `per_node`: kinds, flags and lengths of fields (not lazy skip lengths) have one stream per interface.
+    fn stream(
+        &mut self,
+        category: &'static str,
+        per_node: bool,
+        key: &'static str,
+    ) -> Result<usize, DecodeError> {
         if self.layout == Layout::Multipart {
             return Ok(0);
         }
-        let node = if matches!(category, "kind" | "flag" | "length") && key != "lazy" {
-            self.node_name
-        } else {
-            ""
-        };
-        let address = (
-            category.as_ptr() as usize,
-            node.as_ptr() as usize,
-            key.as_ptr() as usize,
-        );
-        if let Some(&index) = self.stream_cache.get(&address) {
+        let node = if per_node { self.node_name } else { "" };
+        if let Some(index) = self.stream_cache.get(category, node, key) {
             return Ok(index);
         }
         let index = self
             .stream_ids
-            .get(&(category, node, key))
-            .copied()
+            .iter()
+            .position(|&(c, n, k)| c == category && n == node && k == key)
             .ok_or_else(|| {
                 DecodeError::BadReference(format!("no stream {category}:{node}.{key}"))
             })?;
-        self.stream_cache.insert(address, index);
+        self.stream_cache.insert(category, node, key, index);
         Ok(index)
     }
 
-    fn varnum(&mut self, category: &'static str, key: &'static str) -> Result<u32, DecodeError> {
-        let i = self.stream(category, key)?;
-        read_varnum(self.streams[i], &mut self.offsets[i])
+    fn varnum(
+        &mut self,
+        category: &'static str,
+        per_node: bool,
+        key: &'static str,
+    ) -> Result<u32, DecodeError> {
+        let i = self.stream(category, per_node, key)?;
+        self.varnum_at(i)
+    }
+
+    fn varnum_at(&mut self, i: usize) -> Result<u32, DecodeError> {
+        let start = self.offsets[i];
+        let value = read_varnum(self.streams[i], &mut self.offsets[i])?;
+        self.consumed += self.offsets[i] - start;
+        Ok(value)
     }
 
     /// An upper bound on how many more items can follow (each takes at least one byte somewhere).
     pub(crate) fn remaining_hint(&self) -> usize {
-        self.streams
-            .iter()
-            .zip(&self.offsets)
-            .map(|(s, o)| s.len().saturating_sub(*o))
-            .sum()
+        self.total_bytes - self.consumed
     }
 
     /// Starts a node or reads a null: the kind reference of the current field. For a node it checks the depth,
     /// makes the node current and returns the grammar's index of its interface plus what `end_node` restores.
     pub(crate) fn begin_node(&mut self) -> Result<Option<(usize, NodeFrame)>, DecodeError> {
         let field = self.field;
-        let reference = self.varnum("kind", field)? as usize;
+        let reference = self.varnum("kind", true, field)? as usize;
         if reference == 0 {
             return Ok(None);
         }
@@ -142,16 +157,11 @@ impl<'a> Reader<'a> {
 
     /// A string table entry or null.
     pub(crate) fn string(&mut self) -> Result<Option<&'a [u8]>, DecodeError> {
-        let table = match self.layout {
-            Layout::Multipart => 0,
-            Layout::Optimised => string_role(self.field, self.role),
+        let (table, stream) = match self.layout {
+            Layout::Multipart => (0, 0),
+            Layout::Optimised => self.string_stream()?,
         };
-        let stream = if table == 0 {
-            self.node_name
-        } else {
-            STRING_ROLES[table]
-        };
-        let reference = self.varnum("string", stream)? as usize;
+        let reference = self.varnum_at(stream)? as usize;
         if reference == 0 {
             return Ok(None);
         }
@@ -163,25 +173,47 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| DecodeError::BadReference(format!("string index {}", reference - 1)))
     }
 
+    /// The string table and stream of a string in the current field (optimised layout): by its role, and for
+    /// operators and enums by the node too. Cached by the addresses of the field, role and node names.
+    fn string_stream(&mut self) -> Result<(usize, usize), DecodeError> {
+        let (field, role, node) = (self.field, self.role, self.node_name);
+        if let Some(packed) = self.string_cache.get(field, role, node) {
+            return Ok((packed % STRING_ROLES.len(), packed / STRING_ROLES.len()));
+        }
+        let table = string_role(field, role);
+        let key = if table == 0 {
+            node
+        } else {
+            STRING_ROLES[table]
+        };
+        let stream = self.stream("string", false, key)?;
+        let packed = stream * STRING_ROLES.len() + table;
+        self.string_cache.insert(field, role, node, packed);
+        Ok((table, stream))
+    }
+
     pub(crate) fn length(&mut self) -> Result<usize, DecodeError> {
         let field = self.field;
-        Ok(self.varnum("length", field)? as usize)
+        Ok(self.varnum("length", true, field)? as usize)
     }
 
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
-        let i = self.stream("flag", self.field)?;
+        let i = self.stream("flag", true, self.field)?;
         let offset = self.offsets[i];
         let byte = *self.streams[i]
             .get(offset)
             .ok_or(DecodeError::UnexpectedEnd { offset })?;
         self.offsets[i] += 1;
+        self.consumed += 1;
         Ok(byte)
     }
 
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
-        let i = self.stream("number", "")?;
+        let i = self.stream("number", false, "")?;
         if self.layout == Layout::Optimised {
+            let start = self.offsets[i];
             let tag = read_varnum(self.streams[i], &mut self.offsets[i])?;
+            self.consumed += self.offsets[i] - start;
             if tag & 1 == 0 {
                 return Ok(f64::from(tag >> 1));
             }
@@ -191,6 +223,7 @@ impl<'a> Reader<'a> {
             .get(offset..offset + 8)
             .ok_or(DecodeError::UnexpectedEnd { offset })?;
         self.offsets[i] += 8;
+        self.consumed += 8;
         let mut le = [0u8; 8];
         le.copy_from_slice(bytes);
         Ok(f64::from_le_bytes(le))
@@ -204,17 +237,17 @@ impl<'a> Reader<'a> {
     ) -> Result<T, DecodeError> {
         let mut lens = vec![0usize; self.streams.len()];
         match self.layout {
-            Layout::Multipart => lens[0] = self.varnum("length", "lazy")? as usize,
+            Layout::Multipart => lens[0] = self.varnum("length", false, "lazy")? as usize,
             Layout::Optimised => {
-                let count = self.varnum("length", "lazy")? as usize;
+                let count = self.varnum("length", false, "lazy")? as usize;
                 if count > lens.len() {
                     return Err(DecodeError::BadLength(format!(
                         "lazy body touches {count} streams"
                     )));
                 }
                 for _ in 0..count {
-                    let index = self.varnum("length", "lazy")? as usize;
-                    let len = self.varnum("length", "lazy")? as usize;
+                    let index = self.varnum("length", false, "lazy")? as usize;
+                    let len = self.varnum("length", false, "lazy")? as usize;
                     *lens
                         .get_mut(index)
                         .ok_or_else(|| DecodeError::BadReference(format!("stream {index}")))? = len;
@@ -254,5 +287,73 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// An open-addressing table from the addresses of a (category, interface, key) triple of static names to a stream
+/// index. The grammar has a few hundred such triples, so it never fills; hashing three addresses is far cheaper
+/// than hashing or comparing the names on every value read.
+struct StreamCache {
+    /// (category, interface, key addresses, stream index + 1); index 0 marks an empty slot.
+    slots: Vec<(usize, usize, usize, usize)>,
+    used: usize,
+}
+
+const CACHE_SLOTS: usize = 1 << 12;
+
+impl StreamCache {
+    fn new() -> StreamCache {
+        StreamCache {
+            slots: vec![(0, 0, 0, 0); CACHE_SLOTS],
+            used: 0,
+        }
+    }
+
+    fn key(category: &str, node: &str, key: &str) -> (usize, usize, usize) {
+        (
+            category.as_ptr() as usize,
+            node.as_ptr() as usize,
+            key.as_ptr() as usize,
+        )
+    }
+
+    fn slot(address: (usize, usize, usize)) -> usize {
+        let mixed = (address.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (address.1 as u64)
+                .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+                .rotate_left(21)
+            ^ (address.2 as u64)
+                .wrapping_mul(0x1656_67b1_9e37_79f9)
+                .rotate_left(42);
+        (mixed >> 40) as usize & (CACHE_SLOTS - 1)
+    }
+
+    fn get(&self, category: &str, node: &str, key: &str) -> Option<usize> {
+        let address = Self::key(category, node, key);
+        let mut slot = Self::slot(address);
+        loop {
+            let (a, b, c, index) = self.slots[slot];
+            if index == 0 {
+                return None;
+            }
+            if (a, b, c) == address {
+                return Some(index - 1);
+            }
+            slot = (slot + 1) & (CACHE_SLOTS - 1);
+        }
+    }
+
+    fn insert(&mut self, category: &str, node: &str, key: &str, index: usize) {
+        // Kept at most half full so probes stay short (and always end at an empty slot).
+        if self.used >= CACHE_SLOTS / 2 {
+            return;
+        }
+        let address = Self::key(category, node, key);
+        let mut slot = Self::slot(address);
+        while self.slots[slot].3 != 0 {
+            slot = (slot + 1) & (CACHE_SLOTS - 1);
+        }
+        self.slots[slot] = (address.0, address.1, address.2, index + 1);
+        self.used += 1;
     }
 }

@@ -1,11 +1,12 @@
-//! How each field type is written, read, traversed and defaulted. The grammar macro calls these per field.
+//! How each field type that holds no nodes is written, read and defaulted; the grammar macro calls these per field.
+//! Fields holding nodes (and function bodies) are in `tree_io.rs`, above the node kinds, so this file does not refer
+//! to `Node` and the grammar layer has no import loop: field → (literal, scope) → node → tree_io.
 
 #[cfg(feature = "encoder")]
 use serde::Deserialize;
 
 use crate::format::reader::Reader;
 use crate::format::writer::Writer;
-use crate::grammar::node::Node;
 use crate::DecodeError;
 
 /// A value that can appear as a node field.
@@ -14,92 +15,10 @@ pub trait Field: Sized {
     fn write(&self, w: &mut Writer);
     /// Reads the value back; corrupt input is an error, never a panic.
     fn read(r: &mut Reader) -> Result<Self, DecodeError>;
-    /// Child nodes inside the value.
-    fn visit(&self, _f: &mut dyn FnMut(&Node)) {}
-    /// Child nodes inside the value, mutably.
-    fn visit_mut(&mut self, _f: &mut dyn FnMut(&mut Node)) {}
     /// The value when the parser left the property out; `None` makes it a required property.
     #[cfg_attr(not(feature = "encoder"), allow(dead_code))]
     fn missing() -> Option<Self> {
         None
-    }
-}
-
-impl Field for Node {
-    fn write(&self, w: &mut Writer) {
-        w.node(self);
-    }
-    fn read(r: &mut Reader) -> Result<Self, DecodeError> {
-        r.node()?
-            .ok_or_else(|| DecodeError::BadReference("null where a node is required".into()))
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        f(self);
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        f(self);
-    }
-}
-
-impl Field for Box<Node> {
-    fn write(&self, w: &mut Writer) {
-        w.node(self);
-    }
-    fn read(r: &mut Reader) -> Result<Self, DecodeError> {
-        Node::read(r).map(Box::new)
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        f(self);
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        f(self);
-    }
-}
-
-impl Field for Option<Box<Node>> {
-    fn write(&self, w: &mut Writer) {
-        match self {
-            Some(node) => w.node(node),
-            None => w.null_node(),
-        }
-    }
-    fn read(r: &mut Reader) -> Result<Self, DecodeError> {
-        Ok(r.node()?.map(Box::new))
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        if let Some(node) = self {
-            f(node);
-        }
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        if let Some(node) = self {
-            f(node);
-        }
-    }
-    fn missing() -> Option<Self> {
-        Some(None)
-    }
-}
-
-impl Field for Option<Node> {
-    fn write(&self, w: &mut Writer) {
-        match self {
-            Some(node) => w.node(node),
-            None => w.null_node(),
-        }
-    }
-    fn read(r: &mut Reader) -> Result<Self, DecodeError> {
-        r.node()
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        if let Some(node) = self {
-            f(node);
-        }
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        if let Some(node) = self {
-            f(node);
-        }
     }
 }
 
@@ -118,16 +37,6 @@ impl<T: Field> Field for Vec<T> {
             items.push(T::read(r)?);
         }
         Ok(items)
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        for item in self {
-            item.visit(f);
-        }
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        for item in self {
-            item.visit_mut(f);
-        }
     }
     fn missing() -> Option<Self> {
         Some(Vec::new())
@@ -176,54 +85,6 @@ impl Field for bool {
     }
     fn missing() -> Option<Self> {
         Some(false)
-    }
-}
-
-/// A function body, eager or lazy. A lazy body is preceded by its byte length(s) so a decoder can skip it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FnBody {
-    /// A `Block`, or an expression for concise arrows.
-    pub node: Box<Node>,
-    /// Set by lazy marking (the encoder's scope analysis, `annotate`), never by the parser.
-    pub lazy: bool,
-}
-
-#[cfg(feature = "encoder")]
-impl<'de> Deserialize<'de> for FnBody {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(FnBody {
-            node: Box::new(Node::deserialize(deserializer)?),
-            lazy: false,
-        })
-    }
-}
-
-impl Field for FnBody {
-    fn write(&self, w: &mut Writer) {
-        w.flag(u8::from(self.lazy));
-        if self.lazy {
-            w.lazy(|w| w.node(&self.node));
-        } else {
-            w.node(&self.node);
-        }
-    }
-    fn read(r: &mut Reader) -> Result<Self, DecodeError> {
-        let lazy = bool::read(r)?;
-        let node = if lazy {
-            r.lazy(Node::read)?
-        } else {
-            Node::read(r)?
-        };
-        Ok(FnBody {
-            node: Box::new(node),
-            lazy,
-        })
-    }
-    fn visit(&self, f: &mut dyn FnMut(&Node)) {
-        f(&self.node);
-    }
-    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
-        f(&mut self.node);
     }
 }
 

@@ -6,7 +6,7 @@ use crate::format::reader::MAX_DEPTH;
 use crate::format::writer::Writer;
 #[cfg(feature = "encoder")]
 use crate::grammar::field::KeyName;
-use crate::grammar::field::{Field, FnBody};
+use crate::grammar::field::{Field, TemplateRaw};
 use crate::grammar::literal::{LitKind, LitValue};
 use crate::grammar::scope::AssertedScope;
 use crate::DecodeError;
@@ -90,7 +90,7 @@ macro_rules! with_grammar {
             TemplateExpression = "TemplateLiteral" { quasis: List, expressions: List }
             TaggedTemplateExpression = "TaggedTemplateExpression" { tag: N, quasi: N }
             /// One raw chunk of a template; the cooked value is recomputed by the parser from `raw`.
-            TemplateElement = "TemplateElement" { tail: bool, value: crate::grammar::field::TemplateRaw }
+            TemplateElement = "TemplateElement" { tail: bool, value: TemplateRaw }
             MetaProperty = "MetaProperty" { meta: N, property: N }
             ImportCall = "ImportExpression" { source: N, options: Opt }
             ParenthesizedExpression = "ParenthesizedExpression" { expression: N }
@@ -112,6 +112,116 @@ macro_rules! with_grammar {
 }
 
 with_grammar!(grammar);
+
+/// A function body, eager or lazy. A lazy body is preceded by its byte length(s) so a decoder can skip it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FnBody {
+    /// A `Block`, or an expression for concise arrows.
+    pub node: Box<Node>,
+    /// Set by lazy marking (the encoder's scope analysis, `annotate`), never by the parser.
+    pub lazy: bool,
+}
+
+#[cfg(feature = "encoder")]
+impl<'de> serde::Deserialize<'de> for FnBody {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(FnBody {
+            node: Box::new(Node::deserialize(deserializer)?),
+            lazy: false,
+        })
+    }
+}
+
+impl Node {
+    /// The names a binding pattern declares, in order (`a`, `{b, c: d}`, `[e, ...f]`, `g = 1`).
+    pub fn bound_names(&self, out: &mut Vec<String>) {
+        match self {
+            Node::Identifier { name } => out.push(name.clone()),
+            Node::ObjectPattern { properties } => {
+                for property in properties {
+                    match property {
+                        Node::DataProperty { value, .. } => value.bound_names(out),
+                        other => other.bound_names(out),
+                    }
+                }
+            }
+            Node::ArrayPattern { elements } => {
+                for element in elements.iter().flatten() {
+                    element.bound_names(out);
+                }
+            }
+            Node::RestElement { argument } => argument.bound_names(out),
+            Node::AssignmentPattern { left, .. } => left.bound_names(out),
+            _ => {}
+        }
+    }
+}
+
+/// The child nodes a field value holds, for the generated traversal (`for_each_child`).
+pub(crate) trait Children {
+    /// Child nodes inside the value.
+    fn visit(&self, _f: &mut dyn FnMut(&Node)) {}
+    /// Child nodes inside the value, mutably.
+    fn visit_mut(&mut self, _f: &mut dyn FnMut(&mut Node)) {}
+}
+
+impl Children for String {}
+impl Children for bool {}
+impl Children for AssertedScope {}
+impl Children for TemplateRaw {}
+
+impl Children for Node {
+    fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        f(self);
+    }
+    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        f(self);
+    }
+}
+
+impl Children for Box<Node> {
+    fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        f(self);
+    }
+    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        f(self);
+    }
+}
+
+impl<T: Children> Children for Option<T> {
+    fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        if let Some(value) = self {
+            value.visit(f);
+        }
+    }
+    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        if let Some(value) = self {
+            value.visit_mut(f);
+        }
+    }
+}
+
+impl<T: Children> Children for Vec<T> {
+    fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        for item in self {
+            item.visit(f);
+        }
+    }
+    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        for item in self {
+            item.visit_mut(f);
+        }
+    }
+}
+
+impl Children for FnBody {
+    fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        f(&self.node);
+    }
+    fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        f(&mut self.node);
+    }
+}
 
 #[cfg(feature = "encoder")]
 impl<'de> serde::Deserialize<'de> for Node {
