@@ -71,7 +71,7 @@ export async function loadBinastDecoder(generation) {
 
 /**
  * The crate's JavaScript encoder (acorn + the same Wasm), for seeding the decoder with real encodings.
- * @returns {Promise<{ encodeJavaScript: typeof import('../../wasm/binast/js/encode-javascript.js').encodeJavaScript, decoder: BinastDecoder }>}
+ * @returns {Promise<{ encodeJavaScript: typeof import('@speedkit/binast').encodeJavaScript, decoder: BinastDecoder }>}
  */
 export async function loadBinastEncoder() {
   // encode-javascript.js imports the glue by its plain URL: that copy needs its own instance.
