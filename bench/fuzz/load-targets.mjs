@@ -25,6 +25,7 @@ const src = join(repoRoot, 'workers', 'src');
  * @property {typeof import('../../workers/src/priority/scanner').scanImage} scanImage
  * @property {typeof import('../../workers/src/speedtest/params').parseBytesParam} parseBytesParam
  * @property {typeof import('../../workers/src/speedtest/limits').maxDownloadBytes} maxDownloadBytes
+ * @property {typeof import('../../workers/src/priority/signal').browserSignal} browserSignal
  */
 
 /**
