@@ -51,6 +51,13 @@ export async function preflight(url) {
 }
 
 /**
+ * @typedef {import('./variants.mjs').Variant} Variant
+ * @typedef {(variant: Variant) => string} UrlOf
+ */
+
+/**
+ * Every profile's runs: the link, the Workers and fronts, the browser, then per profile the warm-up (first profile
+ * only) and the interleaved runs.
  * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, say: (s: string) => void }} options
  */
 export async function runLab({ url, runs, profiles: profileNames, features, prefix, say }) {
@@ -78,65 +85,23 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
         await rtt.setRttMs(profile.rttMs);
         const fronts = await startFronts(link, work, entryPort, profile.downMbit);
         try {
-          const urlOf = (/** @type {import('./variants.mjs').Variant} */ variant) =>
+          /** @type {UrlOf} */
+          const urlOf = (variant) =>
             variant.hops.length === 0
               ? `http://${link.serverIp}:${ports.relay}${path}`
               : `https://${link.serverIp}:${fronts.portOf.get(variant.id)}${path}`;
           say(`${profile.label}`);
-          if (profileName === profileNames[0]) {
-            // Warm-up, not measured: the Workers encode AVIF/WebP and BinaryAST in the background on first sight
-            // and serve the stored variants afterwards, which is what visitors of a deployed site get.
-            for (let round = 0; round < 2; round++) {
-              for (const variant of variants.filter((v) => v.hops.length > 0)) {
-                const startMs = performance.now();
-                await loadPage(browser, urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
-                say(
-                  `  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`,
-                );
-              }
-              if (round === 0) await new Promise((r) => setTimeout(r, 8000));
-            }
-          }
+          if (profileName === profileNames[0]) await warmUp(browser, variants, urlOf, profile, say);
           const framesOf = new Map();
           for (let run = 0; run < runs; run++) {
             // Interleaved, and the order rotated every run so no variant always goes first after a pause.
             const order = variants.map((_, i) => variants[(i + run) % variants.length]);
             for (const variant of order) {
-              const startMs = performance.now();
               const base = { profile: profileName, variant: variant.id, run: run + 1 };
-              try {
-                const { frames, ...loaded } = await loadPage(browser, urlOf(variant), profile, {
-                  timeoutMs: pageTimeoutMs,
-                });
-                const visual = await visualMetrics(frames);
-                const speedlineSiMs = await speedlineSpeedIndex(frames).catch(() => Number.NaN);
-                const record = {
-                  ...base,
-                  ...loaded,
-                  speedIndexMs: visual.speedIndexMs,
-                  speedlineSpeedIndexMs: speedlineSiMs,
-                  speedIndexVsSpeedlinePct: (100 * (visual.speedIndexMs - speedlineSiMs)) / speedlineSiMs,
-                  visuallyComplete85Ms: visual.visuallyComplete85Ms,
-                  visuallyComplete100Ms: visual.visuallyComplete100Ms,
-                  firstVisualChangeMs: visual.firstVisualChangeMs,
-                  // The screencast sends a frame whenever the screen changes (tested at ≥ 10/s); Chromium itself
-                  // repaints a partially loaded image about once a second, so slow image loads give few frames.
-                  frames: frames.length,
-                  progress: visual.progress.map((p) => [Math.round(p.timeMs), Math.round(p.progress * 1000) / 10]),
-                };
-                allRuns.push(record);
-                framesOf.set(`${variant.id}#${run + 1}`, frames);
-                const seconds = ((performance.now() - startMs) / 1000).toFixed(1);
-                say(
-                  `  [${profileName}] run ${run + 1}/${runs} ${variant.label.padEnd(18)} SI ${Math.round(record.speedIndexMs)} ms, ` +
-                    `LCP ${Math.round(record.lcpMs)} ms, ${(record.totalBytes / 1e6).toFixed(2)} MB, ${record.protocol} (${seconds} s)`,
-                );
-              } catch (error) {
-                allRuns.push({ ...base, error: /** @type {Error} */ (error).message });
-                say(
-                  `  [${profileName}] run ${run + 1}/${runs} ${variant.label}: FAILED ${/** @type {Error} */ (error).message}`,
-                );
-              }
+              const labels = { run: `[${profileName}] run ${run + 1}/${runs}`, variant: variant.label };
+              const measured = await measureRun(browser, urlOf(variant), profile, base, labels, say);
+              allRuns.push(measured.record);
+              if (measured.frames) framesOf.set(`${variant.id}#${run + 1}`, measured.frames);
             }
           }
           filmstrips[profileName] = await filmstripsFor(allRuns, framesOf, profileName, variants, profile.thumbWidthPx);
@@ -153,6 +118,67 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
     rmSync(work, { recursive: true, force: true });
   }
   return { runs: allRuns, filmstrips, variants, rttMechanism };
+}
+
+/**
+ * Warm-up, not measured: the Workers encode AVIF/WebP and BinaryAST in the background on first sight and serve the
+ * stored variants afterwards, which is what visitors of a deployed site get. Two rounds over every variant through
+ * the Workers, with a pause after the first for the background work to finish.
+ * @param {import('@playwright/test').Browser} browser @param {Variant[]} variants @param {UrlOf} urlOf
+ * @param {import('./measure.mjs').BrowserProfile} profile @param {(s: string) => void} say
+ */
+async function warmUp(browser, variants, urlOf, profile, say) {
+  for (let round = 0; round < 2; round++) {
+    for (const variant of variants.filter((v) => v.hops.length > 0)) {
+      const startMs = performance.now();
+      await loadPage(browser, urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
+      say(`  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`);
+    }
+    if (round === 0) await new Promise((r) => setTimeout(r, 8000));
+  }
+}
+
+/**
+ * One measured run: the page load, its visual metrics (ours and speedline's Speed Index), one progress line; a
+ * failed load becomes a record with its error.
+ * @param {import('@playwright/test').Browser} browser @param {string} pageUrl
+ * @param {import('./measure.mjs').BrowserProfile} profile
+ * @param {{ profile: string, variant: string, run: number }} base
+ * @param {{ run: string, variant: string }} labels for the progress line
+ * @param {(s: string) => void} say
+ * @returns {Promise<{ record: any, frames?: import('./measure.mjs').Frame[] }>}
+ */
+async function measureRun(browser, pageUrl, profile, base, labels, say) {
+  const startMs = performance.now();
+  try {
+    const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs: pageTimeoutMs });
+    const visual = await visualMetrics(frames);
+    const speedlineSiMs = await speedlineSpeedIndex(frames).catch(() => Number.NaN);
+    const record = {
+      ...base,
+      ...loaded,
+      speedIndexMs: visual.speedIndexMs,
+      speedlineSpeedIndexMs: speedlineSiMs,
+      speedIndexVsSpeedlinePct: (100 * (visual.speedIndexMs - speedlineSiMs)) / speedlineSiMs,
+      visuallyComplete85Ms: visual.visuallyComplete85Ms,
+      visuallyComplete100Ms: visual.visuallyComplete100Ms,
+      firstVisualChangeMs: visual.firstVisualChangeMs,
+      // The screencast sends a frame whenever the screen changes (tested at ≥ 10/s); Chromium itself repaints a
+      // partially loaded image about once a second, so slow image loads give few frames.
+      frames: frames.length,
+      progress: visual.progress.map((p) => [Math.round(p.timeMs), Math.round(p.progress * 1000) / 10]),
+    };
+    const seconds = ((performance.now() - startMs) / 1000).toFixed(1);
+    say(
+      `  ${labels.run} ${labels.variant.padEnd(18)} SI ${Math.round(record.speedIndexMs)} ms, LCP ${Math.round(record.lcpMs)} ms, ` +
+        `${(record.totalBytes / 1e6).toFixed(2)} MB, ${record.protocol} (${seconds} s)`,
+    );
+    return { record, frames };
+  } catch (error) {
+    const message = /** @type {Error} */ (error).message;
+    say(`  ${labels.run} ${labels.variant}: FAILED ${message}`);
+    return { record: { ...base, error: message } };
+  }
 }
 
 /**

@@ -10,10 +10,11 @@ const quietMs = 1500;
 /**
  * Requests the page's CDP session did not report (those of its dedicated Workers), with their bytes from
  * Playwright (body + headers as received), so a Worker's downloads count in the page's bytes too.
- * @param {import('@playwright/test').Request[]} seen @param {Map<string, any>} fromCdp
+ * @param {import('@playwright/test').Request[]} seen @param {Map<string, RequestEntry>} fromCdp
  */
 async function requestsOnlyPlaywrightSaw(seen, fromCdp) {
   const known = new Set([...fromCdp.values()].filter((r) => !Number.isNaN(r.endMs)).map((r) => r.url));
+  /** @type {RequestEntry[]} */
   const extra = [];
   for (const request of seen) {
     if (known.has(request.url())) continue;
@@ -50,6 +51,14 @@ function pathOf(url) {
  */
 
 /**
+ * @typedef {{ cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string,
+ *   initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number,
+ *   endMs: number }} RequestEntry
+ */
+
+/**
+ * One page load: a fresh context with the profile's screen and CPU, requests and screen frames recorded until the
+ * page has settled, then the metrics.
  * @param {import('@playwright/test').Browser} browser
  * @param {string} url
  * @param {BrowserProfile} profile
@@ -67,161 +76,225 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     await context.addInitScript(observerScript);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    /** @type {Map<string, { cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string, initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number, endMs: number }>} */
-    const requests = new Map();
-    // Open requests as Playwright sees them: unlike the page's CDP session it also reports the requests of the page's
-    // dedicated Workers (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion the
-    // page session never reports — counting those through CDP kept a load "open" until the 60 s timeout.
-    /** @type {Set<import('@playwright/test').Request>} */
-    const openRequests = new Set();
-    /** @type {import('@playwright/test').Request[]} */
-    const seenRequests = [];
-    let lastActivityMs = performance.now();
-    page.on('request', (request) => {
-      openRequests.add(request);
-      seenRequests.push(request);
-      lastActivityMs = performance.now();
-    });
-    const settle = (/** @type {import('@playwright/test').Request} */ request) => {
-      openRequests.delete(request);
-      lastActivityMs = performance.now();
-    };
-    page.on('requestfinished', settle);
-    page.on('requestfailed', settle);
-    /** CDP's monotonic clock (s) at the first request (the document): the zero of every request's timeline. */
-    let zeroS = Number.NaN;
-    const sinceZeroMs = (/** @type {number} */ timestampS) => Math.round((timestampS - zeroS) * 1000);
-    await cdp.send('Network.enable');
-    cdp.on('Network.requestWillBeSent', ({ requestId, type, request, timestamp }) => {
-      if (Number.isNaN(zeroS)) zeroS = timestamp;
-      requests.set(requestId, {
-        cdpType: type ?? 'Other',
-        mimeType: '',
-        encodedBytes: 0,
-        url: request.url,
-        status: 0,
-        // Chromium's own view of how important the request is, and the RFC 9218 header it sent with it.
-        initialPriority: request.initialPriority,
-        priority: request.initialPriority,
-        priorityHeader: '',
-        startMs: sinceZeroMs(timestamp),
-        firstByteMs: Number.NaN,
-        endMs: Number.NaN,
-      });
-      lastActivityMs = performance.now();
-    });
-    cdp.on('Network.requestWillBeSentExtraInfo', ({ requestId, headers }) => {
-      const entry = requests.get(requestId);
-      if (entry) entry.priorityHeader = headers.priority ?? headers.Priority ?? '';
-    });
-    cdp.on('Network.resourceChangedPriority', ({ requestId, newPriority }) => {
-      const entry = requests.get(requestId);
-      if (entry) entry.priority = newPriority;
-    });
-    cdp.on('Network.responseReceived', ({ requestId, type, response, timestamp }) => {
-      const entry = requests.get(requestId);
-      if (!entry) return;
-      entry.cdpType = type;
-      entry.mimeType = response.mimeType ?? '';
-      entry.status = response.status;
-      entry.protocol = response.protocol;
-      entry.firstByteMs = sinceZeroMs(timestamp);
-    });
-    /** @param {{ requestId: string, encodedDataLength?: number, timestamp: number }} event */
-    const finish = ({ requestId, encodedDataLength, timestamp }) => {
-      const entry = requests.get(requestId);
-      if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;
-      if (entry) entry.endMs = sinceZeroMs(timestamp);
-      lastActivityMs = performance.now();
-    };
-    cdp.on('Network.loadingFinished', finish);
-    cdp.on('Network.loadingFailed', finish);
+    const activity = { lastMs: performance.now() };
+    const tracked = await trackRequests(page, cdp, activity);
     if (profile.cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-
-    /** @type {{ epochMs: number, jpeg: Buffer }[]} */
-    const captured = [];
-    cdp.on('Page.screencastFrame', ({ data, metadata, sessionId }) => {
-      captured.push({ epochMs: (metadata.timestamp ?? Date.now() / 1000) * 1000, jpeg: Buffer.from(data, 'base64') });
-      lastActivityMs = performance.now();
-      cdp.send('Page.screencastFrameAck', { sessionId }).catch(() => {});
-    });
-    await cdp.send('Page.startScreencast', {
-      format: 'jpeg',
-      quality: 70,
-      maxWidth: Math.min(profile.viewport.width, 683),
-      maxHeight: Math.min(profile.viewport.height, 844),
-      everyNthFrame: 1,
-    });
+    const captured = await startScreencast(cdp, profile, activity);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (!response) throw new Error(`no response for ${url}`);
     if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
-    const loadedMs = performance.now();
-    let settledBy = 'timeout';
-    while (performance.now() - loadedMs < timeoutMs) {
-      if (openRequests.size === 0 && performance.now() - lastActivityMs >= quietMs) {
-        settledBy = 'quiet';
-        break;
-      }
-      await page.waitForTimeout(100);
-    }
-    const timing = await page.evaluate(() => {
-      const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
-      return {
-        timeOriginEpochMs: performance.timeOrigin,
-        ttfbMs: nav.responseStart,
-        domContentLoadedMs: nav.domContentLoadedEventStart,
-        loadMs: nav.loadEventStart,
-        protocol: nav.nextHopProtocol,
-        // @ts-expect-error -- filled by observer.js
-        record: window.__speedPage,
-      };
-    });
+    const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
+    const timing = await readNavigationTiming(page);
     await cdp.send('Page.stopScreencast');
-    const frames = captured
-      .map((frame) => ({ timeMs: frame.epochMs - timing.timeOriginEpochMs, jpeg: frame.jpeg }))
-      .filter((frame) => frame.timeMs >= 0)
-      .sort((a, b) => a.timeMs - b.timeMs);
-    const { record } = timing;
-    const fcpMs = record.fcpMs ?? Number.NaN;
-    const lcp = record.lcp.at(-1);
-    const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests);
-    const replaced = new Set(fromWorkers.map((r) => r.url));
-    // A Worker's script is announced to the page session but finishes in the Worker's: keep Playwright's record.
-    const all = [
-      ...[...requests.values()].filter((r) => !(Number.isNaN(r.endMs) && replaced.has(r.url))),
-      ...fromWorkers,
-    ];
-    return {
-      protocol: timing.protocol,
-      ttfbMs: timing.ttfbMs,
-      fcpMs,
-      lcpMs: lcp?.timeMs ?? Number.NaN,
-      lcpElement: lcp?.element ?? '',
-      cls: cumulativeLayoutShift(record.shifts),
-      tbtMs: totalBlockingTime(record.longTasks, fcpMs),
-      domContentLoadedMs: timing.domContentLoadedMs,
-      loadMs: timing.loadMs,
-      byClass: bytesByClass(all),
-      totalBytes: all.reduce((sum, r) => sum + r.encodedBytes, 0),
-      requests: all.length,
-      marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
-      failedRequests: all.filter((r) => r.status === 0 || r.status >= 400).map((r) => `${r.status} ${r.url}`),
-      // Per request, ms from the document request: when it started, its first and last byte, and its priority.
-      requestTimeline: all.map((r) => ({
-        path: pathOf(r.url),
-        type: r.cdpType,
-        initialPriority: r.initialPriority,
-        priority: r.priority,
-        priorityHeader: r.priorityHeader,
-        startMs: r.startMs,
-        firstByteMs: r.firstByteMs,
-        endMs: r.endMs,
-        bytes: r.encodedBytes,
-      })),
-      settledBy: settledBy,
-      frames,
-    };
+    const all = await allRequests(tracked);
+    return pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs));
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Records every request: bytes, status, protocol, priority and timeline from the page's CDP session, and which are
+ * still open from Playwright's events. Unlike the page's CDP session, Playwright also reports the requests of the
+ * page's dedicated Workers (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion
+ * the page session never reports — counting those through CDP kept a load "open" until the 60 s timeout.
+ * @param {import('@playwright/test').Page} page
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {{ lastMs: number }} activity when anything last happened (performance.now() ms), moved on by every event
+ */
+async function trackRequests(page, cdp, activity) {
+  /** @type {Map<string, RequestEntry>} */
+  const requests = new Map();
+  /** @type {Set<import('@playwright/test').Request>} */
+  const openRequests = new Set();
+  /** @type {import('@playwright/test').Request[]} */
+  const seenRequests = [];
+  const touch = () => {
+    activity.lastMs = performance.now();
+  };
+  page.on('request', (request) => {
+    openRequests.add(request);
+    seenRequests.push(request);
+    touch();
+  });
+  const settle = (/** @type {import('@playwright/test').Request} */ request) => {
+    openRequests.delete(request);
+    touch();
+  };
+  page.on('requestfinished', settle);
+  page.on('requestfailed', settle);
+  /** CDP's monotonic clock (s) at the first request (the document): the zero of every request's timeline. */
+  let zeroS = Number.NaN;
+  const sinceZeroMs = (/** @type {number} */ timestampS) => Math.round((timestampS - zeroS) * 1000);
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestWillBeSent', ({ requestId, type, request, timestamp }) => {
+    if (Number.isNaN(zeroS)) zeroS = timestamp;
+    requests.set(requestId, {
+      cdpType: type ?? 'Other',
+      mimeType: '',
+      encodedBytes: 0,
+      url: request.url,
+      status: 0,
+      // Chromium's own view of how important the request is, and the RFC 9218 header it sent with it.
+      initialPriority: request.initialPriority,
+      priority: request.initialPriority,
+      priorityHeader: '',
+      startMs: sinceZeroMs(timestamp),
+      firstByteMs: Number.NaN,
+      endMs: Number.NaN,
+    });
+    touch();
+  });
+  cdp.on('Network.requestWillBeSentExtraInfo', ({ requestId, headers }) => {
+    const entry = requests.get(requestId);
+    if (entry) entry.priorityHeader = headers.priority ?? headers.Priority ?? '';
+  });
+  cdp.on('Network.resourceChangedPriority', ({ requestId, newPriority }) => {
+    const entry = requests.get(requestId);
+    if (entry) entry.priority = newPriority;
+  });
+  cdp.on('Network.responseReceived', ({ requestId, type, response, timestamp }) => {
+    const entry = requests.get(requestId);
+    if (!entry) return;
+    entry.cdpType = type;
+    entry.mimeType = response.mimeType ?? '';
+    entry.status = response.status;
+    entry.protocol = response.protocol;
+    entry.firstByteMs = sinceZeroMs(timestamp);
+  });
+  /** @param {{ requestId: string, encodedDataLength?: number, timestamp: number }} event */
+  const finish = ({ requestId, encodedDataLength, timestamp }) => {
+    const entry = requests.get(requestId);
+    if (entry && encodedDataLength !== undefined) entry.encodedBytes = encodedDataLength;
+    if (entry) entry.endMs = sinceZeroMs(timestamp);
+    touch();
+  };
+  cdp.on('Network.loadingFinished', finish);
+  cdp.on('Network.loadingFailed', finish);
+  return { requests, openRequests, seenRequests };
+}
+
+/**
+ * Starts the CDP screencast (every frame, JPEG) and returns the list its frames are pushed to, stamped with the
+ * wall clock (ms since the epoch).
+ * @param {import('@playwright/test').CDPSession} cdp
+ * @param {BrowserProfile} profile
+ * @param {{ lastMs: number }} activity
+ */
+async function startScreencast(cdp, profile, activity) {
+  /** @type {{ epochMs: number, jpeg: Buffer }[]} */
+  const captured = [];
+  cdp.on('Page.screencastFrame', ({ data, metadata, sessionId }) => {
+    captured.push({ epochMs: (metadata.timestamp ?? Date.now() / 1000) * 1000, jpeg: Buffer.from(data, 'base64') });
+    activity.lastMs = performance.now();
+    cdp.send('Page.screencastFrameAck', { sessionId }).catch(() => {});
+  });
+  await cdp.send('Page.startScreencast', {
+    format: 'jpeg',
+    quality: 70,
+    maxWidth: Math.min(profile.viewport.width, 683),
+    maxHeight: Math.min(profile.viewport.height, 844),
+    everyNthFrame: 1,
+  });
+  return captured;
+}
+
+/**
+ * After load, waits until no request is open and nothing (request or frame) happened for `quietMs`.
+ * @param {import('@playwright/test').Page} page
+ * @param {Set<unknown>} openRequests
+ * @param {{ lastMs: number }} activity
+ * @param {number} timeoutMs
+ * @returns {Promise<'quiet' | 'timeout'>}
+ */
+async function waitUntilSettled(page, openRequests, activity, timeoutMs) {
+  const loadedMs = performance.now();
+  while (performance.now() - loadedMs < timeoutMs) {
+    if (openRequests.size === 0 && performance.now() - activity.lastMs >= quietMs) return 'quiet';
+    await page.waitForTimeout(100);
+  }
+  return 'timeout';
+}
+
+/** Navigation timing and what observer.js recorded in the page. @param {import('@playwright/test').Page} page */
+function readNavigationTiming(page) {
+  return page.evaluate(() => {
+    const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
+    return {
+      timeOriginEpochMs: performance.timeOrigin,
+      ttfbMs: nav.responseStart,
+      domContentLoadedMs: nav.domContentLoadedEventStart,
+      loadMs: nav.loadEventStart,
+      protocol: nav.nextHopProtocol,
+      // @ts-expect-error -- filled by observer.js
+      record: window.__speedPage,
+    };
+  });
+}
+
+/**
+ * Frames in ms since the page's time origin, in order, without those from before it.
+ * @param {{ epochMs: number, jpeg: Buffer }[]} captured @param {number} timeOriginEpochMs
+ * @returns {Frame[]}
+ */
+function framesSinceOrigin(captured, timeOriginEpochMs) {
+  return captured
+    .map((frame) => ({ timeMs: frame.epochMs - timeOriginEpochMs, jpeg: frame.jpeg }))
+    .filter((frame) => frame.timeMs >= 0)
+    .sort((a, b) => a.timeMs - b.timeMs);
+}
+
+/**
+ * The page's requests and its Workers': a Worker's script is announced to the page session but finishes in the
+ * Worker's, so Playwright's record of it replaces the unfinished CDP one.
+ * @param {Awaited<ReturnType<typeof trackRequests>>} tracked
+ * @returns {Promise<RequestEntry[]>}
+ */
+async function allRequests({ requests, seenRequests }) {
+  const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests);
+  const replaced = new Set(fromWorkers.map((r) => r.url));
+  return [...[...requests.values()].filter((r) => !(Number.isNaN(r.endMs) && replaced.has(r.url))), ...fromWorkers];
+}
+
+/**
+ * The run's metrics from the page's timing record, its requests and its frames.
+ * @param {Awaited<ReturnType<typeof readNavigationTiming>>} timing
+ * @param {RequestEntry[]} all
+ * @param {'quiet' | 'timeout'} settledBy
+ * @param {Frame[]} frames
+ */
+function pageResult(timing, all, settledBy, frames) {
+  const { record } = timing;
+  const fcpMs = record.fcpMs ?? Number.NaN;
+  const lcp = record.lcp.at(-1);
+  return {
+    protocol: timing.protocol,
+    ttfbMs: timing.ttfbMs,
+    fcpMs,
+    lcpMs: lcp?.timeMs ?? Number.NaN,
+    lcpElement: lcp?.element ?? '',
+    cls: cumulativeLayoutShift(record.shifts),
+    tbtMs: totalBlockingTime(record.longTasks, fcpMs),
+    domContentLoadedMs: timing.domContentLoadedMs,
+    loadMs: timing.loadMs,
+    byClass: bytesByClass(all),
+    totalBytes: all.reduce((sum, r) => sum + r.encodedBytes, 0),
+    requests: all.length,
+    marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
+    failedRequests: all.filter((r) => r.status === 0 || r.status >= 400).map((r) => `${r.status} ${r.url}`),
+    // Per request, ms from the document request: when it started, its first and last byte, and its priority.
+    requestTimeline: all.map((r) => ({
+      path: pathOf(r.url),
+      type: r.cdpType,
+      initialPriority: r.initialPriority,
+      priority: r.priority,
+      priorityHeader: r.priorityHeader,
+      startMs: r.startMs,
+      firstByteMs: r.firstByteMs,
+      endMs: r.endMs,
+      bytes: r.encodedBytes,
+    })),
+    settledBy,
+    frames,
+  };
 }
