@@ -94,6 +94,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
  * @property {number} [decodeRegenerateMBps]
  * @property {number} [nativeDecodeRegenerateMBps]
  * @property {number} [chromiumDecodeMBps] set once every library is encoded
+ * @property {number} [chromiumMainThreadMs] main-thread busy ms in Chromium to hand the body over and get the source back
  */
 /** @typedef {'sourceBytes' | 'gzipBytes' | 'brotliBytes' | 'multipartBytes' | 'multipartBrotliBytes' | 'optimisedBytes' | 'optimisedBrotliBytes' | 'serdeBridgeMs' | 'jsonBridgeMs'} TotalledKey */
 

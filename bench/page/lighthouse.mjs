@@ -58,6 +58,11 @@ export function runLighthouse(url, outputPath) {
     tbtMs: audit('total-blocking-time'),
     lcpMs: audit('largest-contentful-paint'),
     ttiMs: audit('interactive'),
-    longestTaskMs: Math.max(0, ...(report.audits['long-tasks']?.details?.items ?? []).map((item) => item.duration)),
+    longestTaskMs: Math.max(
+      0,
+      ...(report.audits['long-tasks']?.details?.items ?? []).map(
+        (/** @type {{ duration: number }} */ item) => item.duration,
+      ),
+    ),
   };
 }

@@ -58,10 +58,10 @@ async function measure(browser, origin, width) {
       null,
       { timeout: 300_000, polling: 1000 },
     );
-    const result = await handle.jsonValue();
-    if (result.error) throw new Error(`the test failed: ${result.error}`);
+    const result = /** @type {NonNullable<Awaited<ReturnType<typeof handle.jsonValue>>>} */ (await handle.jsonValue());
+    if ('error' in result) throw new Error(`the test failed: ${result.error}`);
     // The charts are drawn after the result; their tasks belong to the run.
-    await page.waitForFunction(() => window.__speedkitChartColors !== undefined, null, {
+    await page.waitForFunction(() => '__speedkitChartColors' in window, null, {
       timeout: 60_000,
       polling: 500,
     });

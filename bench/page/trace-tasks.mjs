@@ -119,72 +119,31 @@ export function longTasks(events, { origin, chartUrl, minMs = longTaskMs }) {
   const thread = pageMainThread(events, origin);
   if (!thread) return [];
   const samples = threadSamples(events, thread);
+  const onThread = (/** @type {TraceEvent} */ event) =>
+    event.ph === 'X' && event.pid === thread.pid && event.tid === thread.tid;
   const tasks = events
-    .filter(
-      (event) =>
-        event.name === 'RunTask' &&
-        event.ph === 'X' &&
-        event.pid === thread.pid &&
-        event.tid === thread.tid &&
-        (event.dur ?? 0) > minMs * 1000,
-    )
+    .filter((event) => onThread(event) && event.name === 'RunTask' && (event.dur ?? 0) > minMs * 1000)
     .sort((a, b) => a.ts - b.ts);
   const threadEvents = events
-    .filter(
-      (event) =>
-        event.ph === 'X' && event.pid === thread.pid && event.tid === thread.tid && !wrapperEvents.has(event.name),
-    )
+    .filter((event) => onThread(event) && !wrapperEvents.has(event.name))
     .sort((a, b) => a.ts - b.ts);
-  let eventCursor = 0;
   let firstTs = Number.POSITIVE_INFINITY;
   for (const event of events) if (event.ts > 0 && event.ts < firstTs) firstTs = event.ts;
-  let cursor = 0;
+  // Tasks come in time order, so both scans resume where the previous task's began.
+  const sampleCursor = { index: 0 };
+  const eventCursor = { index: 0 };
   return tasks.map((task) => {
-    const endUs = task.ts + (task.dur ?? 0);
-    const byOwner = { ours: 0, chartjs: 0, other: 0 };
-    const samplesOf = { ours: 0, chartjs: 0, other: 0, all: 0 };
-    /** @type {Map<string, number>} */
-    const byScript = new Map();
-    while (cursor < samples.length && (samples[cursor]?.tsUs ?? 0) < task.ts) cursor++;
-    for (let index = cursor; index < samples.length; index++) {
-      const sample = /** @type {{ tsUs: number, url: string, functionName: string }} */ (samples[index]);
-      if (sample.tsUs >= endUs) break;
-      const nextUs = Math.min(samples[index + 1]?.tsUs ?? endUs, endUs);
-      const owner = sample.url ? ownerOfUrl(sample.url, origin, chartUrl) : 'other';
-      samplesOf.all++;
-      if (owner === 'other') continue;
-      byOwner[owner] += nextUs - sample.tsUs;
-      samplesOf[owner]++;
-      const script = `${sample.url.slice(sample.url.lastIndexOf('/') + 1)} ${sample.functionName || '(anonymous)'}`;
-      byScript.set(script, (byScript.get(script) ?? 0) + nextUs - sample.tsUs);
-    }
+    const shares = sampleShares(samples, task, sampleCursor, origin, chartUrl);
     const durationMs = (task.dur ?? 0) / 1000;
     // The thread's own CPU clock: what the task cost, whatever else ran on the machine meanwhile. Shared out by the
     // owners' shares of the samples taken during the task (the sampler itself starves on a busy machine, so its
     // counts are a ratio, not a duration).
     const cpuMs = task.tdur === undefined ? durationMs : task.tdur / 1000;
-    const oursMs = byOwner.ours / 1000;
-    const chartjsMs = byOwner.chartjs / 1000;
+    const oursMs = shares.byOwner.ours / 1000;
+    const chartjsMs = shares.byOwner.chartjs / 1000;
     const otherMs = Math.max(0, durationMs - oursMs - chartjsMs);
     const owner = oursMs >= chartjsMs && oursMs >= otherMs ? 'ours' : chartjsMs >= otherMs ? 'chartjs' : 'other';
-    const topScript = [...byScript].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-    // What the task did, from the trace's own events: its direct children (not nested in another child) by name.
-    /** @type {Map<string, number>} */
-    const byEvent = new Map();
-    while (eventCursor < threadEvents.length && (threadEvents[eventCursor]?.ts ?? 0) < task.ts) eventCursor++;
-    let coveredUntilUs = task.ts;
-    for (let index = eventCursor; index < threadEvents.length; index++) {
-      const child = /** @type {TraceEvent} */ (threadEvents[index]);
-      if (child.ts >= endUs) break;
-      if (child.ts < coveredUntilUs) continue;
-      coveredUntilUs = child.ts + (child.dur ?? 0);
-      byEvent.set(child.name, (byEvent.get(child.name) ?? 0) + (child.dur ?? 0));
-    }
-    const topEvents = [...byEvent]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 3)
-      .map(([name, us]) => `${name} ${Math.round(us / 1000)}`)
-      .join(', ');
+    const { samplesOf } = shares;
     return {
       startMs: (task.ts - firstTs) / 1000,
       durationMs,
@@ -192,13 +151,66 @@ export function longTasks(events, { origin, chartUrl, minMs = longTaskMs }) {
       chartjsMs,
       otherMs,
       owner,
-      topScript,
-      topEvents,
+      topScript: [...shares.byScript].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
+      topEvents: topChildEvents(threadEvents, task, eventCursor),
       cpuMs,
       oursCpuMs: samplesOf.all > 0 ? (cpuMs * samplesOf.ours) / samplesOf.all : 0,
       chartjsCpuMs: samplesOf.all > 0 ? (cpuMs * samplesOf.chartjs) / samplesOf.all : 0,
     };
   });
+}
+
+/**
+ * The task's CPU samples by owner: time (µs, each sample standing until the next, clipped to the task), sample
+ * counts, and time per script and function.
+ * @param {{ tsUs: number, url: string, functionName: string }[]} samples
+ * @param {TraceEvent} task @param {{ index: number }} cursor @param {string} origin @param {RegExp} chartUrl
+ */
+function sampleShares(samples, task, cursor, origin, chartUrl) {
+  const endUs = task.ts + (task.dur ?? 0);
+  const byOwner = { ours: 0, chartjs: 0, other: 0 };
+  const samplesOf = { ours: 0, chartjs: 0, other: 0, all: 0 };
+  /** @type {Map<string, number>} */
+  const byScript = new Map();
+  while (cursor.index < samples.length && (samples[cursor.index]?.tsUs ?? 0) < task.ts) cursor.index++;
+  for (let index = cursor.index; index < samples.length; index++) {
+    const sample = /** @type {{ tsUs: number, url: string, functionName: string }} */ (samples[index]);
+    if (sample.tsUs >= endUs) break;
+    const nextUs = Math.min(samples[index + 1]?.tsUs ?? endUs, endUs);
+    const owner = sample.url ? ownerOfUrl(sample.url, origin, chartUrl) : 'other';
+    samplesOf.all++;
+    if (owner === 'other') continue;
+    byOwner[owner] += nextUs - sample.tsUs;
+    samplesOf[owner]++;
+    const script = `${sample.url.slice(sample.url.lastIndexOf('/') + 1)} ${sample.functionName || '(anonymous)'}`;
+    byScript.set(script, (byScript.get(script) ?? 0) + nextUs - sample.tsUs);
+  }
+  return { byOwner, samplesOf, byScript };
+}
+
+/**
+ * What the task did, from the trace's own events: its direct children (not nested in another child) by name, the
+ * three longest as "name ms".
+ * @param {TraceEvent[]} threadEvents @param {TraceEvent} task @param {{ index: number }} cursor
+ */
+function topChildEvents(threadEvents, task, cursor) {
+  const endUs = task.ts + (task.dur ?? 0);
+  /** @type {Map<string, number>} */
+  const byEvent = new Map();
+  while (cursor.index < threadEvents.length && (threadEvents[cursor.index]?.ts ?? 0) < task.ts) cursor.index++;
+  let coveredUntilUs = task.ts;
+  for (let index = cursor.index; index < threadEvents.length; index++) {
+    const child = /** @type {TraceEvent} */ (threadEvents[index]);
+    if (child.ts >= endUs) break;
+    if (child.ts < coveredUntilUs) continue;
+    coveredUntilUs = child.ts + (child.dur ?? 0);
+    byEvent.set(child.name, (byEvent.get(child.name) ?? 0) + (child.dur ?? 0));
+  }
+  return [...byEvent]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, us]) => `${name} ${Math.round(us / 1000)}`)
+    .join(', ');
 }
 
 /**
