@@ -3,19 +3,19 @@ import { runBandwidthPhase } from './phases/bandwidth';
 import { runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { randomBlob } from './probe';
-import { buildResult, latencyResult } from './result';
+import { buildResult, latencyResult, type ResultParts } from './result';
 import { median } from './stats/summary';
-import type {
-  EngineState,
-  GoodputInterval,
-  Phase,
-  RequestSample,
-  SpeedTestEvents,
-  SpeedTestOptions,
-  SpeedTestResult,
-} from './types';
+import type { EngineState, Phase, RequestSample, SpeedTestEvents, SpeedTestOptions, SpeedTestResult } from './types';
 
 type Listener<K extends keyof SpeedTestEvents> = (detail: SpeedTestEvents[K]) => void;
+type BandwidthOutput = Awaited<ReturnType<typeof runBandwidthPhase>>;
+type BandwidthOutputs = Partial<Record<'download' | 'upload', BandwidthOutput>>;
+
+/** Where the run stands: its time origin (performance.now() ms) and the progress share of the phases done. */
+interface RunProgress {
+  readonly testOriginMs: number;
+  completedWeight: number;
+}
 
 /** Share of the progress bar per phase: latency is quick, transfers take most, packet loss (when measured) the rest. */
 const phaseWeights: Record<Phase, number> = { latency: 0.1, download: 0.42, upload: 0.42, loss: 0.06 };
@@ -101,88 +101,88 @@ export class SpeedTest {
     // Entries are how requests are timed; the default buffer of 250 would fill within one test.
     performance.setResourceTimingBufferSize?.(100_000);
     const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
-    const onSample = (sample: RequestSample) => this.#emit('sample', sample);
-    let completedWeight = 0;
+    const run: RunProgress = { testOriginMs, completedWeight: 0 };
 
-    const idlePings = await this.#phase((signal) =>
-      runLatencyPhase(options.serverUrl, options.idlePings, signal, testOriginMs, (sample) => {
-        onSample(sample);
-        this.#progress('latency', completedWeight, testOriginMs, { latencyMs: sample.pingMs });
-      }),
-    );
-    completedWeight += phaseWeights.latency;
-    this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []) });
+    const idlePings = await this.#idleLatencyPhase(run);
     const idleRttMs = median(idlePings.map((sample) => sample.pingMs));
-
-    const bandwidth: Partial<Record<'download' | 'upload', Awaited<ReturnType<typeof runBandwidthPhase>>>> = {};
+    const bandwidth: BandwidthOutputs = {};
     for (const direction of ['download', 'upload'] as const) {
       if (!options.directions.includes(direction)) continue;
-      const bytesBefore = this.#bytes[direction];
-      const output = await this.#phase((signal) => {
-        this.#bytes[direction] = bytesBefore;
-        return runBandwidthPhase({
-          direction,
-          options,
-          signal,
-          testOriginMs,
-          idleRttMs,
-          payload,
-          onSample,
-          onProgress: (update) => {
-            this.#bytes[direction] = bytesBefore + update.bytes;
-            const phaseFraction = Math.min(
-              1,
-              Math.max(
-                update.elapsedMs / options.maxDurationPerDirectionMs,
-                update.bytes / options.maxBytesPerDirection,
-              ),
-            );
-            this.#progress(direction, completedWeight + phaseWeights[direction] * phaseFraction, testOriginMs, {
-              bitsPerSecond: update.bitsPerSecond,
-              latencyMs: update.latencyMs,
-              streams: update.streams,
-            });
-          },
-        });
-      });
-      this.#bytes[direction] = bytesBefore + output.bytes;
-      bandwidth[direction] = output;
-      completedWeight += phaseWeights[direction];
-      this.#emit('phase', { phase: direction, result: output.result });
+      bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload);
     }
-
     const lossOutcome = options.packetLoss
       ? await this.#phase((signal) =>
           measureLoss(options.serverUrl, options.lossPackets, signal, (fraction) =>
-            this.#progress('loss', completedWeight + phaseWeights.loss * fraction, testOriginMs, {}),
+            this.#progress('loss', run.completedWeight + phaseWeights.loss * fraction, testOriginMs, {}),
           ),
         )
       : 'packet loss was not measured (turned off)';
+    return buildResult(
+      resultParts({
+        startedAt,
+        durationMs: performance.now() - testOriginMs,
+        idlePings,
+        bandwidth,
+        lossOutcome,
+        totalBytes: { ...this.#bytes },
+        options,
+      }),
+    );
+  }
 
-    const download = bandwidth.download;
-    const upload = bandwidth.upload;
-    const intervals: GoodputInterval[] = [...(download?.intervals ?? []), ...(upload?.intervals ?? [])];
-    return buildResult({
-      startedAt,
-      durationMs: performance.now() - testOriginMs,
-      idlePings,
-      downloadLoadedPings: download?.loadedPings ?? [],
-      uploadLoadedPings: upload?.loadedPings ?? [],
-      download: download?.result ?? null,
-      upload: upload?.result ?? null,
-      loss: typeof lossOutcome === 'string' ? null : lossOutcome,
-      lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
-      samples: [
-        ...idlePings,
-        ...(download?.samples ?? []),
-        ...(download?.loadedPings ?? []),
-        ...(upload?.samples ?? []),
-        ...(upload?.loadedPings ?? []),
-      ].sort((a, b) => a.startMs - b.startMs),
-      intervals,
-      totalBytes: { ...this.#bytes },
-      options,
+  /** Idle latency: the pings before any transfer, each reported as it comes. */
+  async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
+    const idlePings = await this.#phase((signal) =>
+      runLatencyPhase(this.options.serverUrl, this.options.idlePings, signal, run.testOriginMs, (sample) => {
+        this.#emit('sample', sample);
+        this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
+      }),
+    );
+    run.completedWeight += phaseWeights.latency;
+    this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []) });
+    return idlePings;
+  }
+
+  /**
+   * One direction's transfers. Its byte count restarts from where it stood when the phase began whenever a pause
+   * makes the phase run again, so the totals count each completed phase once.
+   */
+  async #bandwidthPhase(
+    direction: 'download' | 'upload',
+    run: RunProgress,
+    idleRttMs: number,
+    payload: Blob,
+  ): Promise<BandwidthOutput> {
+    const { options } = this;
+    const bytesBefore = this.#bytes[direction];
+    const output = await this.#phase((signal) => {
+      this.#bytes[direction] = bytesBefore;
+      return runBandwidthPhase({
+        direction,
+        options,
+        signal,
+        testOriginMs: run.testOriginMs,
+        idleRttMs,
+        payload,
+        onSample: (sample) => this.#emit('sample', sample),
+        onProgress: (update) => {
+          this.#bytes[direction] = bytesBefore + update.bytes;
+          const phaseFraction = Math.min(
+            1,
+            Math.max(update.elapsedMs / options.maxDurationPerDirectionMs, update.bytes / options.maxBytesPerDirection),
+          );
+          this.#progress(direction, run.completedWeight + phaseWeights[direction] * phaseFraction, run.testOriginMs, {
+            bitsPerSecond: update.bitsPerSecond,
+            latencyMs: update.latencyMs,
+            streams: update.streams,
+          });
+        },
+      });
     });
+    this.#bytes[direction] = bytesBefore + output.bytes;
+    run.completedWeight += phaseWeights[direction];
+    this.#emit('phase', { phase: direction, result: output.result });
+    return output;
   }
 
   /** Runs one phase, re-running it after a pause; throws an AbortError once aborted. */
@@ -259,4 +259,39 @@ async function measureLoss(
     if (signal.aborted) throw error;
     return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+/** The result's parts from what the phases returned: samples of every phase in time order, intervals, loss. */
+function resultParts(run: {
+  startedAt: string;
+  durationMs: number;
+  idlePings: RequestSample[];
+  bandwidth: BandwidthOutputs;
+  lossOutcome: LossResult | string;
+  totalBytes: { download: number; upload: number };
+  options: SpeedTestOptions;
+}): ResultParts {
+  const { download, upload } = run.bandwidth;
+  const { lossOutcome } = run;
+  return {
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    idlePings: run.idlePings,
+    downloadLoadedPings: download?.loadedPings ?? [],
+    uploadLoadedPings: upload?.loadedPings ?? [],
+    download: download?.result ?? null,
+    upload: upload?.result ?? null,
+    loss: typeof lossOutcome === 'string' ? null : lossOutcome,
+    lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
+    samples: [
+      ...run.idlePings,
+      ...(download?.samples ?? []),
+      ...(download?.loadedPings ?? []),
+      ...(upload?.samples ?? []),
+      ...(upload?.loadedPings ?? []),
+    ].sort((a, b) => a.startMs - b.startMs),
+    intervals: [...(download?.intervals ?? []), ...(upload?.intervals ?? [])],
+    totalBytes: run.totalBytes,
+    options: run.options,
+  };
 }
