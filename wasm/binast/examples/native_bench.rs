@@ -1,26 +1,21 @@
 //! Native encode/decode timing for `npm run bench:binast`: the same crate as the Wasm build, fed the same ESTree
 //! JSON. Usage: `native_bench <runs> <ast.json>...`; prints one JSON line per file.
 
+mod common;
+
 use std::time::Instant;
+
+use common::{median, runs_and_files};
 
 use binast::{decode_to_javascript, encode_json, Layout};
 
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let runs: usize = args
-        .next()
-        .ok_or("usage: native_bench <runs> <ast.json>...")?
-        .parse()?;
-    for path in args {
+    let (runs, files) = runs_and_files("usage: native_bench <runs> <ast.json>...")?;
+    for path in files {
         let json = std::fs::read_to_string(&path)?;
         let mut encode_ms = Vec::new();
         let mut decode_ms = Vec::new();
-        for _ in 0..runs.max(1) {
+        for _ in 0..runs {
             let start = Instant::now();
             let encoded = encode_json(&json, Layout::Optimised, 0)?;
             encode_ms.push(start.elapsed().as_secs_f64() * 1000.0);

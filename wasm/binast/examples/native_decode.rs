@@ -3,7 +3,11 @@
 //! regenerated JavaScript. Times are this thread's CPU time where Linux reports it (`/proc/thread-self/schedstat`),
 //! so a loaded machine slows the numbers less than wall time would; elsewhere wall time.
 
+mod common;
+
 use std::time::Instant;
+
+use common::{median, runs_and_files};
 
 use binast::{to_javascript, File};
 
@@ -15,23 +19,14 @@ fn now_ms(origin: Instant) -> f64 {
         .map_or_else(|| origin.elapsed().as_secs_f64() * 1000.0, |ns| ns / 1e6)
 }
 
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let runs: usize = args
-        .next()
-        .ok_or("usage: native_decode <runs> <file.binjs>...")?
-        .parse()?;
+    let (runs, files) = runs_and_files("usage: native_decode <runs> <file.binjs>...")?;
     let origin = Instant::now();
-    for path in args {
+    for path in files {
         let bytes = std::fs::read(&path)?;
         let (mut tree_ms, mut regenerate_ms) = (Vec::new(), Vec::new());
         let mut output_bytes = 0;
-        for _ in 0..runs.max(1) {
+        for _ in 0..runs {
             let start = now_ms(origin);
             let program = File::parse(&bytes)?.decode()?;
             let decoded = now_ms(origin);
