@@ -8,6 +8,8 @@ declare global {
     __baselineResult?: unknown;
     __baselineError?: string;
     __speedkitChartColors?: Record<string, string>;
+    /** Where the charts were drawn: 'worker' (OffscreenCanvas) or 'main' (the fallback). */
+    __speedkitChartThread?: 'worker' | 'main';
   }
 }
 

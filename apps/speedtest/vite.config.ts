@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
+  // The chart worker (src/chart-worker.ts) is a module worker: one file with its own copy of Chart.js, which the main
+  // thread then never loads unless the worker cannot run there.
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

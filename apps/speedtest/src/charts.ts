@@ -1,48 +1,19 @@
-import { nextTask, percentile, type SpeedTestResult } from '@speedkit/speedtest';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  type ChartConfiguration,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  ScatterController,
-  Tooltip,
-} from 'chart.js';
-import { sizeBucket, sizeBucketOrder, tickLabel } from './format';
+import type { SpeedTestResult } from '@speedkit/speedtest';
+import { type ChartColors, type ChartInput, chartIds, chartPixelRatio } from './chart-configs';
+import { type FromChartWorker, forwardedEvents, type ToChartWorker } from './chart-messages';
 
-// Only what the four charts use: registering everything doubled the script's parse and run time on phones.
-Chart.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  ScatterController,
-  Tooltip,
-);
+// The result's four charts. Where the browser can, Chart.js runs in a worker on OffscreenCanvases (chart-worker.ts):
+// on a 4×-throttled phone it took one 190–390 ms main-thread task for the first chart and 55–90 ms for each further
+// one (bench/page), input the page could not answer meanwhile. Elsewhere it draws here, one chart per task
+// (chart-main-thread.ts). Either way the configurations come from chart-configs.ts, so both look the same.
 
-/** Colours the charts drew with, published for the e2e contrast check. */
-export interface ChartColors {
-  text: string;
-  grid: string;
-  download: string;
-  upload: string;
-  idle: string;
-  range: string;
-  background: string;
-}
+export type { ChartColors } from './chart-configs';
 
 declare global {
   interface Window {
     __speedkitChartColors?: ChartColors;
+    /** Where the charts were drawn: the e2e long-task check knows whose samples to expect on the main thread. */
+    __speedkitChartThread?: 'worker' | 'main';
   }
 }
 
@@ -61,164 +32,143 @@ function readColors(): ChartColors {
   };
 }
 
-const charts = new Map<string, Chart>();
+/** How long the worker may take to load Chart.js before the charts are drawn here instead (4× throttled phone). */
+const workerStartTimeoutMs = 15_000;
 
-// Mixed charts (bar + line) do not fit one ChartConfiguration type parameter; the datasets are checked by hand.
-type AnyConfig = ChartConfiguration<'bar' | 'line' | 'scatter', unknown[]>;
+const canvases = (): HTMLCanvasElement[] =>
+  chartIds.map((id) => document.getElementById(id)).filter((node) => node instanceof HTMLCanvasElement);
 
-function draw(id: string, config: AnyConfig): void {
-  const canvas = document.getElementById(id) as HTMLCanvasElement | null;
-  if (!canvas) return;
-  charts.get(id)?.destroy();
-  charts.set(id, new Chart(canvas, config as ChartConfiguration));
-}
-
-/** Removes every chart: a new run starts with empty chart boxes, never the previous run's. */
-export function clearCharts(): void {
-  for (const chart of charts.values()) chart.destroy();
-  charts.clear();
+function workerSupported(): boolean {
+  return (
+    typeof Worker === 'function' &&
+    typeof OffscreenCanvas === 'function' &&
+    typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function'
+  );
 }
 
 /**
- * No animation (each frame would be another draw), and at most 2 device pixels per CSS pixel: a 3× phone screen
- * fills 2.25× the pixels of 2× for a sharpness nobody reads a chart for, and every draw pays for them (bench/page).
+ * Starts the chart worker and waits until it has loaded Chart.js; null where it cannot run (no module workers, or
+ * the page's policy forbids it). Nothing is handed over before that: a transferred canvas cannot be drawn here again.
  */
-const common = {
-  animation: false as const,
-  responsive: true,
-  maintainAspectRatio: false,
-  devicePixelRatio: Math.min(2, globalThis.devicePixelRatio || 1),
-};
+function startWorker(): Promise<Worker | null> {
+  if (!workerSupported()) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./chart-worker.ts', import.meta.url), { type: 'module', name: 'charts' });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const fail = () => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(null);
+    };
+    const timer = setTimeout(fail, workerStartTimeoutMs);
+    worker.addEventListener('error', fail, { once: true });
+    worker.addEventListener(
+      'message',
+      (event: MessageEvent<FromChartWorker>) => {
+        if (event.data.type !== 'ready') return;
+        clearTimeout(timer);
+        worker.removeEventListener('error', fail);
+        resolve(worker);
+      },
+      { once: true },
+    );
+  });
+}
 
-/** A linear axis with a title and Intl-free tick labels. */
-const axis = (title: string, extra: Record<string, unknown> = {}) => ({
-  title: { display: true, text: title },
-  ticks: { callback: tickLabel },
-  ...extra,
-});
+/** The page's side of the worker: hands the canvases over and forwards their sizes and pointer events. */
+class WorkerCharts {
+  #run = 0;
+  #drawn = new Map<number, () => void>();
 
-/** Point data already in Chart.js's internal `{x, y}` form and sorted by x: it skips parsing and re-sorting. */
-const preParsed = { parsing: false as const, normalized: true };
-
-/** Dots per request, a min–max line and a p25–p75 box for each request-size class. Each request is one stream's. */
-function drawPerSize(id: string, result: SpeedTestResult, kind: 'download' | 'upload', colors: ChartColors): void {
-  const mbpsBySize = new Map<string, number[]>(sizeBucketOrder.map((bucket) => [bucket, []]));
-  for (const sample of result.samples) {
-    if (sample.kind !== kind || sample.bitsPerSecond === null) continue;
-    mbpsBySize.get(sizeBucket(sample.bytes))?.push(sample.bitsPerSecond / 1e6);
+  constructor(private readonly worker: Worker) {
+    const post = (message: ToChartWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
+    worker.addEventListener('message', (event: MessageEvent<FromChartWorker>) => {
+      if (event.data.type !== 'drawn') return;
+      this.#drawn.get(event.data.run)?.();
+      this.#drawn.delete(event.data.run);
+    });
+    const resizes = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const canvas = entry.target.querySelector('canvas');
+        const { width, height } = entry.contentRect;
+        if (canvas) post({ type: 'resize', id: canvas.id, width: Math.floor(width), height: Math.floor(height) });
+      }
+    });
+    for (const canvas of canvases()) {
+      const box = canvas.parentElement;
+      if (!box) continue;
+      // What Chart.js's DOM platform sets on a canvas it sizes: the box decides the size, the worker the pixels.
+      Object.assign(canvas.style, { display: 'block', boxSizing: 'border-box', width: '100%', height: '100%' });
+      const offscreen = canvas.transferControlToOffscreen();
+      post({ type: 'canvas', id: canvas.id, canvas: offscreen, width: box.clientWidth, height: box.clientHeight }, [
+        offscreen,
+      ]);
+      resizes.observe(box);
+      const forward = (event: MouseEvent | TouchEvent) => {
+        const point = 'touches' in event ? event.touches[0] : event;
+        if (!point && event.type !== 'mouseout') return;
+        const rect = canvas.getBoundingClientRect();
+        const x = point ? point.clientX - rect.left : 0;
+        const y = point ? point.clientY - rect.top : 0;
+        post({ type: 'event', id: canvas.id, eventType: event.type, x, y });
+      };
+      for (const type of forwardedEvents) canvas.addEventListener(type, forward, { passive: true });
+    }
   }
-  const labels = sizeBucketOrder.filter((bucket) => (mbpsBySize.get(bucket)?.length ?? 0) > 0);
-  const values = labels.map((label) => mbpsBySize.get(label) ?? []);
-  const color = colors[kind];
-  draw(id, {
-    type: 'bar',
-    data: {
-      labels,
-      datasets: [
-        {
-          type: 'line',
-          label: 'Requests (one stream each)',
-          data: values.flatMap((list, index) => list.map((y) => ({ x: labels[index] as unknown as number, y }))),
-          showLine: false,
-          pointRadius: 3,
-          pointBackgroundColor: color,
-          borderColor: color,
-        },
-        {
-          label: 'p25–p75',
-          data: values.map((list) => [percentile(list, 0.25), percentile(list, 0.75)] as [number, number]),
-          backgroundColor: `${color}55`,
-          borderColor: color,
-          borderWidth: 1,
-          grouped: false,
-          barPercentage: 0.5,
-        },
-        {
-          label: 'Range',
-          data: values.map((list) => [Math.min(...list), Math.max(...list)] as [number, number]),
-          backgroundColor: colors.range,
-          grouped: false,
-          barThickness: 2,
-        },
-      ],
-    },
-    options: {
-      ...common,
-      scales: { y: axis('Mbps per stream', { beginAtZero: true }) },
-      plugins: { legend: { position: 'bottom' } },
-    },
-  });
+
+  /** Resolves once the worker has drawn this run's charts; never when a clear came first. */
+  draw(input: ChartInput, colors: ChartColors): Promise<void> {
+    const run = ++this.#run;
+    const done = new Promise<void>((resolve) => this.#drawn.set(run, resolve));
+    this.worker.postMessage({
+      type: 'draw',
+      run,
+      input,
+      colors,
+      devicePixelRatio: chartPixelRatio(globalThis.devicePixelRatio),
+    } satisfies ToChartWorker);
+    return done.then(() => {
+      for (const canvas of canvases()) canvas.style.visibility = '';
+    });
+  }
+
+  /** Hides the canvases at once (the worker clears them a moment later) and drops any draw still under way. */
+  clear(): void {
+    this.#run++;
+    this.#drawn.clear();
+    for (const canvas of canvases()) canvas.style.visibility = 'hidden';
+    this.worker.postMessage({ type: 'clear' } satisfies ToChartWorker);
+  }
 }
 
-function drawLatency(result: SpeedTestResult, colors: ChartColors): void {
-  const series = (load: string) =>
-    result.samples
-      .filter((sample) => sample.kind === 'latency' && sample.load === load)
-      .map((sample) => ({ x: sample.startMs / 1000, y: sample.pingMs }))
-      .sort((a, b) => a.x - b.x);
-  draw('chart-latency', {
-    type: 'scatter',
-    data: {
-      datasets: [
-        { label: 'Idle', data: series('idle'), backgroundColor: colors.idle, pointRadius: 3 },
-        { label: 'Loaded (download)', data: series('download'), backgroundColor: colors.download, pointRadius: 3 },
-        { label: 'Loaded (upload)', data: series('upload'), backgroundColor: colors.upload, pointRadius: 3 },
-      ],
-    },
-    options: {
-      ...common,
-      ...preParsed,
-      scales: {
-        x: axis('seconds since start', { type: 'linear' }),
-        y: axis('ms', { beginAtZero: true }),
-      },
-      plugins: { legend: { position: 'bottom' } },
-    },
-  });
+let workerCharts: Promise<WorkerCharts | null> | null = null;
+let mainThread: typeof import('./chart-main-thread') | null = null;
+
+/** Removes every chart: a new run starts with empty chart boxes, never the previous run's. */
+export function clearCharts(): void {
+  mainThread?.clearMainThreadCharts();
+  void workerCharts?.then((charts) => charts?.clear());
 }
 
-function drawGoodput(result: SpeedTestResult, colors: ChartColors): void {
-  const series = (direction: string) =>
-    result.intervals
-      .filter((interval) => interval.direction === direction)
-      .map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }))
-      .sort((a, b) => a.x - b.x);
-  draw('chart-goodput', {
-    type: 'line',
-    data: {
-      datasets: [
-        { label: 'Download', data: series('download'), borderColor: colors.download, stepped: true, pointRadius: 0 },
-        { label: 'Upload', data: series('upload'), borderColor: colors.upload, stepped: true, pointRadius: 0 },
-      ],
-    },
-    options: {
-      ...common,
-      ...preParsed,
-      scales: {
-        x: axis('seconds since start', { type: 'linear' }),
-        y: axis('Mbps, all streams', { beginAtZero: true }),
-      },
-      plugins: { legend: { position: 'bottom' } },
-    },
-  });
-}
-
-/** Draws the four charts, one per task, so no single task blocks input for long. */
+/** Draws the four charts: in the chart worker where it runs, else here one per task. */
 export async function renderCharts(result: SpeedTestResult, isCurrent: () => boolean): Promise<void> {
   const colors = readColors();
-  Chart.defaults.color = colors.text;
-  Chart.defaults.borderColor = colors.grid;
-  const steps = [
-    () => drawPerSize('chart-download', result, 'download', colors),
-    () => drawPerSize('chart-upload', result, 'upload', colors),
-    () => drawLatency(result, colors),
-    () => drawGoodput(result, colors),
-  ];
-  for (const step of steps) {
-    await nextTask();
-    // A new run started meanwhile: its charts must not be overwritten by this one's.
-    if (!isCurrent()) return;
-    step();
+  const input: ChartInput = { samples: result.samples, intervals: result.intervals };
+  workerCharts ??= startWorker().then((worker) => (worker ? new WorkerCharts(worker) : null));
+  const charts = await workerCharts;
+  if (!isCurrent()) return;
+  if (charts) {
+    await charts.draw(input, colors);
+    window.__speedkitChartThread = 'worker';
+  } else {
+    mainThread ??= await import('./chart-main-thread');
+    if (!(await mainThread.drawOnMainThread(input, colors, isCurrent))) return;
+    window.__speedkitChartThread = 'main';
   }
-  window.__speedkitChartColors = colors;
+  if (isCurrent()) window.__speedkitChartColors = colors;
 }
