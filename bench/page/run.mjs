@@ -79,6 +79,8 @@ async function measure(browser, origin, width) {
           setTimeout(() => resolve(total), 100);
         }),
     );
+    // Where the charts were drawn: 'worker' (Chart.js off this thread) or 'main' (the page's fallback).
+    const chartsOn = await page.evaluate(() => String(Reflect.get(window, '__speedkitChartThread') ?? 'unknown'));
     const traceBuffer = await browser.stopTracing();
     if (process.env.TRACE_DIR) {
       mkdirSync(process.env.TRACE_DIR, { recursive: true });
@@ -91,6 +93,7 @@ async function measure(browser, origin, width) {
       downMbps: (result.download?.bitsPerSecond.value ?? Number.NaN) / 1e6,
       upMbps: (result.upload?.bitsPerSecond.value ?? Number.NaN) / 1e6,
       cls: Number(cls),
+      chartsOn,
       tasks,
     };
   } finally {
@@ -162,6 +165,7 @@ try {
       'most JS of ours in a task',
       'ours CPU max',
       'Chart.js CPU max',
+      'charts on',
     ],
     runRows.map((row) => [
       `${row.width}`,
@@ -177,6 +181,7 @@ try {
       ms(row.summary.ours.maxShareMs),
       ms(row.summary.ours.maxCpuMs),
       ms(row.summary.chartjs.maxCpuMs),
+      row.chartsOn,
     ]),
   );
   process.stdout.write(
@@ -259,6 +264,7 @@ writeFileSync(
       'other_max_ms',
       'ours_cpu_max_ms',
       'chartjs_cpu_max_ms',
+      'charts_on',
       'load_average',
     ],
     ...runRows.map((row) => [
@@ -275,6 +281,7 @@ writeFileSync(
       Math.round(row.summary.other.maxMs),
       Math.round(row.summary.ours.maxCpuMs),
       Math.round(row.summary.chartjs.maxCpuMs),
+      row.chartsOn,
       row.loadAverage,
     ]),
   ]),
