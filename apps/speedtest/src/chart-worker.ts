@@ -64,7 +64,6 @@ function draw(message: Extract<ToChartWorker, { type: 'draw' }>): void {
     const canvas = slot.canvas as unknown as HTMLCanvasElement;
     slot.chart = new Chart(canvas, { ...config, platform: ForwardedEventsPlatform } as ChartConfiguration);
   }
-  scope.postMessage({ type: 'drawn', run: message.run });
 }
 
 scope.onmessage = ({ data: message }) => {
@@ -81,7 +80,12 @@ scope.onmessage = ({ data: message }) => {
       return;
     }
     case 'draw':
-      draw(message);
+      // The page waits for this answer, so it comes even when a chart failed (the error goes to the console).
+      try {
+        draw(message);
+      } finally {
+        scope.postMessage({ type: 'drawn', run: message.run });
+      }
       return;
     case 'event': {
       const chart = slots.get(message.id)?.chart;
