@@ -80,6 +80,18 @@ test('runs a full small-budget test, shows every headline figure and exports the
   await page.setViewportSize({ width: 390, height: 844 });
   // No horizontal scrolling on a phone, once the charts have followed the resize.
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The chart worker redraws at the new size a moment later (its canvases are stretched until then).
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLCanvasElement>('.charts canvas')).every(
+          (canvas) =>
+            window.__speedkitChartThread !== 'worker' ||
+            canvas.dataset.drawnWidth === String(Math.floor(canvas.parentElement?.getBoundingClientRect().width ?? 0)),
+        ),
+      ),
+    )
+    .toBe(true);
   await page.screenshot({ path: testInfo.outputPath('speedtest-narrow.png'), fullPage: true });
 });
 

@@ -13,7 +13,11 @@ export type ToChartWorker =
   /** Remove every chart: a new run starts with empty chart boxes. */
   | { type: 'clear' };
 
-export type FromChartWorker = { type: 'ready' } | { type: 'drawn'; run: number };
+export type FromChartWorker =
+  | { type: 'ready' }
+  | { type: 'drawn'; run: number }
+  /** A chart now has this size on screen (after a draw or a resize): the page publishes it for the e2e. */
+  | { type: 'sized'; id: string; width: number; height: number };
 
 /** The DOM events Chart.js listens to by default (its `events` option), forwarded to the worker as they are. */
 export const forwardedEvents = ['mousemove', 'mouseout', 'click', 'touchstart', 'touchmove'] as const;

@@ -63,6 +63,7 @@ function draw(message: Extract<ToChartWorker, { type: 'draw' }>): void {
     // Chart.js takes an OffscreenCanvas (its docs' worker example); its types name only DOM canvases.
     const canvas = slot.canvas as unknown as HTMLCanvasElement;
     slot.chart = new Chart(canvas, { ...config, platform: ForwardedEventsPlatform } as ChartConfiguration);
+    scope.postMessage({ type: 'sized', id, width: slot.width, height: slot.height });
   }
 }
 
@@ -76,7 +77,9 @@ scope.onmessage = ({ data: message }) => {
       if (!slot || (slot.width === message.width && slot.height === message.height)) return;
       slot.width = message.width;
       slot.height = message.height;
-      slot.chart?.resize(message.width, message.height);
+      if (!slot.chart) return;
+      slot.chart.resize(message.width, message.height);
+      scope.postMessage({ type: 'sized', id: message.id, width: message.width, height: message.height });
       return;
     }
     case 'draw':

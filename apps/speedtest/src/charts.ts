@@ -87,10 +87,16 @@ class WorkerCharts {
 
   constructor(private readonly worker: Worker) {
     const post = (message: ToChartWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
-    worker.addEventListener('message', (event: MessageEvent<FromChartWorker>) => {
-      if (event.data.type !== 'drawn') return;
-      this.#drawn.get(event.data.run)?.();
-      this.#drawn.delete(event.data.run);
+    worker.addEventListener('message', ({ data: message }: MessageEvent<FromChartWorker>) => {
+      if (message.type === 'sized') {
+        // The width the chart was last drawn at: the e2e waits for it to follow a resized box.
+        const canvas = document.getElementById(message.id);
+        if (canvas) canvas.dataset.drawnWidth = String(message.width);
+        return;
+      }
+      if (message.type !== 'drawn') return;
+      this.#drawn.get(message.run)?.();
+      this.#drawn.delete(message.run);
     });
     const resizes = new ResizeObserver((entries) => {
       for (const entry of entries) {
