@@ -342,7 +342,7 @@ test('past runs stay in this browser only: listed after a reload, cleared on req
   await page.goto('/?autostart=0');
   await expect(page.locator('#history tbody tr')).toHaveCount(1);
   const unexpected = requests.filter(
-    (path) => !/^\/(__down|__up|meta|turn-creds|favicon\.(svg|ico)|assets\/.*|)$/.test(path) && !path.endsWith('.html'),
+    (path) => !/^\/(__down|__up|meta|turn-creds|favicon\.(svg|ico)|site\.css|assets\/.*|)$/.test(path) && !path.endsWith('.html'),
   );
   expect(unexpected).toEqual([]);
   await page.getByRole('button', { name: 'Clear history' }).click();
