@@ -103,7 +103,9 @@ function innermostScript(nodes, id) {
   if (!leaf) return { url: '', functionName: '' };
   if (vmFrames.has(leaf.functionName)) return { url: '', functionName: leaf.functionName };
   // Builtins (Math.max, JSON.parse, typed-array fills) have no URL: their time is their caller's.
-  for (let node = leaf; node; node = node.parent === undefined ? undefined : nodes.get(node.parent)) {
+  /** @type {{ url: string, functionName: string, parent: number | undefined } | undefined} */
+  let node = leaf;
+  for (; node; node = node.parent === undefined ? undefined : nodes.get(node.parent)) {
     if (node.url) return { url: node.url, functionName: node.functionName };
   }
   return { url: '', functionName: leaf.functionName };
