@@ -34,9 +34,11 @@ const stopReasons = {
 function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'): MetricData {
   const phase = result[direction];
   const count = phase?.bitsPerSecond.sampleCount ?? 0;
-  const headline = phase
-    ? `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.`
-    : 'Not measured.';
+  const headline = !phase
+    ? 'Not measured.'
+    : phase.headlineSource === 'phase-average'
+      ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${result.options.intervalMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
+      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,

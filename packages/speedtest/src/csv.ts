@@ -129,7 +129,9 @@ function summaryRows(result: SpeedTestResult): Row[] {
         direction,
         'bit/s',
         phase.bitsPerSecond,
-        `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${phase.streams} streams, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`,
+        phase.headlineSource === 'intervals'
+          ? `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${phase.streams} streams, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`
+          : `phase average: ${direction}_client_bytes × 8 / the phase's ${Math.round(phase.durationMs)} ms (no interval of the last step closed before the phase ended; ${phase.streams} streams, stop: ${phase.stopReason})`,
       ),
       figureRow(`${direction}_client_bytes`, 'bytes', phase.clientBytes, 'bytes this direction moved, client count'),
     );

@@ -85,6 +85,11 @@ export interface BandwidthResult {
    * no interval closed). Lets the CSV mark the intervals behind the headline.
    */
   headlineBasisBitsPerSecond: number[];
+  /**
+   * `intervals`: the headline is the mean of interval values (marked `in_headline` in the CSV); `phase-average`: the
+   * phase ended before any interval of its last step closed, and its average rate (bytes × 8 / duration) stands in.
+   */
+  headlineSource: 'intervals' | 'phase-average';
   /** Streams in use when the phase finished (count). */
   streams: number;
   stopReason: StopReason;

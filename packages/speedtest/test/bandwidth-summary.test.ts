@@ -102,6 +102,21 @@ describe('summarizeBandwidth', () => {
       phaseDurationMs: 80,
     });
     expect(result.bitsPerSecond).toMatchObject({ value: 100_000_000, level: 'low' });
+    expect(result.headlineSource).toBe('phase-average');
+  });
+
+  it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {
+    // Bytes of requests still in flight at the decision landed in those intervals afterwards.
+    const closedIntervals = [50, 101, 99, 100, 104, 190, 201, 203, 199, 205];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals,
+      finalBasis: { startIndex: 6, endIndex: 10, pick: 'all' },
+      previousStep: { window: [100, 100, 100, 100], streams: 1, basis: { startIndex: 1, endIndex: 5, pick: 'all' } },
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual([201, 203, 199, 205]);
+    expect(result.bitsPerSecond.value).toBe(202);
+    expect(result.headlineSource).toBe('intervals');
   });
 });
 

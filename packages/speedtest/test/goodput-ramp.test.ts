@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { decideRamp, nextRequestBytes, type RampState } from '../src/stats/ramp';
+import { decideRamp, nextRequestBytes, type RampState, valuesOf } from '../src/stats/ramp';
 
 describe('GoodputMeter', () => {
   it('turns bytes per 100 ms interval into bits per second', () => {
@@ -78,6 +78,7 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({
       action: 'add-streams',
       window: [70, 100],
+      basis: { startIndex: 1, endIndex: 5, pick: 'trimmed' },
     });
   });
 
@@ -85,6 +86,7 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 101, 100, 100] })).toEqual({
       action: 'add-streams',
       window: [100, 101, 100, 100],
+      basis: { startIndex: 2, endIndex: 6, pick: 'all' },
     });
   });
 
@@ -100,6 +102,7 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [90, 102, 103, 102, 102] })).toEqual({
       action: 'finish',
       window: [102, 103, 102, 102],
+      basis: { startIndex: 1, endIndex: 5, pick: 'all' },
       stable: true,
     });
   });
@@ -123,12 +126,14 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, ...upload] })).toEqual({
       action: 'finish',
       window: upload,
+      basis: { startIndex: 1, endIndex: 9, pick: 'all' },
       stable: false,
     });
     const steady = [0, 48, 50, 49, 48, 49];
     expect(decideRamp({ ...state, intervalsBitsPerSecond: steady })).toEqual({
       action: 'finish',
       window: [48, 50, 49, 48, 49],
+      basis: { startIndex: 1, endIndex: 6, pick: 'all' },
       stable: true,
     });
   });
@@ -138,7 +143,17 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');
     const decision = decideRamp({ ...base, maxStreams: 1, maxStepIntervals: 6, intervalsBitsPerSecond: swinging });
     // The middle half of six: without 90 (lowest) and 140 (highest).
-    expect(decision).toEqual({ action: 'finish', window: [95, 100, 130, 135], stable: false });
+    expect(decision).toEqual({
+      action: 'finish',
+      window: [95, 100, 130, 135],
+      basis: { startIndex: 1, endIndex: 7, pick: 'trimmed' },
+      stable: false,
+    });
+    // Taken again from the same intervals after late bytes landed in them, the basis gives the window of those values.
+    const settled = [0, 101, 141, 91, 131, 96, 136];
+    if (decision.action === 'finish') expect(valuesOf(decision.basis, settled)).toEqual([96, 101, 131, 136]);
+    // Intervals that are not there (fewer than the basis names) give nothing rather than a shorter window.
+    if (decision.action === 'finish') expect(valuesOf(decision.basis, settled.slice(0, 5))).toEqual([]);
   });
 });
 

@@ -33,6 +33,7 @@ const basis = [100e6, 90e6];
 const download: BandwidthResult = {
   bitsPerSecond: meanEstimate(basis),
   headlineBasisBitsPerSecond: basis,
+  headlineSource: 'intervals',
   streams: 2,
   stopReason: 'stable',
   clientBytes: 4_000_000,

@@ -1,5 +1,6 @@
 import type { ProbeResult } from '../probe';
 import { capLevel, meanEstimate } from '../stats/confidence';
+import { valuesOf, type WindowBasis } from '../stats/ramp';
 import { trimmed } from '../stats/stability';
 import { mean } from '../stats/summary';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
@@ -19,8 +20,10 @@ export interface PhaseObservation {
   stepStartIndex: number;
   /** The window the ramp finished on, or null when a budget stopped the phase. */
   finalWindow: readonly number[] | null;
+  /** Which intervals that window was (then the window is taken again from `closedIntervals`). */
+  finalBasis?: WindowBasis | null;
   /** The window that ended the previous step (fewer streams), or null in the first step. */
-  previousStep: { window: readonly number[]; streams: number } | null;
+  previousStep: { window: readonly number[]; streams: number; basis?: WindowBasis } | null;
   stopReason: StopReason;
   stableIntervals: number;
   /** Relative difference below which two steps count as the same goodput (e.g. 0.05). */
@@ -58,15 +61,26 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   }));
   const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
   const wholeStep = direction === 'upload' || observed.downloadSummary === 'step';
-  let window = observed.finalWindow ?? (wholeStep ? stepIntervals : trimmed(stepIntervals));
+  // A window the ramp decided on is taken again from the final intervals (bytes in flight at the decision have landed
+  // since), so the headline is the mean of interval values the CSV reports.
+  const again = (snapshot: readonly number[], basis: WindowBasis | null | undefined) => {
+    const values = basis ? valuesOf(basis, closedIntervals) : [];
+    return values.length > 0 ? values : [...snapshot];
+  };
+  let window = observed.finalWindow
+    ? again(observed.finalWindow, observed.finalBasis)
+    : wholeStep
+      ? stepIntervals
+      : trimmed(stepIntervals);
   let streams = observed.streams;
   const previous = observed.previousStep;
+  const previousWindow = previous ? again(previous.window, previous.basis) : [];
   if (
     previous &&
-    previous.window.length > 0 &&
-    (window.length === 0 || mean(previous.window) > mean(window) * (1 + observed.tolerance))
+    previousWindow.length > 0 &&
+    (window.length === 0 || mean(previousWindow) > mean(window) * (1 + observed.tolerance))
   ) {
-    window = previous.window;
+    window = previousWindow;
     streams = previous.streams;
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
@@ -82,6 +96,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     result: {
       bitsPerSecond: capLevel(meanEstimate(basis), ceiling),
       headlineBasisBitsPerSecond: basis,
+      headlineSource: window.length > 0 ? 'intervals' : 'phase-average',
       streams,
       stopReason: observed.stopReason,
       clientBytes: direction === 'download' ? observed.meteredBytes : sum((sample) => sample.bytes),

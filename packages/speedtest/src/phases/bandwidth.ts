@@ -1,6 +1,6 @@
 import { sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
-import { decideRamp, type RampDecision } from '../stats/ramp';
+import { decideRamp, type RampDecision, type WindowBasis } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { type PathTiming, pathTiming } from './bandwidth-request';
@@ -46,9 +46,10 @@ interface PhaseRun {
   readonly streamChanges: { intervalIndex: number; streams: number }[];
   streamsReturned: boolean;
   stepStartIndex: number;
-  previousStep: { window: number[]; streams: number } | null;
+  previousStep: { window: number[]; streams: number; basis: WindowBasis } | null;
   stopReason: StopReason | null;
   finalWindow: number[] | null;
+  finalBasis: WindowBasis | null;
 }
 
 /**
@@ -114,6 +115,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     previousStep: null,
     stopReason: null,
     finalWindow: null,
+    finalBasis: null,
   };
 }
 
@@ -191,7 +193,7 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
 function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
   const { pool } = run;
   if (decision.action === 'add-streams') {
-    run.previousStep = { window: decision.window, streams: pool.streams };
+    run.previousStep = { window: decision.window, streams: pool.streams, basis: decision.basis };
     run.stepStartIndex = pool.meter.intervalAt(performance.now());
     const targetStreams = Math.min(run.input.options.maxStreams, pool.streams * 2);
     run.streamChanges.push({ intervalIndex: run.stepStartIndex, streams: targetStreams });
@@ -201,6 +203,7 @@ function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
   if (decision.action === 'finish') {
     run.stopReason = decision.stable ? 'stable' : 'step-limit';
     run.finalWindow = decision.window;
+    run.finalBasis = decision.basis;
     return true;
   }
   return false;
@@ -233,6 +236,7 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
     streamChanges: run.streamChanges,
     stepStartIndex: run.stepStartIndex,
     finalWindow: run.finalWindow,
+    finalBasis: run.finalBasis,
     previousStep: run.previousStep,
     stopReason: run.stopReason ?? 'time',
     stableIntervals: input.options.stableIntervals,

@@ -1,11 +1,23 @@
 import { relativeSpread, trimmed } from './stability';
 import { mean } from './summary';
 
+/**
+ * Which closed intervals a step's figure came from: indices [startIndex, endIndex) of the phase's intervals, all of
+ * them or their middle half. Bytes of requests still in flight keep landing in closed intervals after the decision,
+ * so the phase's summary takes the same intervals again once every byte is in, and the headline stays the mean of
+ * interval values the CSV reports.
+ */
+export interface WindowBasis {
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly pick: 'all' | 'trimmed';
+}
+
 /** What the bandwidth phase does next. */
 export type RampDecision =
   | { action: 'wait' }
-  | { action: 'add-streams'; window: number[] }
-  | { action: 'finish'; window: number[]; stable: boolean };
+  | { action: 'add-streams'; window: number[]; basis: WindowBasis }
+  | { action: 'finish'; window: number[]; basis: WindowBasis; stable: boolean };
 
 export interface RampState {
   /** Goodput (bit/s) of every closed interval of the phase, oldest first. */
@@ -55,12 +67,26 @@ export function decideRamp(state: RampState): RampDecision {
   // while the mean of the whole step keeps every byte in it. Measured on a 47.8 Mbit/s link with 40 ms delay:
   // interquartile mean +6.1%, whole step +0.4% (docs/accuracy.md).
   const representative = state.summary === 'step' ? [...step] : stable ? window : trimmed(step);
+  const endIndex = state.intervalsBitsPerSecond.length;
+  const basis: WindowBasis =
+    state.summary === 'step'
+      ? { startIndex: state.stepStartIndex + 1, endIndex, pick: 'all' }
+      : stable
+        ? { startIndex: endIndex - window.length, endIndex, pick: 'all' }
+        : { startIndex: state.stepStartIndex + 1, endIndex, pick: 'trimmed' };
   const firstStep = state.previousStepBitsPerSecond === null;
-  if (firstStep && state.streams < state.maxStreams) return { action: 'add-streams', window: representative };
+  if (firstStep && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
   if (!stable && step.length < state.maxStepIntervals) return { action: 'wait' };
   const gained = firstStep || mean(representative) > (state.previousStepBitsPerSecond ?? 0) * (1 + state.tolerance);
-  if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative };
-  return { action: 'finish', window: representative, stable };
+  if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
+  return { action: 'finish', window: representative, basis, stable };
+}
+
+/** The values a basis names, taken from (final) interval rates; empty when those intervals are not there. */
+export function valuesOf(basis: WindowBasis, intervalsBitsPerSecond: readonly number[]): number[] {
+  const values = intervalsBitsPerSecond.slice(basis.startIndex, basis.endIndex);
+  if (values.length < basis.endIndex - basis.startIndex) return [];
+  return basis.pick === 'trimmed' ? trimmed(values) : values;
 }
 
 /**
