@@ -97,27 +97,14 @@ export function writeResults({ url, site, outDir, measured, runsPerVariant, note
 
 /** The summary as text tables and sentences, for the terminal (and docs/speed-page.md). @param {ReturnType<typeof summarise>} summary */
 export function summaryText(summary) {
-  const keys = [
-    'ttfbMs',
-    'fcpMs',
-    'lcpMs',
-    'speedIndexMs',
-    'visuallyComplete85Ms',
-    'visuallyComplete100Ms',
-    'tbtMs',
-    'cls',
-    'totalBytes',
-    'requests',
-  ];
   const lines = [];
   for (const { profile, rows, findings } of summary) {
     lines.push('', `${profiles[profile].label}: median [95 % bootstrap interval]`, '');
-    const header = ['Variant', 'Protocol', 'Runs', ...keys.map((k) => metrics.find((m) => m.key === k)?.label ?? k)];
+    const header = ['Variant', 'Protocol', 'Runs', ...metrics.map((m) => m.label)];
     lines.push(`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
     for (const row of rows) {
-      const cells = keys.map((k) => {
-        const unit = metrics.find((m) => m.key === k)?.unit ?? '';
-        const s = row.stats[k];
+      const cells = metrics.map(({ key, unit }) => {
+        const s = row.stats[key];
         return `${formatValue(s.median, unit)} [${formatValue(s.low, unit)}–${formatValue(s.high, unit)}]`;
       });
       lines.push(`| ${[row.label, row.protocol, String(row.runs), ...cells].join(' | ')} |`);
