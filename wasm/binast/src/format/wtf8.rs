@@ -62,19 +62,28 @@ pub fn to_utf16(bytes: &[u8]) -> Option<Vec<u16>> {
             code = (code << 6) | u32::from(byte & 0x3f);
         }
         let min = [0, 0, 0x80, 0x800, 0x10000][len];
-        if code < min || code > 0x10ffff {
+        if code < min {
             return None;
         }
-        if code >= 0x10000 {
-            let offset = code - 0x10000;
-            out.push((0xd800 + (offset >> 10)) as u16);
-            out.push((0xdc00 + (offset & 0x3ff)) as u16);
-        } else {
-            out.push(code as u16);
-        }
+        push_utf16(&mut out, code)?;
         i += len;
     }
     Some(out)
+}
+
+/// Appends a code point as UTF-16: one unit, or a surrogate pair above U+FFFF. None above U+10FFFF.
+pub fn push_utf16(out: &mut Vec<u16>, code: u32) -> Option<()> {
+    if code > 0x10ffff {
+        return None;
+    }
+    if code >= 0x10000 {
+        let offset = code - 0x10000;
+        out.push((0xd800 + (offset >> 10)) as u16);
+        out.push((0xdc00 + (offset & 0x3ff)) as u16);
+    } else {
+        out.push(code as u16);
+    }
+    Some(())
 }
 
 #[cfg(test)]

@@ -201,7 +201,7 @@ pub fn unescape_string(body: &str) -> Option<Vec<u16>> {
                         .collect();
                     u32::from_str_radix(&hex, 16).ok()?
                 };
-                push_code(&mut out, code)?;
+                wtf8::push_utf16(&mut out, code)?;
             }
             '0'..='7' => {
                 // Legacy octal: up to three digits when the first is 0-3, two otherwise, value <= 0o377.
@@ -225,20 +225,6 @@ pub fn unescape_string(body: &str) -> Option<Vec<u16>> {
         }
     }
     Some(out)
-}
-
-fn push_code(out: &mut Vec<u16>, code: u32) -> Option<()> {
-    if code > 0x10ffff {
-        return None;
-    }
-    if code >= 0x10000 {
-        let offset = code - 0x10000;
-        out.push((0xd800 + (offset >> 10)) as u16);
-        out.push((0xdc00 + (offset & 0x3ff)) as u16);
-    } else {
-        out.push(code as u16);
-    }
-    Some(())
 }
 
 /// A numeric literal's value: decimal, `0x`/`0o`/`0b`, legacy octal (`017`), with `_` separators.
