@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { killGroup } from '../lib/netns-process.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
+import { h2FrontArgs } from '../priority/lab/h2-front.mjs';
 
 /** Ports inside the server namespace (private to it; the demo origin on the host takes any free port). */
 export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300 };
@@ -128,28 +129,9 @@ export async function startFronts(link, work, entryPort, downMbit) {
   let index = 0;
   for (const [id, workerPort] of entryPort) {
     const port = ports.firstFront + index++;
-    const child = link.spawn(
-      link.serverNs,
-      process.execPath,
-      [
-        join(repoRoot, 'bench/priority/lab/h2-server.mjs'),
-        '--port',
-        String(port),
-        '--host',
-        '0.0.0.0',
-        '--upstream',
-        `http://127.0.0.1:${workerPort}`,
-        '--mode',
-        'cf',
-        '--rate',
-        String(paceBytesPerSecond),
-        '--cert',
-        cert,
-        '--key',
-        key,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const upstream = `http://127.0.0.1:${workerPort}`;
+    const args = h2FrontArgs({ port, upstream, mode: 'cf', paceBytesPerSecond, cert, key });
+    const child = link.spawn(link.serverNs, process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const log = tail(child);
     portOf.set(id, port);
     children.push(child);

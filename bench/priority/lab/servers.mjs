@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolEnv } from '../../../scripts/lib/tools.mjs';
 import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
+import { h2FrontArgs } from './h2-front.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const wranglerPort = 8803;
@@ -79,20 +80,9 @@ export async function startServers(link, work, { modes, firstPort, paceBytesPerS
   wrangler.stdout?.on('data', keep);
   wrangler.stderr?.on('data', keep);
   for (const [index, mode] of modes.entries()) {
-    node('h2-server.mjs', [
-      '--port',
-      String(firstPort + index),
-      '--upstream',
-      `http://127.0.0.1:${wranglerPort}`,
-      '--mode',
-      mode,
-      '--rate',
-      String(paceBytesPerSecond),
-      '--cert',
-      cert,
-      '--key',
-      key,
-    ]);
+    const upstream = `http://127.0.0.1:${wranglerPort}`;
+    const args = h2FrontArgs({ port: firstPort + index, upstream, mode, paceBytesPerSecond, cert, key });
+    link.spawn(link.serverNs, process.execPath, args, { env, stdio: 'ignore' });
   }
   const probeUrl = `http://127.0.0.1:${wranglerPort}/demo/priority/astronaut.jpg`;
   await waitFor(async () => {
