@@ -1,5 +1,8 @@
 import { exports } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/images/core/config';
+import { walkJpeg } from '../../src/images/core/jpeg-structure';
+import { estimateWork, withinBudget } from '../../src/images/core/work-budget';
 import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
@@ -165,4 +168,25 @@ describe('through the all-in-one Worker', () => {
     expect(response.headers.get('content-type')).toBe('image/webp');
     expect(readImageHeader(bytes)).toMatchObject({ format: 'webp', width: 96, height: 64 });
   });
+});
+
+describe('an image whose full-effort encode is over the work budget (the Speed Page demo hero)', () => {
+  it('is still converted, at the first faster encoder setting that fits, instead of served as the JPEG', async () => {
+    // The demo article's LCP image (scripts/images-fixtures.mjs makes it as the demo site does): 1600x1395, 2.2 MP,
+    // over the 2 MP AVIF cap, progressive with 10 scans.
+    const path = '/demo/images/large/hero-1600-progressive.jpg';
+    const hero = await assetBytes('large/hero-1600-progressive.jpg');
+    const header = readImageHeader(hero);
+    const walk = walkJpeg(hero, { maxScans: 100, maxMarkers: 1000 });
+    if (!header || !walk.ok) throw new Error('the hero should be a readable JPEG');
+    const shape = { source: header, jpegScans: walk.structure.scans, resized: false, output: header };
+    expect(withinBudget(estimateWork({ ...shape, target: 'webp' }), defaultConfig.maxWorkMs)).toBe(false);
+    const first = await callImages(path, accept(chromiumAccept));
+    expect(first.header).toMatchObject({ format: 'webp', width: 1600, height: 1395 });
+    expect(first.note).toMatch(/^webp; encoded \(m\d: full effort over budget\)$/);
+    expect(first.bytes.byteLength).toBeLessThan(hero.byteLength);
+    const second = await callImages(path, accept(chromiumAccept));
+    expect(second.note).toBe(first.note.replace('encoded', 'stored'));
+    expect(second.bytes).toEqual(first.bytes);
+  }, 120_000);
 });

@@ -19,13 +19,63 @@ const jpegMsPerScanMegapixel = 12;
 /** Lanczos3 resize in linear light, per megapixel of input plus output. */
 const resizeMsPerMegapixel = 290;
 
-/** Encode cost per megapixel of output at the settings codecs.ts uses (libavif speed 8, libwebp method 4, MozJPEG). */
-const encodeMsPerMegapixel: Readonly<Record<TargetFormat, number>> = {
-  avif: 1000,
-  webp: 575,
-  jpeg: 775,
-  'baseline-jpeg': 610,
-  png: 125,
+/** Codec options a rung of the ladder sets; what is not set keeps codecs.ts's full-effort default. */
+export interface EncoderSetting {
+  /** libwebp `method`, 0 (fastest) … 6 (smallest). */
+  readonly webpMethod?: number;
+  /** libavif `speed`, 0 (slowest) … 10 (fastest). */
+  readonly avifSpeed?: number;
+}
+
+/** One encoder setting of a format with its measured cost. */
+export interface EncoderRung {
+  /** Short name for variant keys and the `x-speedkit-image` note, e.g. `m4` (libwebp method 4), `s10`. */
+  readonly id: string;
+  readonly setting: EncoderSetting;
+  readonly encodeMsPerMegapixel: number;
+}
+
+/**
+ * Encoder settings per target format, full effort (smallest bytes at the asked quality) first, each later rung
+ * cheaper. When the full-effort estimate is over `IMAGES_MAX_WORK_MS`, the planner walks down to the first rung that
+ * fits: a faster setting of the same encoder at the same quality costs some bytes but keeps the conversion, where
+ * dropping the format would serve the (larger) original. Only rungs whose bytes and SSIM stayed close to full
+ * effort are listed (measured below), so every rung is an adequate answer.
+ *
+ * Full-effort figures (the first rung of each format) are the load-~11 calibration above. The faster rungs come from
+ * bench/images/cost.mjs ("encoder settings", bench/results/images-cost-ladder.csv), one run on 2026-11-24 at load
+ * average 5.3–6.5: each rung is the full-effort figure times its cost ratio to full effort in that run, so every rung
+ * sits on the same load-~11 scale. That run, quality 85, 1 MP photo timed, bytes/SSIM on the 1600x1395 demo hero:
+ *
+ *   libwebp method 4: 293 ms/MP (1.00), hero 284 KB, SSIM 0.9576   | libavif speed 8: 607 ms/MP (1.00), 140 KB, 0.9336
+ *   libwebp method 3: 265 ms/MP (0.90), 283 KB, 0.9572 (not a rung) | libavif speed 9: 324 ms/MP (0.53), 150 KB, 0.9352
+ *   libwebp method 2: 137 ms/MP (0.47), 291 KB, 0.9545              | libavif speed 10: 320 ms/MP (0.53), same bytes as 9
+ *   libwebp method 1: 120 ms/MP (0.41), 290 KB, 0.9530 (not a rung) | (speed 7: 2.0x, speed 6: 4.4x the cost of 8)
+ *   libwebp method 0: 108 ms/MP (0.37), 292 KB, 0.9530
+ *
+ * So a reduced rung costs 2–7 % more bytes at an SSIM within 0.005 of full effort: still far smaller than the JPEG it
+ * replaces. Method 3 saves too little to be worth a rung, method 1 too little over 0.
+ */
+export const encoderLadders: Readonly<Record<TargetFormat, readonly EncoderRung[]>> = {
+  avif: [
+    { id: 's8', setting: { avifSpeed: 8 }, encodeMsPerMegapixel: 1000 },
+    { id: 's10', setting: { avifSpeed: 10 }, encodeMsPerMegapixel: 530 },
+  ],
+  webp: [
+    { id: 'm4', setting: { webpMethod: 4 }, encodeMsPerMegapixel: 575 },
+    { id: 'm2', setting: { webpMethod: 2 }, encodeMsPerMegapixel: 270 },
+    { id: 'm0', setting: { webpMethod: 0 }, encodeMsPerMegapixel: 213 },
+  ],
+  // MozJPEG and PNG have one setting each here: their encoders are already the cheaper of the lossy options.
+  jpeg: [{ id: 'mozjpeg', setting: {}, encodeMsPerMegapixel: 775 }],
+  'baseline-jpeg': [{ id: 'baseline', setting: {}, encodeMsPerMegapixel: 610 }],
+  png: [{ id: 'png', setting: {}, encodeMsPerMegapixel: 125 }],
+};
+
+const fullEffort = (target: TargetFormat): EncoderRung => {
+  const rung = encoderLadders[target][0];
+  if (!rung) throw new Error(`no encoder setting for ${target}`);
+  return rung;
 };
 
 /** What the planner knows before decoding: source format and size, JPEG scans, output size and format. */
@@ -48,15 +98,15 @@ export interface WorkEstimate {
 
 const megapixels = (size: { readonly width: number; readonly height: number }) => (size.width * size.height) / 1e6;
 
-/** Pure: the estimated cost of one transform. */
-export function estimateWork(shape: WorkShape): WorkEstimate {
+/** Pure: the estimated cost of one transform, at full encoder effort unless a rung is given. */
+export function estimateWork(shape: WorkShape, rung: EncoderRung = fullEffort(shape.target)): WorkEstimate {
   const inputMp = megapixels(shape.source);
   const outputMp = megapixels(shape.output);
   // A baseline JPEG's one scan is in its base figure; every further scan adds a pass over the frame.
   const extraScans = shape.source.format === 'jpeg' ? Math.max(0, (shape.jpegScans ?? 1) - 1) : 0;
   const decodeMs = inputMp * (decodeMsPerMegapixel[shape.source.format] + extraScans * jpegMsPerScanMegapixel);
   const resizeMs = shape.resized ? (inputMp + outputMp) * resizeMsPerMegapixel : 0;
-  const encodeMs = outputMp * encodeMsPerMegapixel[shape.target];
+  const encodeMs = outputMp * rung.encodeMsPerMegapixel;
   const round = (ms: number) => Math.round(ms);
   return {
     decodeMs: round(decodeMs),
@@ -68,3 +118,23 @@ export function estimateWork(shape: WorkShape): WorkEstimate {
 
 /** Whether an estimate fits the per-request budget (`IMAGES_MAX_WORK_MS`). */
 export const withinBudget = (estimate: WorkEstimate, budgetMs: number) => estimate.totalMs <= budgetMs;
+
+/** The encoder setting a transform will use and its estimate; `reduced` when it is not the full-effort rung. */
+export type EncodePlan =
+  | { readonly ok: true; readonly rung: EncoderRung; readonly reduced: boolean; readonly estimate: WorkEstimate }
+  /** Even the cheapest rung is over the budget; `estimate` is that cheapest one. */
+  | { readonly ok: false; readonly estimate: WorkEstimate };
+
+/**
+ * Pure: the first rung of the target's ladder whose estimate fits `budgetMs` — full effort when it fits, otherwise the
+ * least reduction that does. Decode and resize costs are the same on every rung; only the encode gets cheaper.
+ */
+export function planEncode(shape: WorkShape, budgetMs: number): EncodePlan {
+  const ladder = encoderLadders[shape.target];
+  let estimate = estimateWork(shape);
+  for (const [index, rung] of ladder.entries()) {
+    estimate = estimateWork(shape, rung);
+    if (withinBudget(estimate, budgetMs)) return { ok: true, rung, reduced: index > 0, estimate };
+  }
+  return { ok: false, estimate };
+}

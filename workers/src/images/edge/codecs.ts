@@ -12,6 +12,7 @@ import webpDecode, { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import webpEncode, { init as initWebpEncode } from '@jsquash/webp/encode.js';
 import type { CodecFormat } from '../core/formats';
 import type { Pixels } from '../core/pixels';
+import type { EncoderSetting } from '../core/work-budget';
 
 /** jSquash's ImageData parameter type; workerd has no DOM ImageData, and `Pixels` has the same shape. */
 type CodecImage = Parameters<typeof webpEncode>[0];
@@ -133,21 +134,36 @@ export async function resizePixels(pixels: Pixels, width: number, height: number
  */
 export const avifQuality = (quality: number) => Math.round((quality * 7) / 10);
 
-/** libavif speed 0–10: 8 trades a few percent of bytes for about half the encode time of the default 6. */
+/**
+ * Full-effort settings, used unless the work budget picked a faster rung (core/work-budget.ts `encoderLadders`).
+ * libavif speed 0–10: 8 trades a few percent of bytes for about half the encode time of the default 6. libwebp method
+ * 0–6: 4 is libwebp's own default.
+ */
 export const avifSpeed = 8;
+export const webpMethod = 4;
 
-export async function encode(pixels: Pixels, format: CodecFormat, quality: number): Promise<Uint8Array> {
+/** Encodes 8-bit RGBA; `setting` carries a faster libwebp method or libavif speed chosen by the work budget. */
+export async function encode(
+  pixels: Pixels,
+  format: CodecFormat,
+  quality: number,
+  setting: EncoderSetting = {},
+): Promise<Uint8Array> {
   const image = pixels as CodecImage;
   const count = pixels.width * pixels.height;
   switch (format) {
-    case 'avif':
+    case 'avif': {
+      const speed = setting.avifSpeed ?? avifSpeed;
       return using(
         'avifEncode',
         count,
-        async () => new Uint8Array(await avifEncode(image, { quality: avifQuality(quality), speed: avifSpeed })),
+        async () => new Uint8Array(await avifEncode(image, { quality: avifQuality(quality), speed })),
       );
-    case 'webp':
-      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, { quality })));
+    }
+    case 'webp': {
+      const method = setting.webpMethod ?? webpMethod;
+      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, { quality, method })));
+    }
     case 'jpeg':
       return using(
         'jpegEncode',

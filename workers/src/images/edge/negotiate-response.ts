@@ -6,7 +6,7 @@ import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats'
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { checkSource, type SourceCheck } from '../core/source-checks';
-import { estimateWork, withinBudget } from '../core/work-budget';
+import { type EncoderRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { originalResponse, variantResponse, varyOnAccept } from './responses';
@@ -110,22 +110,41 @@ function withVaryOnAccept(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** The accepted formats this source may be encoded to: within the AVIF size limit and the CPU budget. */
+/** An accepted format this source may be encoded to, with the encoder setting that fits the CPU budget. */
+interface Candidate {
+  readonly format: ModernFormat;
+  readonly rung: EncoderRung;
+  /** The full-effort setting was over the budget; `rung` is a faster one. */
+  readonly reduced: boolean;
+}
+
+/**
+ * The accepted formats this source may be encoded to, best first: within the AVIF size limit and, at full effort or
+ * at the first faster encoder setting that fits, within the CPU budget.
+ */
 function affordableFormats(
   formats: readonly ModernFormat[],
   checked: Extract<SourceCheck, { ok: true }>,
   config: ImagesConfig,
-): ModernFormat[] {
+): Candidate[] {
   const { header } = checked;
   const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
-  // Same pixels out as in: the estimate is a decode plus one encode, no resize.
-  const affordable = (format: ModernFormat) =>
-    withinBudget(
-      estimateWork({ source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format }),
-      config.maxWorkMs,
-    );
-  return formats.filter((format) => !(format === 'avif' && avifTooLarge) && affordable(format));
+  const candidates: Candidate[] = [];
+  for (const format of formats) {
+    if (format === 'avif' && avifTooLarge) continue;
+    // Same pixels out as in: the estimate is a decode plus one encode, no resize.
+    const shape = { source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format };
+    const plan = planEncode(shape, config.maxWorkMs);
+    if (plan.ok) candidates.push({ format, rung: plan.rung, reduced: plan.reduced });
+  }
+  return candidates;
 }
+
+/** Variant key options and the `x-speedkit-image` note name a reduced encoder setting; full effort keeps the old key. */
+const optionsFor = (candidate: Candidate) =>
+  candidate.reduced ? `${negotiatedOptions},enc=${candidate.rung.id}` : negotiatedOptions;
+const settingNote = (candidate: Candidate) =>
+  candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
 
 /**
  * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
@@ -135,7 +154,7 @@ async function firstSmallerVariant(
   request: Request,
   response: Response,
   source: CheckedSource,
-  candidates: readonly ModernFormat[],
+  candidates: readonly Candidate[],
   context: NegotiationContext,
 ): Promise<Response | 'busy' | null> {
   const { config } = context;
@@ -145,28 +164,29 @@ async function firstSmallerVariant(
     pixels ??= ensureCodecs().then(() => decodeChecked(source));
     return pixels;
   };
-  for (const format of candidates) {
-    const key = await variantKey(sourceId, negotiatedOptions, format);
+  for (const candidate of candidates) {
+    const { format } = candidate;
+    const key = await variantKey(sourceId, optionsFor(candidate), format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'variant') {
       return variantResponse(request, response.headers, {
         bytes: stored.bytes,
         format,
         key,
-        note: `${format}; stored`,
+        note: `${format}; stored${settingNote(candidate)}`,
         vary: true,
       });
     }
     if (stored?.kind === 'not-smaller') continue;
     if (format === 'avif' && config.avifMode === 'background') {
-      scheduleEncode(context, key, decoded, source, format);
+      scheduleEncode(context, key, decoded, source, candidate);
       continue;
     }
     const release = await gate(config).acquire(config.queueWaitMs);
     if (!release) return 'busy';
     let encoded: Uint8Array;
     try {
-      encoded = await encodeNegotiated(decoded, source, format);
+      encoded = await encodeNegotiated(decoded, source, candidate);
     } finally {
       release();
     }
@@ -177,7 +197,7 @@ async function firstSmallerVariant(
         bytes: encoded,
         format,
         key,
-        note: `${format}; encoded`,
+        note: `${format}; encoded${settingNote(candidate)}`,
         vary: true,
       });
     }
@@ -185,13 +205,13 @@ async function firstSmallerVariant(
   return null;
 }
 
-async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedSource, format: ModernFormat) {
+async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedSource, candidate: Candidate) {
   const plan = planResize(
     source.header,
     { fit: 'scale-down', dpr: 1, gravity: { x: 0.5, y: 0.5 } },
     Number.POSITIVE_INFINITY,
   );
-  return transformImage(await decoded(), plan, format, negotiatedQuality);
+  return transformImage(await decoded(), plan, candidate.format, negotiatedQuality, candidate.rung.setting);
 }
 
 /** Encodes after the response is sent and stores the result (or the not-smaller marker) for the next request. */
@@ -200,8 +220,9 @@ function scheduleEncode(
   key: string,
   decoded: () => Promise<Pixels>,
   source: CheckedSource,
-  format: ModernFormat,
+  candidate: Candidate,
 ): void {
+  const { format } = candidate;
   if (inFlight.has(key)) return;
   inFlight.add(key);
   const work = (async () => {
@@ -216,7 +237,7 @@ function scheduleEncode(
       return;
     }
     try {
-      const encoded = await encodeNegotiated(decoded, source, format);
+      const encoded = await encodeNegotiated(decoded, source, candidate);
       const smaller = encoded.byteLength < source.bytes.byteLength;
       await putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]);
     } catch (error) {

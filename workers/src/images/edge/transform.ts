@@ -2,6 +2,7 @@ import type { ImageHeader } from '../../shared/image-header/whole-file';
 import type { CodecFormat, TargetFormat } from '../core/formats';
 import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from '../core/pixels';
 import type { ResizePlan } from '../core/resize-plan';
+import type { EncoderSetting } from '../core/work-budget';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
 
 /** Source bytes whose header has been read and checked against the limits. */
@@ -19,12 +20,16 @@ export interface CheckedSource {
 const yieldThreadMs = 5;
 const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
 
-/** Decodes, crops, resizes, pads and encodes. Throws on undecodable input; callers fall back to the original. */
+/**
+ * Decodes, crops, resizes, pads and encodes (with the encoder setting the work budget chose). Throws on undecodable
+ * input; callers fall back to the original.
+ */
 export async function transformImage(
   source: CheckedSource | Pixels,
   plan: ResizePlan,
   target: TargetFormat,
   quality: number,
+  setting: EncoderSetting = {},
 ): Promise<Uint8Array> {
   await yieldThread();
   let pixels = 'bytes' in source ? await decodeChecked(source) : source;
@@ -38,7 +43,7 @@ export async function transformImage(
   if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
   await yieldThread();
   if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
-  return encode(pixels, target, quality);
+  return encode(pixels, target, quality, setting);
 }
 
 /** Decodes and checks the decoder agrees with the header (a mismatch means a lying or corrupt file). */

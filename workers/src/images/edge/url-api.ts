@@ -8,7 +8,7 @@ import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats'
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
 import { checkSource, type SourceCheck } from '../core/source-checks';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
-import { estimateWork, withinBudget } from '../core/work-budget';
+import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { originalResponse, variantResponse } from './responses';
@@ -170,10 +170,13 @@ function describeImage(header: ImageHeader, sourceBytes: number, options: UrlOpt
   });
 }
 
-/** What to encode: the resize plan and the output format. */
+/** What to encode: the resize plan, the output format and the encoder setting that fits the budget. */
 interface TransformDecision {
   readonly plan: ResizePlan;
   readonly target: TargetFormat;
+  readonly rung: EncoderRung;
+  /** The full-effort setting was over the budget; `rung` is a faster one. */
+  readonly reduced: boolean;
 }
 
 /**
@@ -194,23 +197,25 @@ function decideTransform(
     const reason = `AVIF output is limited to ${config.maxAvifMegapixels} MP here; ask for a smaller size or another format`;
     return jsonError(400, `invalid option format: ${reason}`, { option: 'format', value: 'avif', reason });
   }
-  const estimate = (format: TargetFormat) =>
-    estimateWork({
+  const encodePlan = (format: TargetFormat) => {
+    const shape: WorkShape = {
       source: header,
       jpegScans: checked.jpegScans,
       resized: !isIdentity(plan, header),
       output: plan,
       target: format,
-    });
-  // `auto` drops formats whose estimate is over the budget (AVIF first), like those over the AVIF size limit.
-  const affordable = config.formats.filter(
-    (format) => (format !== 'avif' || avifFits) && withinBudget(estimate(format), config.maxWorkMs),
-  );
+    };
+    return planEncode(shape, config.maxWorkMs);
+  };
+  // `auto` drops formats that are over the budget even at their fastest encoder setting (AVIF first), like those
+  // over the AVIF size limit.
+  const affordable = config.formats.filter((format) => (format !== 'avif' || avifFits) && encodePlan(format).ok);
   const target = targetFormat(options, ranges, checked.header.format, { ...config, formats: affordable });
   if (isIdentity(plan, header) && target === header.format) return 'unchanged';
-  const cost = estimate(target);
-  if (!withinBudget(cost, config.maxWorkMs)) {
-    const reason = `this transform is estimated at ${cost.totalMs} ms of CPU, over the budget of ${config.maxWorkMs} ms; ask for fewer pixels or another format`;
+  const chosen = encodePlan(target);
+  if (!chosen.ok) {
+    const cost = chosen.estimate;
+    const reason = `this transform is estimated at ${cost.totalMs} ms of CPU even at the fastest encoder setting, over the budget of ${config.maxWorkMs} ms; ask for fewer pixels or another format`;
     return jsonError(400, `invalid option format: ${reason}`, {
       option: 'format',
       value: target,
@@ -218,7 +223,7 @@ function decideTransform(
       estimate: cost,
     });
   }
-  return { plan, target };
+  return { plan, target, rung: chosen.rung, reduced: chosen.reduced };
 }
 
 /**
@@ -228,14 +233,17 @@ function decideTransform(
 async function serveVariant(
   reply: SourceReply,
   source: CheckedSource,
-  { plan, target }: TransformDecision,
+  decision: TransformDecision,
   context: UrlApiContext,
 ): Promise<Response> {
+  const { plan, target, rung, reduced } = decision;
   const { request, origin, options } = reply;
   const { bytes, header } = source;
   const { config } = context;
   const sourceId = await sourceIdentity(origin.headers, bytes);
-  const key = await variantKey(sourceId, canonicalOptions(options), target);
+  // A reduced encoder setting is part of the key (full effort keeps the key it always had), and of the note.
+  const key = await variantKey(sourceId, `${canonicalOptions(options)}${reduced ? `,enc=${rung.id}` : ''}`, target);
+  const settingNote = reduced ? ` (${rung.id}: full effort over budget)` : '';
   const format = target === 'baseline-jpeg' ? 'jpeg' : target;
   const stored = await getVariant(context.bucket, key);
   if (stored?.kind === 'not-smaller')
@@ -245,10 +253,10 @@ async function serveVariant(
       bytes: stored.bytes,
       format,
       key,
-      note: `${format}; stored`,
+      note: `${format}; stored${settingNote}`,
       vary: vary(reply),
     });
-  const encoded = await encodeThroughGate(source, { plan, target }, options.quality, config);
+  const encoded = await encodeThroughGate(source, decision, options.quality, config);
   if (!encoded) {
     console.log(
       `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,
@@ -266,7 +274,7 @@ async function serveVariant(
     bytes: encoded,
     format,
     key,
-    note: `${format}; encoded`,
+    note: `${format}; encoded${settingNote}`,
     vary: vary(reply),
   });
 }
@@ -274,7 +282,7 @@ async function serveVariant(
 /** Encodes once a transform slot is free; null when none freed up within `queueWaitMs`. */
 async function encodeThroughGate(
   source: CheckedSource,
-  { plan, target }: TransformDecision,
+  { plan, target, rung }: TransformDecision,
   quality: number,
   config: ImagesConfig,
 ): Promise<Uint8Array | null> {
@@ -286,7 +294,7 @@ async function encodeThroughGate(
   if (!release) return null;
   try {
     await ensureCodecs();
-    return await transformImage(source, plan, target, quality);
+    return await transformImage(source, plan, target, quality, rung.setting);
   } finally {
     release();
   }
