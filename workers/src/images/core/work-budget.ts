@@ -44,9 +44,9 @@ export interface EncoderRung {
  *
  * Full-effort figures (the first rung of each format) are the load-~11 calibration above. A faster rung is the
  * full-effort figure times its cost ratio to full effort, so every rung sits on that same scale. The ratios come from
- * bench/images/cost.mjs ("encoder settings", bench/results/images-cost-ladder.csv), two runs on 2026-11-24: A at
- * load 5.3–6.5 (settings timed one after another), B at load 9–10.7 (settings interleaved over 7 rounds, the median
- * of per-round ratios; the bench does this now). Each rung takes the larger ratio of the two (a budget must not
+ * bench/images/cost.mjs ("encoder settings"; run B is bench/results/images-cost-ladder.csv, while images-cost.csv
+ * keeps the load-~11 calibration run), two runs on 2026-11-24: A at load 5.3–6.5 (settings timed one after another),
+ * B at load 9–10.7 (settings interleaved over 7 rounds, the median of per-round ratios; the bench does this now). Each rung takes the larger ratio of the two (a budget must not
  * underestimate). Quality 85, 1 MP photo timed; bytes and SSIM on the 1600x1395 demo hero:
  *
  *   setting           ratio A / B   hero bytes   hero SSIM
