@@ -5,6 +5,7 @@ import { sha256Hex } from '../shared/sha256';
 import { addVary } from '../shared/vary';
 import { encodeVerified } from './codec';
 import { type BinastConfig, readConfig } from './config';
+import { formatHint, gzipBytes, hintKey } from './size-hint';
 import { failureKey, variantKey } from './store';
 
 /**
@@ -92,7 +93,8 @@ async function encodeAndStore(
   path: string,
   config: BinastConfig,
 ): Promise<void> {
-  const sourceBytes = new TextEncoder().encode(source).length;
+  const sourceUtf8 = new TextEncoder().encode(source);
+  const sourceBytes = sourceUtf8.length;
   if (sourceBytes > config.maxSourceBytes) {
     console.warn(`binast: ${path} is ${sourceBytes} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`);
     await store.put(failureKey(key), `over ${config.maxSourceBytes} bytes`);
@@ -111,4 +113,6 @@ async function encodeAndStore(
     httpMetadata: { contentType: binastMediaType },
     customMetadata: { sourceBytes: String(sourceBytes), encodeMs: (performance.now() - startMs).toFixed(1) },
   });
+  // The loader's cost model reads both wire sizes from the page (size-hint.ts).
+  await store.put(hintKey(path, config), formatHint(await gzipBytes(sourceUtf8), await gzipBytes(bytes)));
 }
