@@ -41,6 +41,7 @@ export function summarise(samples, profiles, variants) {
         decodeMs: Math.round(median(mine.map((s) => s.decodeMs))),
         decoderDownloadMs: Math.round(median(mine.map((s) => s.decoderDownloadMs))),
         outcomes: [...new Set(mine.map((s) => s.outcomes))].join(' / '),
+        modelInput: [...new Set(mine.map((s) => s.modelInput))].join(' / '),
       });
     }
   }
@@ -57,6 +58,7 @@ const columns = /** @type {const} */ ([
   ['decoderWireBytes', 'decoder bytes on wire'],
   ['decodeMs', 'decode ms'],
   ['decoderDownloadMs', 'decoder download ms'],
+  ['outcomes', 'outcome(reason) per script'],
 ]);
 
 /** @param {Record<string, any>[]} rows */
@@ -66,7 +68,7 @@ export function toTable(rows) {
       key === 'range'
         ? `${row.minMs}–${row.maxMs}`
         : key === 'vsPlain'
-          ? `${row.vsPlain.toFixed(2)}×`
+          ? `${row.vsPlain.toFixed(3)}×`
           : String(row[key]),
     ),
   );

@@ -1,7 +1,8 @@
 // `npm run bench:loader`: time from navigation to "library executed" (the demo app's `app:executed` mark, set after
 // React, ReactDOM, d3, lodash and the app ran and rendered) for plain scripts vs the BinaryAST loader, on a shaped
 // link (tbf in network namespaces + toxiproxy delay), with bytes on the wire and decode time. Needs root and a build.
-// Options: --runs N (default 3 per variant and profile).
+// Options: --runs N (default 3 per variant and profile), --prefix P (network namespace prefix, default skloader: two
+// sessions running the bench side by side need their own).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +13,8 @@ import { summarise, toCsv, toTable } from './report.mjs';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const prefixArg = process.argv.indexOf('--prefix');
+const prefix = prefixArg > 0 ? String(process.argv[prefixArg + 1]) : 'skloader';
 /** Lighthouse's "slow 4G" mobile profile first (1.6 Mbit/s, 150 ms), then a decent and a fast line. */
 const profiles = [
   { name: '1.6 Mbit/s, 150 ms', downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
@@ -19,10 +22,10 @@ const profiles = [
   { name: '100 Mbit/s, 10 ms', downMbit: 100, upMbit: 50, rttMs: 10 },
 ];
 /**
- * plain: the libraries as <script src>. loader (cold): first visit, the decoder comes from the network too.
- * loader (decoder cached): the decoder is in the HTTP cache (an earlier page loaded it), the scripts are not.
- * repeat view: the same page a second time, everything in the HTTP cache (plain scripts can also use V8's code cache
- * BinaryAST is decoded and compiled again on every view).
+ * plain: the libraries as <script src>. loader (cold): first visit, the decoder is not cached. loader (decoder
+ * cached): the decoder is in the HTTP cache and marked in localStorage (an earlier page loaded it), the scripts are
+ * not. repeat view: the same page a second time, everything in the HTTP cache. The loader's cost model decides each
+ * script from the page's size hints; "BinaryAST forced" skips the model (`data-always`) to show what it avoids.
  */
 const variants = [
   { name: 'plain <script>', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: false },
@@ -30,6 +33,7 @@ const variants = [
   { name: 'loader, decoder cached', path: '/demo/loader-libs', prewarmDecoder: true, repeat: false },
   { name: 'plain, repeat view', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: true },
   { name: 'loader, repeat view', path: '/demo/loader-libs', prewarmDecoder: false, repeat: true },
+  { name: 'BinaryAST forced, decoder cached', path: '/demo/loader-libs?always', prewarmDecoder: true, repeat: false },
 ];
 const serverPort = 8816;
 const proxyPort = 8916;
@@ -40,7 +44,7 @@ if (!capable.ok) {
   process.exit(1);
 }
 
-const link = await createShapedLink({ prefix: 'skloader', downMbit: 100, upMbit: 50 });
+const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50 });
 try {
   const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', String(serverPort)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -91,7 +95,10 @@ try {
             /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
           const isDecoder = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/binast(_bg\.wasm|\.js|-worker\.js|-wasm\.js)$/.test(e.name);
-          /** @typedef {{ outcome?: string, reason?: string, decodeMs?: number }} LoaderRecord */
+          /**
+           * @typedef {{ outcome?: string, reason?: string, decodeMs?: number, downMbit?: number, rttMs?: number,
+           *   decoderCached?: boolean }} LoaderRecord
+           */
           const loader = /** @type {{ binast?: { records: LoaderRecord[] } }} */ (window).binast;
           const records = loader?.records ?? [];
           return {
@@ -105,13 +112,16 @@ try {
               return Math.max(...decoder.map((e) => e.responseEnd)) - Math.min(...decoder.map((e) => e.startTime));
             })(),
             outcomes: records.map((r) => (r.reason ? `${r.outcome}(${r.reason})` : r.outcome)).join(' '),
+            // What the cost model saw for the first script: the connection estimate and the decoder's cache state.
+            modelInput: records[0]
+              ? `${records[0].downMbit ?? '?'} Mbit/s, ${Math.round(records[0].rttMs ?? Number.NaN)} ms, decoder ${records[0].decoderCached ? 'cached' : 'not cached'}`
+              : '',
           };
         });
         await context.close();
         samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
-        // A loader sample that did not decode BinaryAST measures something else (e.g. files rebuilt mid-run): say so.
-        const decodedAll = /^(binast ?)+$/.test(metrics.outcomes);
-        const note = variant.path.endsWith('plain') || decodedAll ? '' : ` (${metrics.outcomes})`;
+        // What the loader did with each script (outcome and the cost model's reason), so every sample explains itself.
+        const note = variant.path.endsWith('plain') ? '' : ` (${metrics.outcomes})`;
         process.stdout.write(
           `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms${note}\n`,
         );

@@ -62,7 +62,11 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
     const original = body === null ? response : new Response(body, response);
     const key = await variantKey(url.pathname, etag ?? (await sha256Hex(body ?? '')), config);
     const stored = await store.get(key);
-    if (stored) return binastResponse(stored, original, key);
+    if (stored) {
+      // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
+      ctx.waitUntil(storeHintIfMissing(store, hintKey(url.pathname, config), key, original));
+      return binastResponse(stored, original, key);
+    }
     if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
     const source = body ?? (await original.clone().text());
     ctx.waitUntil(encodeAndStore(store, key, source, url.pathname, config));
@@ -84,6 +88,21 @@ function binastResponse(stored: R2ObjectBody, original: Response, key: string): 
   const cacheControl = original.headers.get('cache-control');
   if (cacheControl) headers.set('cache-control', cacheControl);
   return new Response(stored.body, { status: 200, headers });
+}
+
+async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, original: Response): Promise<void> {
+  try {
+    if (await store.head(hint)) {
+      await original.body?.cancel();
+      return;
+    }
+    const encoded = await store.get(key);
+    if (!encoded) return;
+    const jsBytes = await gzipBytes(new Uint8Array(await original.arrayBuffer()));
+    await store.put(hint, formatHint(jsBytes, await gzipBytes(new Uint8Array(await encoded.arrayBuffer()))));
+  } catch (error) {
+    console.warn(`binast: no size hint for ${hint}: ${String(error)}`);
+  }
 }
 
 async function encodeAndStore(

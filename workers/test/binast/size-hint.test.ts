@@ -50,6 +50,15 @@ describe('the Worker stores a size hint with each encoding', () => {
     expect(encoded.note).toBe('hit');
     expect(binastBytes).toBe(await gzipBytes(encoded.bytes));
   });
+
+  it('adds the hint of an encoding stored before hints existed when it serves it', async () => {
+    await callBinast(demoScript, binastAccept);
+    await env.VARIANTS?.delete(hintKey(demoScript, defaultConfig));
+    const served = await callBinast(demoScript, binastAccept);
+    expect(served.note).toBe('hit');
+    const stored = await env.VARIANTS?.get(hintKey(demoScript, defaultConfig));
+    expect(parseHint((await stored?.text()) ?? '')?.[1]).toBe(await gzipBytes(served.bytes));
+  });
 });
 
 describe('pages get the hint on their opt-in scripts', () => {
