@@ -34,8 +34,8 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 /**
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
  * Where BinaryAST is not smaller on the wire it can never win, so the loader will run the plain script: a
- * `<link rel=preload>` (modulepreload for modules) goes before the element, which the browser's preload scanner
- * finds as early as it would the plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages
+ * `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the nonce the loader will use) goes before the
+ * element, which the browser's preload scanner finds as early as it would the plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages
  * without a store are left as they are; any error serves the page untouched.
  */
 export const binastHintMiddleware: Middleware = async (request, env, _ctx, next) => {
@@ -45,13 +45,20 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   if (!store || request.method !== 'GET' || response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
   const pageUrl = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
+  // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
+  // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
+  let loaderNonce: string | null = null;
   try {
     const rewritten = new HTMLRewriter()
-      .on('script[src]', {
+      .on('script', {
         async element(script) {
           const kind = (script.getAttribute('type') ?? '').trim().toLowerCase();
-          if (kind !== 'binast' && kind !== 'binast-module') return;
-          const src = script.getAttribute('src') ?? '';
+          if (kind !== 'binast' && kind !== 'binast-module') {
+            loaderNonce = script.getAttribute('nonce') ?? loaderNonce;
+            return;
+          }
+          const src = script.getAttribute('src');
+          if (src === null) return;
           let url: URL;
           try {
             url = new URL(src, pageUrl);
@@ -64,12 +71,16 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           if (!hint) return;
           script.setAttribute('data-binast-size', formatHint(...hint));
           if (hint[1] < hint[0]) return;
-          const crossOrigin = script.getAttribute('crossorigin');
+          // The fetch mode must match the script's for the browser to use the preload; a nonce-only CSP needs its nonce.
+          const copied = [
+            ['crossorigin', script.getAttribute('crossorigin')],
+            ['nonce', loaderNonce ?? script.getAttribute('nonce')],
+          ]
+            .filter((pair): pair is [string, string] => pair[1] !== null)
+            .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+            .join('');
           const rel = kind === 'binast-module' ? 'modulepreload' : 'preload';
-          script.before(
-            `<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${crossOrigin === null ? '' : ` crossorigin="${escapeAttribute(crossOrigin)}"`}>`,
-            { html: true },
-          );
+          script.before(`<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${copied}>`, { html: true });
         },
       })
       .transform(response);

@@ -69,7 +69,7 @@ describe('pages get the hint on their opt-in scripts', () => {
     const { response, text } = await annotate(
       page(
         '<script type="binast" src="/js/big.js"></script><script type="binast" src="/js/small.js" defer></script>' +
-          '<script type="binast-module" src="/js/widget.mjs" crossorigin="anonymous"></script>',
+          '<script type="binast-module" src="/js/widget.mjs" crossorigin="anonymous" nonce="n1"></script>',
       ),
     );
     expect(text).toContain(
@@ -78,10 +78,23 @@ describe('pages get the hint on their opt-in scripts', () => {
     // BinaryAST is smaller: the loader decides at run time, and nothing downloads the JavaScript ahead of it.
     expect(text).toContain('</script><script type="binast" src="/js/small.js" defer data-binast-size="1000 700">');
     expect(text).toContain(
-      '<link rel="modulepreload" as="script" href="/js/widget.mjs" crossorigin="anonymous"><script type="binast-module"',
+      '<link rel="modulepreload" as="script" href="/js/widget.mjs" crossorigin="anonymous" nonce="n1"><script type="binast-module"',
     );
     expect(response.headers.get('etag')).toBe('W/"p1"');
     expect(response.headers.get('content-length')).toBeNull();
+  });
+
+  it("gives the preload the loader's nonce, which the loader gives the plain script, else the script's own", async () => {
+    await putHint('/js/big.js', '1000 1200');
+    const loaderTag = '<script nonce="L1" src="/binast/binast-loader.min.js"></script>';
+    const html = (body: string) => `<!doctype html><html><head>${body}</head><body></body></html>`;
+    const optIn = '<script type="binast" src="/js/big.js" nonce="S1"></script>';
+    expect((await annotate(html(`${loaderTag}${optIn}`))).text).toContain(
+      '<link rel="preload" as="script" href="/js/big.js" nonce="L1"><script',
+    );
+    expect((await annotate(html(optIn))).text).toContain(
+      '<link rel="preload" as="script" href="/js/big.js" nonce="S1">',
+    );
   });
 
   it('leaves alone plain scripts, cross-origin ones and scripts without a stored hint', async () => {
