@@ -8,7 +8,7 @@
 // script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and a
 // `<link rel=preload>` goes before the ones whose BinaryAST is not smaller, so the loader's cost model sees the
 // real ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
-// skipped: every script is fetched as BinaryAST), to measure what the model avoids.
+// skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
 // Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -88,7 +88,8 @@ function annotate(html, always) {
     const size = sizes[src];
     if (!size) return tag;
     const hinted = `<script type="binast" src="${src}" data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}"></script>`;
-    return size.binastGzipBytes >= size.jsGzipBytes
+    // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
+    return size.binastGzipBytes >= size.jsGzipBytes && !always
       ? `<link rel="preload" as="script" href="${src}">${hinted}`
       : hinted;
   });
