@@ -1,8 +1,8 @@
 // `npm run bench:loader`: time from navigation to "library executed" (the demo app's `app:executed` mark, set after
 // React, ReactDOM, d3, lodash and the app ran and rendered) for plain scripts vs the BinaryAST loader, on a shaped
 // link (tbf in network namespaces + toxiproxy delay), with bytes on the wire and decode time. Needs root and a build.
-// Options: --runs N (default 3 per variant and profile), --prefix P (network namespace prefix, default skloader: two
-// sessions running the bench side by side need their own).
+// Options: --runs N (default 3 per variant and profile), --profile S (only the profiles whose name contains S),
+// --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,12 +15,16 @@ const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 const prefixArg = process.argv.indexOf('--prefix');
 const prefix = prefixArg > 0 ? String(process.argv[prefixArg + 1]) : 'skloader';
+const profileArg = process.argv.indexOf('--profile');
+/** Only the profiles whose name contains this (e.g. `--profile 100` for 100 Mbit/s), to look at one closely. */
+const profileFilter = profileArg > 0 ? String(process.argv[profileArg + 1]) : '';
 /** Lighthouse's "slow 4G" mobile profile first (1.6 Mbit/s, 150 ms), then a decent and a fast line. */
 const profiles = [
   { name: '1.6 Mbit/s, 150 ms', downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
   { name: '10 Mbit/s, 40 ms', downMbit: 10, upMbit: 5, rttMs: 40 },
   { name: '100 Mbit/s, 10 ms', downMbit: 100, upMbit: 50, rttMs: 10 },
 ];
+const chosenProfiles = profiles.filter((profile) => profile.name.includes(profileFilter));
 /**
  * plain: the libraries as <script src>. loader (cold): first visit, the decoder is not cached. loader (decoder
  * cached): the decoder is in the HTTP cache and marked in localStorage (an earlier page loaded it), the scripts are
@@ -62,7 +66,7 @@ try {
   });
   /** @type {Record<string, unknown>[]} */
   const samples = [];
-  for (const profile of profiles) {
+  for (const profile of chosenProfiles) {
     await link.setRates(profile);
     await proxy.setDelay({ rttMs: profile.rttMs });
     // Interleaved so drift (other work on the machine) spreads over all variants.
@@ -129,7 +133,7 @@ try {
     }
   }
   await browser.close();
-  const rows = summarise(samples, profiles, variants);
+  const rows = summarise(samples, chosenProfiles, variants);
   process.stdout.write(
     `\n${toTable(rows)}\n\nPer-script sizes in bytes (the link carries gzip -9: Chromium offers brotli only over HTTPS):\n`,
   );
@@ -141,7 +145,7 @@ try {
   writeFileSync(join(outDir, 'loader.csv'), toCsv(rows));
   writeFileSync(
     join(outDir, 'loader.json'),
-    `${JSON.stringify({ runs, profiles, rows, samples, sizes: /** @type {any} */ (ready).sizes }, null, 2)}\n`,
+    `${JSON.stringify({ runs, profiles: chosenProfiles, rows, samples, sizes: /** @type {any} */ (ready).sizes }, null, 2)}\n`,
   );
   process.stdout.write(`\nwrote bench/results/loader.csv and loader.json\n`);
 } finally {
