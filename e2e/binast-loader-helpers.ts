@@ -11,6 +11,7 @@ export interface LoaderRecord {
   reason?: string;
   transferBytes?: number;
   decodeMs?: number;
+  decodedBefore?: boolean;
   jsBytes?: number;
   binastBytes?: number;
   decoderCached?: boolean;

@@ -44,6 +44,11 @@ export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision,
    * body's download overlaps it (decoder download and instantiation excluded).
    */
   decodeMs?: number;
+  /**
+   * True when the decoded source came from Cache Storage (an earlier view decoded the same BinaryAST, same ETag):
+   * nothing was decoded, `decodeMs` is the time to read it back.
+   */
+  decodedBefore?: boolean;
   /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
   executeMs?: number;
 }

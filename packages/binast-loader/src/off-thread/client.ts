@@ -48,8 +48,16 @@ let environment: ReturnType<typeof probeEnvironment> | undefined;
 export async function prepareScript({ script, url, record, nonce, fallback, finish }: BinastJob): Promise<Runner> {
   environment ??= probeEnvironment(nonce);
   if (environment) return fallback(environment);
-  const ready = init();
-  ready.catch(() => {});
+  // The decoder starts while the script downloads, unless an earlier view kept this script's decoded source (then
+  // it starts only if that copy turns out stale).
+  const startDecoder = () => {
+    const ready = init();
+    ready.catch(() => {});
+    return ready;
+  };
+  void decodedBefore(url).then((seen) => {
+    if (!seen) startDecoder();
+  });
   const startMs = performance.now();
   let response: Response;
   let binast = false;
@@ -67,16 +75,23 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
   // For BinaryAST: to the response headers; its body streams into the decoder.
   record.fetchMs = measure('binast:fetch', startMs);
   if (binast) {
-    try {
-      await ready;
-    } catch {
-      return fallback('decoder');
-    }
     const decodeStartMs = performance.now();
-    try {
-      source = await decodeToJavaScript(response);
-    } catch {
-      return fallback('decode');
+    const cached = await readDecoded(url, response);
+    if (cached === undefined) {
+      try {
+        await startDecoder();
+      } catch {
+        return fallback('decoder');
+      }
+      try {
+        source = await decodeToJavaScript(response);
+      } catch {
+        return fallback('decode');
+      }
+      void keepDecoded(url, response, source);
+    } else {
+      source = cached;
+      record.decodedBefore = true;
     }
     record.decodeMs = measure('binast:decode', decodeStartMs);
   }
@@ -86,6 +101,52 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
       return finish(binast ? 'binast' : 'js', true, runStartMs);
     return fallback('syntax')();
   };
+}
+
+// Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
+// view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
+// Storage is missing (insecure origins) or fails, or the response has no ETag, every view decodes.
+const decodedCacheName = 'binast-decoded-v1';
+const decodedKey = (url: string, etag: string) => {
+  const key = new URL(url);
+  key.searchParams.set('binast-etag', etag);
+  return key.href;
+};
+
+/** Whether Cache Storage holds a decoded copy of this script (any version); never rejects. */
+async function decodedBefore(url: string): Promise<boolean> {
+  try {
+    return (await (await caches.open(decodedCacheName)).keys(url, { ignoreSearch: true })).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function readDecoded(url: string, response: Response): Promise<string | undefined> {
+  const etag = response.headers.get('etag');
+  try {
+    const hit = etag && (await (await caches.open(decodedCacheName)).match(decodedKey(url, etag)));
+    if (!hit) return undefined;
+    const source = await hit.text();
+    // The BinaryAST body is not needed any more.
+    await response.body?.cancel();
+    return source;
+  } catch {
+    return undefined;
+  }
+}
+
+async function keepDecoded(url: string, response: Response, source: string): Promise<void> {
+  const etag = response.headers.get('etag');
+  if (!etag) return;
+  try {
+    const cache = await caches.open(decodedCacheName);
+    // One entry per script: older versions (other ETags) go.
+    for (const old of await cache.keys(url, { ignoreSearch: true })) await cache.delete(old);
+    await cache.put(decodedKey(url, etag), new Response(source, { headers: { 'content-type': 'text/javascript' } }));
+  } catch {
+    // A cache is an optimisation: the next view decodes again.
+  }
 }
 
 /** A BinaryAST response -> JavaScript source; rejects with the decoder's error on corrupt input. */
