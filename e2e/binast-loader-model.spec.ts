@@ -24,14 +24,19 @@ function watchRequests(page: Page) {
   return { binast, decoder };
 }
 
-/** Serves the loader page with each script's size hint rewritten by `hint(jsBytes, binastBytes)`. */
+/**
+ * Serves the loader page with each script's size hint rewritten by `hint(jsBytes, binastBytes)`, as the Worker would
+ * for a format of that size: without the preloads it adds only where BinaryAST is larger.
+ */
 async function rewriteHints(page: Page, hint: (jsBytes: number, binastBytes: number) => string) {
   await page.route(/\/demo\/loader-libs$/, async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(
-      /data-binast-size="(\d+) (\d+)"/g,
-      (_, js: string, binast: string) => `data-binast-size="${hint(Number(js), Number(binast))}"`,
-    );
+    const body = (await response.text())
+      .replace(/<link rel="preload" as="script"[^>]*>/g, '')
+      .replace(
+        /data-binast-size="(\d+) (\d+)"/g,
+        (_, js: string, binast: string) => `data-binast-size="${hint(Number(js), Number(binast))}"`,
+      );
     await route.fulfill({ response, body });
   });
 }

@@ -26,21 +26,21 @@ export interface BinastLoader {
 }
 
 /**
- * What the page knows about its connection: Network Information when the browser has it, else the fastest body
- * download among resources over 10 KB that already loaded (smaller ones measure latency, not throughput) and the
+ * What the page knows about its connection: Network Information when the browser has it (Chromium caps `downlink`
+ * at 10 Mbit/s and rounds it), and the fastest body download among resources over 10 KB that already loaded (smaller
+ * ones measure latency, not throughput), whichever is faster; the round trip from Network Information, else the
  * navigation's request-to-first-byte time.
  */
 function readConnection(): Pick<CostInput, 'downMbit' | 'rttMs'> {
   const known = (navigator as { connection?: { downlink?: number; rtt?: number } }).connection;
-  if (known?.downlink) return { downMbit: known.downlink, rttMs: known.rtt };
-  let downMbit = 0;
+  let downMbit = known?.downlink ?? 0;
   for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
     const bodyMs = entry.responseEnd - entry.responseStart;
     if (entry.encodedBodySize > 1e4 && bodyMs > 0)
       downMbit = Math.max(downMbit, (entry.encodedBodySize * 8e-3) / bodyMs);
   }
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return { downMbit, rttMs: navigation && navigation.responseStart - navigation.requestStart };
+  return { downMbit, rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart) };
 }
 
 /** Starts loading every opted-in script of the document; call once, as early as possible (in `<head>`). */
