@@ -26,7 +26,9 @@ const profiles = [
 ];
 const chosenProfiles = profiles.filter((profile) => profile.name.includes(profileFilter));
 /**
- * plain: the libraries as <script src>. loader (cold): first visit, the decoder is not cached. loader (decoder
+ * plain: the libraries as <script src>. plain, warm connection: the same after an earlier page of the origin (the
+ * browser keeps its connections open), the fair baseline for the "decoder cached" variants, whose earlier page
+ * leaves warm connections too. loader (cold): first visit, the decoder is not cached. loader (decoder
  * cached): the decoder is in the HTTP cache and marked in localStorage (an earlier page loaded it), the scripts are
  * not. repeat view: the same page a second time, everything in the HTTP cache. The loader's cost model decides each
  * script from the page's size hints; "BinaryAST forced" skips the model (`data-always`) to show what it avoids.
@@ -34,6 +36,7 @@ const chosenProfiles = profiles.filter((profile) => profile.name.includes(profil
 const variants = [
   { name: 'plain <script>', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: false },
   { name: 'loader, cold', path: '/demo/loader-libs', prewarmDecoder: false, repeat: false },
+  { name: 'plain, warm connection', path: '/demo/loader-libs-plain', warm: true, repeat: false },
   { name: 'loader, decoder cached', path: '/demo/loader-libs', prewarmDecoder: true, repeat: false },
   { name: 'plain, repeat view', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: true },
   { name: 'loader, repeat view', path: '/demo/loader-libs', prewarmDecoder: false, repeat: true },
@@ -74,7 +77,8 @@ try {
       for (const variant of variants) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        if (variant.prewarmDecoder) {
+        if ('warm' in variant) await page.goto(`${origin}/favicon.svg`);
+        if ('prewarmDecoder' in variant && variant.prewarmDecoder) {
           await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
           await page.evaluate(() =>
             // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
