@@ -77,7 +77,7 @@ try {
       for (const variant of variants) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        if ('warm' in variant) await page.goto(`${origin}/favicon.svg`);
+        if ('warm' in variant) await page.goto(`${origin}/demo/loader-cases/step.js`);
         if ('prewarmDecoder' in variant && variant.prewarmDecoder) {
           await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
           await page.evaluate(() =>

@@ -11,27 +11,27 @@ const panel = document.querySelector('#timings');
 const measuredRows = [
   [
     '1.6 Mbit/s, 150 ms RTT',
-    '1527 (1415–2386) ms',
-    '1508 (1381–1668) ms',
-    '1442 (1392–1556) ms',
-    '62 / 68 ms',
-    '1800 (1726–2071) ms',
+    '1457 (1422–1560) ms',
+    '1497 (1466–1751) ms',
+    '1439 (1381–1531) ms',
+    '56 / 72 ms',
+    '1825 (1676–2321) ms',
   ],
   [
     '10 Mbit/s, 40 ms RTT',
-    '456 (377–576) ms',
-    '422 (389–524) ms',
-    '353 (324–497) ms',
-    '67 / 58 ms',
-    '593 (502–692) ms',
+    '443 (337–515) ms',
+    '446 (353–492) ms',
+    '424 (370–504) ms',
+    '68 / 78 ms',
+    '585 (522–762) ms',
   ],
   [
     '100 Mbit/s, 10 ms RTT',
-    '344 (247–430) ms',
-    '517 (318–1129) ms',
-    '296 (211–665) ms',
-    '73 / 90 ms',
-    '711 (406–2232) ms',
+    '349 (269–570) ms',
+    '367 (264–456) ms',
+    '331 (222–564) ms',
+    '95 / 76 ms',
+    '488 (448–617) ms',
   ],
 ];
 const measuredColumns = [
@@ -43,11 +43,11 @@ const measuredColumns = [
   'BinaryAST forced, decoder cached',
 ];
 /** Columns where the loader was slower than plain scripts in every row. */
-const slowerColumns = new Set([5]);
+const slowerColumns = new Set([2, 5]);
 const measuredNote = [
-  'Median (min–max) of 9 loads to "app executed", Chromium on shaped links, 2026-11-24 on a 2-core machine shared with other work (load average 9–17: differences of a few percent are noise) (',
+  'Median (min–max) of 9 loads to "app executed", Chromium on shaped links, 2026-11-24 on a 2-core machine shared with other work (load average ≈ 8: differences of a few percent are within its noise) (',
   'bench/results/loader.csv',
-  "). The loader decides per script with a cost model: today's BinaryAST is larger than gzip of these libraries, so it runs every one as a plain script (the decoder is never downloaded) and costs only its own 2 KB. Forcing BinaryAST (last column) is 1.2–2.1× slower: that is what the model avoids.",
+  "). The loader decides per script with a cost model: today's BinaryAST is larger than gzip of these libraries, so it runs every one as a plain script (the decoder is never downloaded) and costs only its own 2 KB. Forcing BinaryAST (last column, decoder cached) is 1.2–1.5× slower than plain scripts after an earlier page of the site: that is what the model avoids.",
 ];
 
 function cell(tag, text, className = '') {
