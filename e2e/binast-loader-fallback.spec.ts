@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { askedForBinast, loaderRender, pageErrors, plainRender, serveWithCsp } from './binast-loader-helpers';
+import { askedForBinast, forceBinast, loaderRender, pageErrors, plainRender } from './binast-loader-helpers';
 
-// Every failure path must leave the page exactly as the plain scripts would, and say why in the records.
+// Every failure path must leave the page exactly as the plain scripts would, and say why in the records. The cost
+// model is skipped (`data-always`): these are the paths taken once BinaryAST was asked for.
+test.beforeEach(async ({ page }) => {
+  await forceBinast(page);
+});
 
 test('a server that answers JavaScript: the loader runs it as is', async ({ page }) => {
   const reference = await plainRender(page);
@@ -69,7 +73,8 @@ test('a decoder that cannot load: falls back to the plain script', async ({ page
 
 test('Wasm blocked by the page CSP: every script falls back, nothing is downloaded twice', async ({ page }) => {
   const reference = await plainRender(page);
-  await serveWithCsp(page, '/demo/loader-libs', "script-src 'self' 'unsafe-inline'");
+  await page.unrouteAll();
+  await forceBinast(page, "script-src 'self' 'unsafe-inline'");
   const binastRequests: string[] = [];
   page.on('request', (request) => {
     if ((request.headers().accept ?? '').includes('javascript-binast')) binastRequests.push(request.url());
@@ -92,7 +97,8 @@ test('a browser without WebAssembly: every script falls back', async ({ page }) 
 
 test('a CSP that forbids inline scripts: every script falls back to its plain URL', async ({ page }) => {
   const reference = await plainRender(page);
-  await serveWithCsp(page, '/demo/loader-libs', "script-src 'self' 'wasm-unsafe-eval'");
+  await page.unrouteAll();
+  await forceBinast(page, "script-src 'self' 'wasm-unsafe-eval'");
   const { records, html } = await loaderRender(page);
   expect(html).toBe(reference);
   expect(records.map((record) => record.reason)).toEqual(Array(5).fill('csp-inline'));
@@ -109,7 +115,7 @@ test('a strict nonce CSP with wasm-unsafe-eval (the documented setup): no fallba
   const reference = await plainRender(page);
   const { records, html } = await loaderRender(page, '/demo/loader-csp');
   expect(html).toBe(reference);
-  for (const record of records) expect(record.reason).toBeUndefined();
+  for (const record of records) expect(record.reason).toBe('always');
   // This policy has no worker-src/'self': the decoder's Worker is refused and decoding runs on the main thread.
   expect(records.map((record) => record.outcome)).toContain('binast');
 });

@@ -5,12 +5,20 @@ export interface LoaderRecord {
   url: string;
   mode: string;
   module: boolean;
-  outcome?: 'binast' | 'js' | 'fallback' | 'error';
+  outcome?: 'binast' | 'js' | 'plain' | 'fallback' | 'error';
   fetchMs?: number;
   executeMs?: number;
   reason?: string;
   transferBytes?: number;
   decodeMs?: number;
+  decodedBefore?: boolean;
+  jsBytes?: number;
+  binastBytes?: number;
+  decoderCached?: boolean;
+  downMbit?: number;
+  rttMs?: number;
+  savedMs?: number;
+  costMs?: number;
 }
 
 export const libraryScripts = ['react.js', 'react-dom.js', 'd3.js', 'lodash.js', 'loader-app.js'];
@@ -25,11 +33,20 @@ export function askedForBinast(route: Route): boolean {
   return (route.request().headers().accept ?? '').includes('application/javascript-binast');
 }
 
-/** Adds a Content-Security-Policy header to one page's response, the way a site would send it. */
-export async function serveWithCsp(page: Page, path: string, policy: string): Promise<void> {
-  await page.route(`**${path}`, async (route) => {
+/** The loader's own pages (not their `-plain` twins, not the scripts under /demo/loader/ and /demo/loader-cases/). */
+const loaderPages = /\/demo\/loader-(libs|order|csp)(\.html)?(\?.*)?$/;
+
+/**
+ * Serves the loader's pages with `data-always` on the loader's tag: the cost model is skipped and every script is
+ * fetched as BinaryAST, which the tests of the decoding path and its fallbacks need whatever the size hints say.
+ * `policy`: a Content-Security-Policy header added to the page's response, the way a site would send it.
+ */
+export async function forceBinast(page: Page, policy?: string): Promise<void> {
+  await page.route(loaderPages, async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
+    const body = (await response.text()).replace('binast-loader.min.js"', 'binast-loader.min.js" data-always');
+    const headers = policy ? { ...response.headers(), 'content-security-policy': policy } : response.headers();
+    await route.fulfill({ response, body, headers });
   });
 }
 

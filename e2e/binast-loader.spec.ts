@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import {
+  forceBinast,
   type LoaderRecord,
   libraryPaths,
   libraryScripts,
@@ -16,6 +17,7 @@ test('real libraries (React, ReactDOM, d3, lodash) and an app render the same th
 }) => {
   const errors = pageErrors(page);
   const reference = await plainRender(page);
+  await forceBinast(page);
   const { records, html } = await loaderRender(page);
   expect(html).toBe(reference);
   expect(records.map((record) => new URL(record.url).pathname.split('/').pop())).toEqual(libraryScripts);
@@ -42,22 +44,32 @@ test('blocking, defer, async and module scripts run in the order plain scripts d
   const withoutAsync = (order: string[]) => order.filter((name) => name !== 'async');
   const plain = await run('/demo/loader-order-plain');
   expect(withoutAsync(plain.order)).toEqual(['after-lodash', 'listeners', 'end', 'defer', 'module']);
-  const viaLoader = await run('/demo/loader-order');
-  expect(withoutAsync(viaLoader.order)).toEqual(withoutAsync(plain.order));
-  // currentScript: the same src and dataset for classic scripts, null for modules; lodash was there for the next one.
-  // The async script may run before or after lodash, with plain scripts too: only its currentScript is compared.
-  const { async: loaderAsync, ...loaderOrdered } = viaLoader.seen;
-  const { async: plainAsync, ...plainOrdered } = plain.seen;
-  expect(loaderOrdered).toEqual(plainOrdered);
-  expect((loaderAsync as { src: string }).src).toBe((plainAsync as { src: string }).src);
-  expect(viaLoader.events.toSorted()).toEqual(plain.events.toSorted());
-  const records: LoaderRecord[] = await loaderRecords(page);
-  const missing = records.find((record) => record.url.endsWith('/missing.js'));
-  expect(missing).toMatchObject({ outcome: 'error', reason: 'http-404' });
-  expect(records.find((record) => record.url.endsWith('/module.js'))).toMatchObject({ module: true, mode: 'defer' });
+  // Both ways the loader can go: plain scripts (no size hints: the cost model steps aside, blocking scripts start at
+  // once in order) and BinaryAST for every script (`data-always`).
+  for (const always of [false, true]) {
+    if (always) await forceBinast(page);
+    const viaLoader = await run('/demo/loader-order');
+    expect(withoutAsync(viaLoader.order)).toEqual(withoutAsync(plain.order));
+    // currentScript: the same src and dataset for classic scripts, null for modules; lodash was there for the next
+    // one. The async script may run before or after lodash, with plain scripts too: only its currentScript is compared.
+    const { async: loaderAsync, ...loaderOrdered } = viaLoader.seen;
+    const { async: plainAsync, ...plainOrdered } = plain.seen;
+    expect(loaderOrdered).toEqual(plainOrdered);
+    expect((loaderAsync as { src: string }).src).toBe((plainAsync as { src: string }).src);
+    expect(viaLoader.events.toSorted()).toEqual(plain.events.toSorted());
+    const records: LoaderRecord[] = await loaderRecords(page);
+    const missing = records.find((record) => record.url.endsWith('/missing.js'));
+    expect(missing).toMatchObject({ outcome: 'error', reason: always ? 'http-404' : 'no-hint' });
+    expect(records.find((record) => record.url.endsWith('/module.js'))).toMatchObject({ module: true, mode: 'defer' });
+    // Forced: BinaryAST, or JavaScript while the Worker has not encoded a script yet (it starts on that request).
+    for (const record of records.filter((other) => other !== missing)) {
+      expect(always ? ['binast', 'js'] : ['plain']).toContain(record.outcome);
+    }
+  }
 });
 
 test('every script gets User Timing measures for fetch and execute, with bytes in its record', async ({ page }) => {
+  await forceBinast(page);
   const { records } = await loaderRender(page);
   const measures = await page.evaluate(() =>
     ['binast:fetch', 'binast:execute'].map((name) => performance.getEntriesByName(name, 'measure').length),
@@ -104,6 +116,7 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
   await primeBinast(request, libraryPaths);
+  await forceBinast(page);
   // The loader page first, with an empty HTTP cache: see the repeat-visit test below for why the order matters.
   const { records, html } = await loaderRender(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
@@ -121,8 +134,31 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
 test('a repeat visit gets BinaryAST although the HTTP cache holds the JavaScript', async ({ page, request }) => {
   await primeBinast(request, libraryPaths);
   await plainRender(page);
+  await forceBinast(page);
   const { records } = await loaderRender(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
+});
+
+test('a repeat view of BinaryAST scripts reads the decoded source back instead of decoding again', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await primeBinast(request, libraryPaths);
+  await forceBinast(page);
+  const first = await loaderRender(page);
+  expect(first.records.map((record) => record.decodedBefore)).toEqual(Array(libraryPaths.length).fill(undefined));
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  // keepDecoded stores after the script ran; give the cache writes a moment before the next view.
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open('binast-decoded-v1')).keys()).length))
+    .toBe(libraryPaths.length);
+  const repeat = await loaderRender(page);
+  expect(repeat.html).toBe(first.html);
+  for (const record of repeat.records) expect(record).toMatchObject({ outcome: 'binast', decodedBefore: true });
+  // Nothing to decode: the decoder's Worker never started.
+  expect(workers).toEqual([]);
 });
 
 test('a script added after DOMContentLoaded runs once binast.scan() sees it, as an async script', async ({ page }) => {
@@ -157,7 +193,7 @@ test('scripts with integrity run from their plain URL, and Subresource Integrity
     route.fulfill({
       contentType: 'text/html',
       body: `<!doctype html><script>window.loaderCase = { order: [], seen: {}, events: [] };</script>
-        <script src="/demo/loader/binast-loader.min.js"></script>${tag('sri', hash)}${tag('tampered', 'sha384-AAAA')}`,
+        <script src="/demo/loader/binast-loader.min.js" data-always></script>${tag('sri', hash)}${tag('tampered', 'sha384-AAAA')}`,
     }),
   );
   await page.goto('/demo/loader-sri');

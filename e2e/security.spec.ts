@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { libraryPaths, loaderRecords, primeBinast } from './binast-loader-helpers';
+import { forceBinast, libraryPaths, loaderRecords, primeBinast } from './binast-loader-helpers';
 
 // Issue #20: every HTML page carries a Content-Security-Policy, X-Content-Type-Options and Referrer-Policy, and the
 // SPA, the demos and the BinaryAST loader still work under that policy in Chromium, with no violation reported.
@@ -83,6 +83,8 @@ test('the BinaryAST loader fetches, instantiates Wasm and runs decoded scripts u
 }) => {
   test.setTimeout(90_000);
   await primeBinast(request, libraryPaths);
+  // Every script fetched as BinaryAST (the cost model would step aside: today's format is larger on the wire).
+  await forceBinast(page);
   const violations = await watchViolations(page);
   await expectSecurityHeaders(page, '/demo/loader-libs.html');
   const records = await loaderRecords(page);
@@ -97,6 +99,7 @@ test('the loader page with its own meta CSP keeps its nonce; only the documented
 }) => {
   test.setTimeout(90_000);
   await primeBinast(request, libraryPaths);
+  await forceBinast(page);
   const violations = await watchViolations(page);
   const policy = await expectSecurityHeaders(page, '/demo/loader-csp.html');
   expect(policy).toContain("'nonce-speedkit-demo'");

@@ -12,7 +12,8 @@ export function median(values) {
 
 /**
  * One row per profile and variant: medians, the spread of the executed time, and the change against plain scripts
- * (the first plain variant of the same kind: first visit, or repeat view for variants named "repeat").
+ * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier page
+ * of the origin — warm connections — for "warm connection" and "decoder cached").
  * @param {Record<string, any>[]} samples
  * @param {{ name: string }[]} profiles
  * @param {{ name: string }[]} variants
@@ -26,7 +27,11 @@ export function summarise(samples, profiles, variants) {
       const mine = samples.filter((s) => s.profile === profile.name && s.variant === variant.name);
       const executed = mine.map((s) => s.executedMs);
       const executedMs = median(executed);
-      const kind = variant.name.includes('repeat') ? 'repeat' : 'first';
+      const kind = variant.name.includes('repeat')
+        ? 'repeat'
+        : /warm connection|decoder cached/.test(variant.name)
+          ? 'warm'
+          : 'first';
       plainMs[kind] ??= executedMs;
       rows.push({
         profile: profile.name,
@@ -41,6 +46,7 @@ export function summarise(samples, profiles, variants) {
         decodeMs: Math.round(median(mine.map((s) => s.decodeMs))),
         decoderDownloadMs: Math.round(median(mine.map((s) => s.decoderDownloadMs))),
         outcomes: [...new Set(mine.map((s) => s.outcomes))].join(' / '),
+        modelInput: [...new Set(mine.map((s) => s.modelInput))].join(' / '),
       });
     }
   }
@@ -57,6 +63,7 @@ const columns = /** @type {const} */ ([
   ['decoderWireBytes', 'decoder bytes on wire'],
   ['decodeMs', 'decode ms'],
   ['decoderDownloadMs', 'decoder download ms'],
+  ['outcomes', 'outcome(reason) per script'],
 ]);
 
 /** @param {Record<string, any>[]} rows */
@@ -66,7 +73,7 @@ export function toTable(rows) {
       key === 'range'
         ? `${row.minMs}–${row.maxMs}`
         : key === 'vsPlain'
-          ? `${row.vsPlain.toFixed(2)}×`
+          ? `${row.vsPlain.toFixed(3)}×`
           : String(row[key]),
     ),
   );

@@ -1,7 +1,8 @@
 // `npm run bench:loader`: time from navigation to "library executed" (the demo app's `app:executed` mark, set after
 // React, ReactDOM, d3, lodash and the app ran and rendered) for plain scripts vs the BinaryAST loader, on a shaped
 // link (tbf in network namespaces + toxiproxy delay), with bytes on the wire and decode time. Needs root and a build.
-// Options: --runs N (default 3 per variant and profile).
+// Options: --runs N (default 3 per variant and profile), --profile S (only the profiles whose name contains S),
+// --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,24 +13,34 @@ import { summarise, toCsv, toTable } from './report.mjs';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const prefixArg = process.argv.indexOf('--prefix');
+const prefix = prefixArg > 0 ? String(process.argv[prefixArg + 1]) : 'skloader';
+const profileArg = process.argv.indexOf('--profile');
+/** Only the profiles whose name contains this (e.g. `--profile 100` for 100 Mbit/s), to look at one closely. */
+const profileFilter = profileArg > 0 ? String(process.argv[profileArg + 1]) : '';
 /** Lighthouse's "slow 4G" mobile profile first (1.6 Mbit/s, 150 ms), then a decent and a fast line. */
 const profiles = [
   { name: '1.6 Mbit/s, 150 ms', downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
   { name: '10 Mbit/s, 40 ms', downMbit: 10, upMbit: 5, rttMs: 40 },
   { name: '100 Mbit/s, 10 ms', downMbit: 100, upMbit: 50, rttMs: 10 },
 ];
+const chosenProfiles = profiles.filter((profile) => profile.name.includes(profileFilter));
 /**
- * plain: the libraries as <script src>. loader (cold): first visit, the decoder comes from the network too.
- * loader (decoder cached): the decoder is in the HTTP cache (an earlier page loaded it), the scripts are not.
- * repeat view: the same page a second time, everything in the HTTP cache (plain scripts can also use V8's code cache
- * BinaryAST is decoded and compiled again on every view).
+ * plain: the libraries as <script src>. plain, warm connection: the same after an earlier page of the origin (the
+ * browser keeps its connections open), the fair baseline for the "decoder cached" variants, whose earlier page
+ * leaves warm connections too. loader (cold): first visit, the decoder is not cached. loader (decoder
+ * cached): the decoder is in the HTTP cache and marked in localStorage (an earlier page loaded it), the scripts are
+ * not. repeat view: the same page a second time, everything in the HTTP cache. The loader's cost model decides each
+ * script from the page's size hints; "BinaryAST forced" skips the model (`data-always`) to show what it avoids.
  */
 const variants = [
   { name: 'plain <script>', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: false },
   { name: 'loader, cold', path: '/demo/loader-libs', prewarmDecoder: false, repeat: false },
+  { name: 'plain, warm connection', path: '/demo/loader-libs-plain', warm: true, repeat: false },
   { name: 'loader, decoder cached', path: '/demo/loader-libs', prewarmDecoder: true, repeat: false },
   { name: 'plain, repeat view', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: true },
   { name: 'loader, repeat view', path: '/demo/loader-libs', prewarmDecoder: false, repeat: true },
+  { name: 'BinaryAST forced, decoder cached', path: '/demo/loader-libs?always', prewarmDecoder: true, repeat: false },
 ];
 const serverPort = 8816;
 const proxyPort = 8916;
@@ -40,7 +51,7 @@ if (!capable.ok) {
   process.exit(1);
 }
 
-const link = await createShapedLink({ prefix: 'skloader', downMbit: 100, upMbit: 50 });
+const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50 });
 try {
   const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', String(serverPort)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -58,7 +69,7 @@ try {
   });
   /** @type {Record<string, unknown>[]} */
   const samples = [];
-  for (const profile of profiles) {
+  for (const profile of chosenProfiles) {
     await link.setRates(profile);
     await proxy.setDelay({ rttMs: profile.rttMs });
     // Interleaved so drift (other work on the machine) spreads over all variants.
@@ -66,7 +77,8 @@ try {
       for (const variant of variants) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        if (variant.prewarmDecoder) {
+        if ('warm' in variant) await page.goto(`${origin}/demo/loader-cases/step.js`);
+        if ('prewarmDecoder' in variant && variant.prewarmDecoder) {
           await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
           await page.evaluate(() =>
             // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
@@ -91,7 +103,10 @@ try {
             /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
           const isDecoder = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/binast(_bg\.wasm|\.js|-worker\.js|-wasm\.js)$/.test(e.name);
-          /** @typedef {{ outcome?: string, reason?: string, decodeMs?: number }} LoaderRecord */
+          /**
+           * @typedef {{ outcome?: string, reason?: string, decodeMs?: number, downMbit?: number, rttMs?: number,
+           *   decoderCached?: boolean }} LoaderRecord
+           */
           const loader = /** @type {{ binast?: { records: LoaderRecord[] } }} */ (window).binast;
           const records = loader?.records ?? [];
           return {
@@ -105,13 +120,16 @@ try {
               return Math.max(...decoder.map((e) => e.responseEnd)) - Math.min(...decoder.map((e) => e.startTime));
             })(),
             outcomes: records.map((r) => (r.reason ? `${r.outcome}(${r.reason})` : r.outcome)).join(' '),
+            // What the cost model saw for the first script: the connection estimate and the decoder's cache state.
+            modelInput: records[0]
+              ? `${records[0].downMbit ?? '?'} Mbit/s, ${Math.round(records[0].rttMs ?? Number.NaN)} ms, decoder ${records[0].decoderCached ? 'cached' : 'not cached'}`
+              : '',
           };
         });
         await context.close();
         samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
-        // A loader sample that did not decode BinaryAST measures something else (e.g. files rebuilt mid-run): say so.
-        const decodedAll = /^(binast ?)+$/.test(metrics.outcomes);
-        const note = variant.path.endsWith('plain') || decodedAll ? '' : ` (${metrics.outcomes})`;
+        // What the loader did with each script (outcome and the cost model's reason), so every sample explains itself.
+        const note = variant.path.endsWith('plain') ? '' : ` (${metrics.outcomes})`;
         process.stdout.write(
           `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms${note}\n`,
         );
@@ -119,7 +137,7 @@ try {
     }
   }
   await browser.close();
-  const rows = summarise(samples, profiles, variants);
+  const rows = summarise(samples, chosenProfiles, variants);
   process.stdout.write(
     `\n${toTable(rows)}\n\nPer-script sizes in bytes (the link carries gzip -9: Chromium offers brotli only over HTTPS):\n`,
   );
@@ -131,7 +149,7 @@ try {
   writeFileSync(join(outDir, 'loader.csv'), toCsv(rows));
   writeFileSync(
     join(outDir, 'loader.json'),
-    `${JSON.stringify({ runs, profiles, rows, samples, sizes: /** @type {any} */ (ready).sizes }, null, 2)}\n`,
+    `${JSON.stringify({ runs, profiles: chosenProfiles, rows, samples, sizes: /** @type {any} */ (ready).sizes }, null, 2)}\n`,
   );
   process.stdout.write(`\nwrote bench/results/loader.csv and loader.json\n`);
 } finally {

@@ -4,6 +4,11 @@
 // compressed the same way, as a pre-compressing CDN would: brotli q11 when the client accepts it, else gzip -9
 // (Chromium offers brotli only over HTTPS, so on this plain-HTTP bench link both sides travel as gzip). The
 // comparison is about the formats, not about one side being sent raw.
+// Pages get what the BinaryAST Worker's size-hint middleware adds (workers/src/binast/size-hint.ts): each opt-in
+// script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and a
+// `<link rel=preload>` goes before the ones whose BinaryAST is not smaller, so the loader's cost model sees the
+// real ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
+// skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
 // Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -73,6 +78,24 @@ for (const path of benchScripts) {
   };
 }
 
+/**
+ * The page as the Worker's size-hint middleware serves it (see the header comment).
+ * @param {string} html
+ * @param {boolean} always
+ */
+function annotate(html, always) {
+  const marked = html.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
+    const size = sizes[src];
+    if (!size) return tag;
+    const hinted = `<script type="binast" src="${src}" data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}"></script>`;
+    // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
+    return size.binastGzipBytes >= size.jsGzipBytes && !always
+      ? `<link rel="preload" as="script" href="${src}">${hinted}`
+      : hinted;
+  });
+  return always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked;
+}
+
 /** @type {Map<string, Uint8Array>} compressed bodies, made on first use */
 const bodies = new Map();
 /**
@@ -128,6 +151,12 @@ createServer((request, response) => {
   }
   const type = types[/** @type {keyof typeof types} */ (extname(file))] ?? 'application/octet-stream';
   response.writeHead(200, { ...headers, 'content-type': type });
+  if (type.startsWith('text/html')) {
+    const always = url.searchParams.has('always');
+    const page = () => Buffer.from(annotate(readFileSync(file, 'utf8'), always));
+    response.end(body(`${file}${always ? '?always' : ''}`, coding, page));
+    return;
+  }
   response.end(body(file, coding, () => readFileSync(file)));
 }).listen(port, '0.0.0.0', () => {
   process.stdout.write(`${JSON.stringify({ ready: true, port, sizes })}\n`);

@@ -1,4 +1,5 @@
 import { binastMiddleware } from './binast/middleware';
+import { binastHintMiddleware } from './binast/size-hint';
 import { varnumRoute } from './binast/varnum-route';
 import { imagesMiddleware } from './images/middleware';
 import { priorityMiddleware } from './priority/middleware';
@@ -17,5 +18,6 @@ export const middlewares: readonly Middleware[] = [
   priorityMiddleware,
   imagesMiddleware,
   varnumRoute,
+  binastHintMiddleware,
   binastMiddleware,
 ];

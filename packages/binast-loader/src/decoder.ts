@@ -1,26 +1,25 @@
-/**
- * The contract of the decoder module, `binast.js` (src/off-thread/client.ts): `default` initialises it (a Web Worker,
- * or the Wasm on this thread where no Worker can start), `decodeToJavaScript` takes a BinaryAST response whose body
- * it has not read and resolves with the JavaScript source.
- */
-interface DecoderModule {
-  default(init: object): Promise<unknown>;
-  decodeToJavaScript(response: Response): Promise<string>;
+import type { FallbackReason, ScriptRecord } from './record';
+
+/** Executes a prepared script; resolves with the `load` (true) or `error` (false) it fires on the opt-in element. */
+export type Runner = () => Promise<boolean>;
+
+/** What the loader hands the decoder module for one script its cost model sent to BinaryAST. */
+export interface BinastJob {
+  script: HTMLScriptElement;
+  url: string;
+  record: ScriptRecord;
+  nonce: string;
+  /** The plain script's runner, for when BinaryAST fails: it preloads the plain URL at once. */
+  fallback(reason: FallbackReason): Runner;
+  /** Records the execution's end (from `startMs`) and fires `load` (ok) or `error` on the opt-in element. */
+  finish(outcome: 'binast' | 'js', ok: boolean, startMs: number): boolean;
 }
 
-let pending: Promise<DecoderModule['decodeToJavaScript']> | undefined;
-
 /**
- * Imports the decoder glue and instantiates its Wasm once per page, only when the first BinaryAST response arrives,
- * so pages whose scripts come back as JavaScript never pay for it. A failure is cached too: every later script falls
- * back at once instead of retrying a broken decoder. The browser's HTTP cache keeps both files across pages.
+ * The contract of the decoder module, `binast.js` (src/off-thread/client.ts), imported only once the cost model
+ * chose BinaryAST for a script: `prepareScript` probes what the page allows, fetches the script as BinaryAST,
+ * decodes it off the main thread and resolves with the runner that executes the source (or the fallback's).
  */
-export function loadDecoder(moduleUrl: string) {
-  pending ??= (async () => {
-    const decoder = (await import(/* @vite-ignore */ moduleUrl)) as DecoderModule;
-    // Given no path, the glue fetches `binast_bg.wasm` beside itself (import.meta.url).
-    await decoder.default({});
-    return decoder.decodeToJavaScript;
-  })();
-  return pending;
+export interface DecoderModule {
+  prepareScript(job: BinastJob): Promise<Runner>;
 }

@@ -1,17 +1,19 @@
-import { loadDecoder } from './decoder';
-import { patchLateListeners, probeEnvironment, runScript } from './execute';
-import { binastAccept, isBinastContentType } from './media-type';
+import type { DecoderModule, Runner } from './decoder';
+import { patchLateListeners, runPlain } from './execute';
+import { type CostInput, type Decision, decide } from './model';
 import { planScript } from './plan';
-import { type FallbackReason, measure, readSizes, type ScriptRecord } from './record';
+import { measure, readSizes, type ScriptRecord } from './record';
 import { createScheduler } from './scheduler';
 
 export interface LoaderOptions {
-  /** URL of the decoder's ES module (`binast.js`: `decodeToJavaScript(response)`, see src/decoder.ts). */
+  /** URL of the decoder's ES module (`binast.js`, see src/decoder.ts), imported once a script goes to BinaryAST. */
   decoderUrl: string;
   /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
   beaconUrl?: string;
   /** CSP nonce given to every script and preload the loader inserts; when empty, each opt-in element's own nonce. */
   nonce?: string;
+  /** Ask for BinaryAST whatever the cost model says (to experiment and to test the decoding path). */
+  always?: boolean;
 }
 
 export interface BinastLoader {
@@ -23,8 +25,23 @@ export interface BinastLoader {
   scan(): void;
 }
 
-/** Executes a prepared script; resolves with the `load` (true) or `error` (false) it fires on the opt-in element. */
-type Runner = () => Promise<boolean>;
+/**
+ * What the page knows about its connection: Network Information when the browser has it (Chromium caps `downlink`
+ * at 10 Mbit/s and rounds it), and the fastest body download among resources over 10 KB that already loaded (smaller
+ * ones measure latency, not throughput), whichever is faster; the round trip from Network Information, else the
+ * navigation's request-to-first-byte time.
+ */
+function readConnection(): Pick<CostInput, 'downMbit' | 'rttMs'> {
+  const known = (navigator as { connection?: { downlink?: number; rtt?: number } }).connection;
+  let downMbit = known?.downlink ?? 0;
+  for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+    const bodyMs = entry.responseEnd - entry.responseStart;
+    if (entry.encodedBodySize > 1e4 && bodyMs > 0)
+      downMbit = Math.max(downMbit, (entry.encodedBodySize * 8e-3) / bodyMs);
+  }
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return { downMbit, rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart) };
+}
 
 /** Starts loading every opted-in script of the document; call once, as early as possible (in `<head>`). */
 export function startLoader(options: LoaderOptions): BinastLoader {
@@ -32,8 +49,15 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   const seen = new WeakSet<Element>();
   const scheduler = createScheduler();
   let parsed = false;
-  // Environment facts, checked once before the first fetch so a page that cannot use the result downloads once.
-  let environmentReason: FallbackReason | '' | undefined;
+  // The decoder module marks itself in localStorage once it ran (src/off-thread/client.ts): its files are in the HTTP
+  // cache. Once a script of this page goes to BinaryAST the decoder is paid for, so later ones count it as cached.
+  let decoderCached = false;
+  try {
+    decoderCached = localStorage.binastDecoder === options.decoderUrl;
+  } catch {}
+  // Until a blocking script goes to BinaryAST, plain blocking scripts can start at once and keep their order by
+  // themselves (inserted with async=false), with V8 streaming their compile; after one, they wait for their turn.
+  let inOrder = true;
 
   const register = (script: HTMLScriptElement) => {
     const plan = !seen.has(script) && planScript(script, parsed);
@@ -51,7 +75,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       script.dispatchEvent(new Event(ok ? 'load' : 'error'));
       return ok;
     };
-    const fallback = (reason: FallbackReason): Runner => {
+    const fallback = (reason: ScriptRecord['reason'], outcome: ScriptRecord['outcome'] = 'fallback'): Runner => {
       record.reason = reason;
       // The plain script is inserted only when its turn comes; preloading now keeps the downloads parallel, as the
       // browser's preload scanner would have made them.
@@ -67,58 +91,35 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       );
       return async () => {
         const startMs = performance.now();
-        return finish('fallback', await runScript(script, url, record.module, nonce), startMs);
+        return finish(outcome, await runPlain(script, url, record.module, nonce), startMs);
       };
     };
-    const prepare = async (): Promise<Runner> => {
-      environmentReason ??= probeEnvironment(nonce);
-      const reason = script.integrity ? 'integrity' : environmentReason;
-      if (reason) return fallback(reason);
+    const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
+    const input: CostInput = { jsBytes: hint[0], binastBytes: hint[1], decoderCached, ...readConnection() };
+    const decision: Decision = options.always ? { reason: 'always', savedMs: 0, costMs: 0 } : decide(input);
+    Object.assign(record, input, decision);
+    let prepared: Promise<Runner>;
+    if (decision.reason === 'faster' || decision.reason === 'always') {
+      decoderCached = true;
+      if (plan.mode === 'blocking') inOrder = false;
+      // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
+      prepared = script.integrity
+        ? Promise.resolve(fallback('integrity'))
+        : import(/* @vite-ignore */ options.decoderUrl).then(
+            (decoder: DecoderModule) => decoder.prepareScript({ script, url, record, nonce, fallback, finish }),
+            () => fallback('decoder'),
+          );
+    } else if (plan.mode === 'async' || (plan.mode === 'blocking' && inOrder)) {
+      // The plain script, now: the browser downloads (or takes the preload the Worker put in the page), streams and
+      // runs it as it would a parser-inserted one.
       const startMs = performance.now();
-      let response: Response;
-      let source = '';
-      let decoder: Promise<(response: Response) => Promise<string>> | undefined;
-      try {
-        // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
-        // crossorigin="anonymous"; see the README for cross-origin scripts.
-        response = await fetch(url, { headers: { accept: binastAccept } });
-        if (isBinastContentType(response.headers.get('content-type'))) {
-          // The decoder loads while the body downloads; a failure is handled below, where it is awaited.
-          decoder = loadDecoder(options.decoderUrl);
-          decoder.catch(() => {});
-        } else {
-          source = await response.text();
-        }
-      } catch {
-        return fallback('fetch');
-      }
-      if (!response.ok) return fallback(`http-${response.status}`);
-      // For BinaryAST: to the response headers; its body streams into the decoder.
-      record.fetchMs = measure('binast:fetch', startMs);
-      if (decoder) {
-        let decode: (response: Response) => Promise<string>;
-        try {
-          decode = await decoder;
-        } catch {
-          return fallback('decoder');
-        }
-        const decodeStartMs = performance.now();
-        try {
-          source = await decode(response);
-        } catch {
-          return fallback('decode');
-        }
-        record.decodeMs = measure('binast:decode', decodeStartMs);
-      }
-      return async () => {
-        const startMs = performance.now();
-        if (await runScript(script, url, record.module, nonce, source)) {
-          return finish(decoder ? 'binast' : 'js', true, startMs);
-        }
-        return fallback('syntax')();
-      };
-    };
-    const prepared = prepare();
+      const ran = runPlain(script, url, plan.module, nonce, plan.mode === 'blocking').then((ok) =>
+        finish('plain', ok, startMs),
+      );
+      prepared = Promise.resolve(() => ran);
+    } else {
+      prepared = Promise.resolve(fallback(decision.reason, 'plain'));
+    }
     void scheduler.add(plan.mode, () => prepared.then((run) => run()));
   };
 

@@ -1,3 +1,4 @@
+import type { Choice, CostInput, Decision } from './model';
 import type { ExecutionMode } from './plan';
 
 /**
@@ -16,19 +17,24 @@ export type FallbackReason =
   | 'decode'
   | 'syntax';
 
-/** What happened to one script; the loader keeps one per script, in discovery order. */
-export interface ScriptRecord {
+/**
+ * What happened to one script; the loader keeps one per script, in discovery order. The cost model's input and
+ * answer are part of it (`jsBytes`, `binastBytes`, `decoderCached`, `downMbit`, `rttMs`, `savedMs`, `costMs`).
+ */
+export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision, 'reason'>> {
   /** Absolute script URL. */
   url: string;
   mode: ExecutionMode;
   module: boolean;
   /**
-   * `binast`: decoded and executed; `js`: the server answered JavaScript, executed as is; `fallback`: ran through a
-   * plain `<script src>` (see `reason`); `error`: even the plain script failed (the element got an `error` event);
-   * absent: not executed yet.
+   * `binast`: decoded and executed; `js`: the server answered JavaScript, executed as is; `plain`: the cost model
+   * chose the plain `<script src>` (see `reason`), so BinaryAST was never asked for; `fallback`: BinaryAST was asked
+   * for but the script ran through a plain `<script src>` (see `reason`); `error`: even the plain script failed (the
+   * element got an `error` event); absent: not executed yet.
    */
-  outcome?: 'binast' | 'js' | 'fallback' | 'error';
-  reason?: FallbackReason;
+  outcome?: 'binast' | 'js' | 'plain' | 'fallback' | 'error';
+  /** The cost model's choice (model.ts), replaced by the fallback's reason when BinaryAST failed. */
+  reason?: Choice | FallbackReason;
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
   /** Request start to full body (JavaScript) or to the response headers (BinaryAST, whose body streams into the decoder), in ms. */
@@ -38,6 +44,11 @@ export interface ScriptRecord {
    * body's download overlaps it (decoder download and instantiation excluded).
    */
   decodeMs?: number;
+  /**
+   * True when the decoded source came from Cache Storage (an earlier view decoded the same BinaryAST, same ETag):
+   * nothing was decoded, `decodeMs` is the time to read it back.
+   */
+  decodedBefore?: boolean;
   /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
   executeMs?: number;
 }

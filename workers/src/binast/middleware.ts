@@ -5,6 +5,7 @@ import { sha256Hex } from '../shared/sha256';
 import { addVary } from '../shared/vary';
 import { encodeVerified } from './codec';
 import { type BinastConfig, readConfig } from './config';
+import { formatHint, gzipBytes, hintKey } from './size-hint';
 import { failureKey, variantKey } from './store';
 
 /**
@@ -61,7 +62,11 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
     const original = body === null ? response : new Response(body, response);
     const key = await variantKey(url.pathname, etag ?? (await sha256Hex(body ?? '')), config);
     const stored = await store.get(key);
-    if (stored) return binastResponse(stored, original, key);
+    if (stored) {
+      // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
+      ctx.waitUntil(storeHintIfMissing(store, hintKey(url.pathname, config), key, original));
+      return binastResponse(stored, original, key);
+    }
     if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
     const source = body ?? (await original.clone().text());
     ctx.waitUntil(encodeAndStore(store, key, source, url.pathname, config));
@@ -85,6 +90,21 @@ function binastResponse(stored: R2ObjectBody, original: Response, key: string): 
   return new Response(stored.body, { status: 200, headers });
 }
 
+async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, original: Response): Promise<void> {
+  try {
+    if (await store.head(hint)) {
+      await original.body?.cancel();
+      return;
+    }
+    const encoded = await store.get(key);
+    if (!encoded) return;
+    const jsBytes = await gzipBytes(new Uint8Array(await original.arrayBuffer()));
+    await store.put(hint, formatHint(jsBytes, await gzipBytes(new Uint8Array(await encoded.arrayBuffer()))));
+  } catch (error) {
+    console.warn(`binast: no size hint for ${hint}: ${String(error)}`);
+  }
+}
+
 async function encodeAndStore(
   store: R2Bucket,
   key: string,
@@ -92,7 +112,8 @@ async function encodeAndStore(
   path: string,
   config: BinastConfig,
 ): Promise<void> {
-  const sourceBytes = new TextEncoder().encode(source).length;
+  const sourceUtf8 = new TextEncoder().encode(source);
+  const sourceBytes = sourceUtf8.length;
   if (sourceBytes > config.maxSourceBytes) {
     console.warn(`binast: ${path} is ${sourceBytes} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`);
     await store.put(failureKey(key), `over ${config.maxSourceBytes} bytes`);
@@ -111,4 +132,6 @@ async function encodeAndStore(
     httpMetadata: { contentType: binastMediaType },
     customMetadata: { sourceBytes: String(sourceBytes), encodeMs: (performance.now() - startMs).toFixed(1) },
   });
+  // The loader's cost model reads both wire sizes from the page (size-hint.ts).
+  await store.put(hintKey(path, config), formatHint(await gzipBytes(sourceUtf8), await gzipBytes(bytes)));
 }

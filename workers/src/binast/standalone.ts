@@ -1,6 +1,7 @@
 import { compose } from '../shared/middleware';
 import { binastMiddleware } from './middleware';
 import { binastRewriteMiddleware } from './rewrite-html';
+import { binastHintMiddleware } from './size-hint';
 
 /**
  * `npm run deploy -- --env binast`: BinaryAST alone on a site owner's zone. Every request goes to the origin
@@ -10,8 +11,8 @@ import { binastRewriteMiddleware } from './rewrite-html';
  */
 export default {
   fetch(request, env, ctx) {
-    return compose([binastRewriteMiddleware, binastMiddleware], env, ctx, (originRequest) => fetch(originRequest))(
-      request,
-    );
+    return compose([binastHintMiddleware, binastRewriteMiddleware, binastMiddleware], env, ctx, (originRequest) =>
+      fetch(originRequest),
+    )(request);
   },
 } satisfies ExportedHandler<Env>;

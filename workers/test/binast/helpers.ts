@@ -29,9 +29,11 @@ export async function callBinast(
   return { response, bytes, note: response.headers.get('x-speedkit-binast') ?? '' };
 }
 
-/** Empties the BinaryAST part of the variant store so each test starts cold. */
+/** Empties the BinaryAST part of the variant store (encodings and size hints) so each test starts cold. */
 export async function clearVariants() {
-  const listed = await env.VARIANTS?.list({ prefix: 'binast/' });
-  const keys = listed?.objects.map((object) => object.key) ?? [];
-  if (keys.length > 0) await env.VARIANTS?.delete(keys);
+  for (const prefix of ['binast/', 'binast-hint/']) {
+    const listed = await env.VARIANTS?.list({ prefix });
+    const keys = listed?.objects.map((object) => object.key) ?? [];
+    if (keys.length > 0) await env.VARIANTS?.delete(keys);
+  }
 }

@@ -3,7 +3,13 @@
 // response's body streams straight into it (a transferred ReadableStream), so the page's main thread neither reads
 // the bytes nor decodes: it only compiles the result, as it would a plain script. Where a Worker cannot start (a CSP
 // without `worker-src`/`script-src` for this origin, no module Workers), it decodes on the main thread instead.
-// Not part of the loader's 2 KB: fetched only when the first BinaryAST response arrives.
+// It also holds the loader's whole BinaryAST path (`prepareScript`: probe, fetch, decode, inline execution), so the
+// loader's 2 KB only decides and runs plain scripts. Not part of those 2 KB: imported only when the loader's cost
+// model sends a script to BinaryAST.
+import type { BinastJob, Runner } from '../decoder';
+import { binastAccept, isBinastContentType } from '../media-type';
+import { measure } from '../record';
+import { probeEnvironment, runInline } from './inline';
 
 type Decode = (response: Response) => Promise<string>;
 
@@ -14,10 +20,133 @@ interface Reply {
 }
 
 let decode: Decode | undefined;
+let started: Promise<void> | undefined;
 
-/** Starts the Worker (or, failing that, the glue on this thread); rejects when the decoder cannot load at all. */
-export default async function init(): Promise<void> {
-  decode ??= await startWorker().catch(startHere);
+/**
+ * Starts the Worker (or, failing that, the glue on this thread) once; rejects when the decoder cannot load at all,
+ * and keeps rejecting: later scripts fall back at once instead of retrying a broken decoder.
+ */
+export default function init(): Promise<void> {
+  started ??= (async () => {
+    decode = await startWorker().catch(startHere);
+    // Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now.
+    try {
+      localStorage.binastDecoder = import.meta.url;
+    } catch {}
+  })();
+  return started;
+}
+
+/** What the page allows (src/off-thread/inline.ts), probed once before the first BinaryAST fetch. */
+let environment: ReturnType<typeof probeEnvironment> | undefined;
+
+/**
+ * One script the loader sent to BinaryAST: fetched with `Accept: application/javascript-binast, *\/*` while the
+ * decoder starts; a BinaryAST answer is decoded in the Worker, a JavaScript one (no encoding stored yet) is run as
+ * it is. Every failure resolves with the plain script's runner, its reason in the record.
+ */
+export async function prepareScript({ script, url, record, nonce, fallback, finish }: BinastJob): Promise<Runner> {
+  environment ??= probeEnvironment(nonce);
+  if (environment) return fallback(environment);
+  // The decoder starts while the script downloads, unless an earlier view kept this script's decoded source (then
+  // it starts only if that copy turns out stale).
+  const startDecoder = () => {
+    const ready = init();
+    ready.catch(() => {});
+    return ready;
+  };
+  void decodedBefore(url).then((seen) => {
+    if (!seen) startDecoder();
+  });
+  const startMs = performance.now();
+  let response: Response;
+  let binast = false;
+  let source = '';
+  try {
+    // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
+    // crossorigin="anonymous"; see the README for cross-origin scripts.
+    response = await fetch(url, { headers: { accept: binastAccept } });
+    binast = isBinastContentType(response.headers.get('content-type'));
+    if (!binast) source = await response.text();
+  } catch {
+    return fallback('fetch');
+  }
+  if (!response.ok) return fallback(`http-${response.status}`);
+  // For BinaryAST: to the response headers; its body streams into the decoder.
+  record.fetchMs = measure('binast:fetch', startMs);
+  if (binast) {
+    const decodeStartMs = performance.now();
+    const cached = await readDecoded(url, response);
+    if (cached === undefined) {
+      try {
+        await startDecoder();
+      } catch {
+        return fallback('decoder');
+      }
+      try {
+        source = await decodeToJavaScript(response);
+      } catch {
+        return fallback('decode');
+      }
+      void keepDecoded(url, response, source);
+    } else {
+      source = cached;
+      record.decodedBefore = true;
+    }
+    record.decodeMs = measure('binast:decode', decodeStartMs);
+  }
+  return async () => {
+    const runStartMs = performance.now();
+    if (await runInline(script, url, record.module, nonce, source))
+      return finish(binast ? 'binast' : 'js', true, runStartMs);
+    return fallback('syntax')();
+  };
+}
+
+// Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
+// view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
+// Storage is missing (insecure origins) or fails, or the response has no ETag, every view decodes.
+const decodedCacheName = 'binast-decoded-v1';
+const decodedKey = (url: string, etag: string) => {
+  const key = new URL(url);
+  key.searchParams.set('binast-etag', etag);
+  return key.href;
+};
+
+/** Whether Cache Storage holds a decoded copy of this script (any version); never rejects. */
+async function decodedBefore(url: string): Promise<boolean> {
+  try {
+    return (await (await caches.open(decodedCacheName)).keys(url, { ignoreSearch: true })).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function readDecoded(url: string, response: Response): Promise<string | undefined> {
+  const etag = response.headers.get('etag');
+  try {
+    const hit = etag && (await (await caches.open(decodedCacheName)).match(decodedKey(url, etag)));
+    if (!hit) return undefined;
+    const source = await hit.text();
+    // The BinaryAST body is not needed any more.
+    await response.body?.cancel();
+    return source;
+  } catch {
+    return undefined;
+  }
+}
+
+async function keepDecoded(url: string, response: Response, source: string): Promise<void> {
+  const etag = response.headers.get('etag');
+  if (!etag) return;
+  try {
+    const cache = await caches.open(decodedCacheName);
+    // One entry per script: older versions (other ETags) go.
+    for (const old of await cache.keys(url, { ignoreSearch: true })) await cache.delete(old);
+    await cache.put(decodedKey(url, etag), new Response(source, { headers: { 'content-type': 'text/javascript' } }));
+  } catch {
+    // A cache is an optimisation: the next view decodes again.
+  }
 }
 
 /** A BinaryAST response -> JavaScript source; rejects with the decoder's error on corrupt input. */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { binastWireBytesPerMs, type CostInput, decide, decoderRoundTrips, decoderWireBytes } from '../src/model';
+
+// The bench page's scripts on the wire (gzip -9, bench/loader): what today's format gives, and what a format at
+// 0.8× would give.
+const d3 = { jsBytes: 93_434, binastBytes: 107_370 };
+const d3At08 = { jsBytes: 93_434, binastBytes: 74_747 };
+const slow = { downMbit: 1.6, rttMs: 150 };
+const medium = { downMbit: 10, rttMs: 40 };
+const fast = { downMbit: 100, rttMs: 10 };
+
+const input = (overrides: Partial<CostInput>): CostInput => ({ decoderCached: true, ...d3At08, ...slow, ...overrides });
+
+describe('decide: the plain script whenever BinaryAST cannot be shown to win', () => {
+  it('steps aside without a size hint, whatever else is known', () => {
+    expect(decide(input({ jsBytes: undefined, binastBytes: undefined }))).toEqual({
+      reason: 'no-hint',
+      savedMs: 0,
+      costMs: 0,
+    });
+    expect(decide(input({ binastBytes: undefined })).reason).toBe('no-hint');
+    expect(decide(input({ jsBytes: undefined })).reason).toBe('no-hint');
+  });
+
+  it('treats a broken hint (zero, negative, NaN from a malformed attribute) as no hint', () => {
+    for (const [jsBytes, binastBytes] of [
+      [0, 1000],
+      [1000, 0],
+      [-5, 10],
+      [Number.NaN, 10],
+      [10, Number.NaN],
+    ]) {
+      expect(decide(input({ jsBytes, binastBytes })).reason).toBe('no-hint');
+    }
+  });
+
+  it('steps aside when BinaryAST is not smaller on the wire, on every link, cached decoder or not', () => {
+    for (const link of [slow, medium, fast]) {
+      for (const decoderCached of [true, false]) {
+        expect(decide(input({ ...d3, ...link, decoderCached })).reason).toBe('larger');
+      }
+    }
+    expect(decide(input({ jsBytes: 5000, binastBytes: 5000 })).reason).toBe('larger');
+  });
+
+  it('steps aside when the connection is unknown (no Network Information, nothing large loaded yet)', () => {
+    expect(decide(input({ downMbit: undefined })).reason).toBe('no-speed');
+    expect(decide(input({ downMbit: 0 })).reason).toBe('no-speed');
+    expect(decide(input({ downMbit: Number.NaN })).reason).toBe('no-speed');
+  });
+
+  it('steps aside on fast links, where the bytes saved take less time than decoding', () => {
+    const decision = decide(input({ ...fast }));
+    expect(decision.reason).toBe('slower');
+    expect(decision.savedMs).toBeLessThan(decision.costMs);
+  });
+
+  it('steps aside on a cold visit when the decoder download outweighs the bytes saved', () => {
+    const decision = decide(input({ decoderCached: false, jsBytes: 20_000, binastBytes: 16_000 }));
+    expect(decision.reason).toBe('slower');
+    // 42 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB.
+    expect(decision.costMs).toBeCloseTo(
+      decoderWireBytes / 200 + decoderRoundTrips * 150 + 16_000 / binastWireBytesPerMs,
+    );
+  });
+});
+
+describe('decide: BinaryAST when it saves more than it costs', () => {
+  it('asks for BinaryAST on a slow link with the decoder cached and a format at 0.8× the JavaScript', () => {
+    const decision = decide(input({}));
+    expect(decision.reason).toBe('faster');
+    // 18,687 bytes saved at 1.6 Mbit/s = 200 bytes per ms.
+    expect(decision.savedMs).toBeCloseTo((93_434 - 74_747) / 200);
+    expect(decision.costMs).toBeCloseTo(74_747 / binastWireBytesPerMs);
+  });
+
+  it('counts the decoder download and its round trips only when the decoder is not cached', () => {
+    const cached = decide(input({ decoderCached: true }));
+    const cold = decide(input({ decoderCached: false }));
+    expect(cold.costMs - cached.costMs).toBeCloseTo(decoderWireBytes / 200 + decoderRoundTrips * 150);
+    expect(cold.reason).toBe('slower');
+  });
+
+  it('pays the decoder on a cold visit only for scripts large enough to amortise it', () => {
+    const big = { jsBytes: 1_000_000, binastBytes: 500_000 };
+    expect(decide(input({ ...big, decoderCached: false })).reason).toBe('faster');
+  });
+
+  it('prefers the plain script at the break-even point (a tie costs a decode for nothing)', () => {
+    // Saved = cost: (js - binast) / 200 = binast / 1000  <=>  js = 1.2 × binast.
+    expect(decide(input({ jsBytes: 120_000, binastBytes: 100_000 })).reason).toBe('slower');
+    expect(decide(input({ jsBytes: 120_100, binastBytes: 100_000 })).reason).toBe('faster');
+  });
+
+  it('follows the link: the same script wins on a slow link and loses on a fast one', () => {
+    const sizes = { jsBytes: 100_000, binastBytes: 50_000 };
+    expect(decide(input({ ...sizes, ...slow })).reason).toBe('faster');
+    // 10 Mbit/s: 40 ms saved against 50 ms of decoding.
+    expect(decide(input({ ...sizes, ...medium })).reason).toBe('slower');
+    expect(decide(input({ ...sizes, ...fast })).reason).toBe('slower');
+    expect(decide(input({ jsBytes: 100_000, binastBytes: 20_000, ...medium })).reason).toBe('faster');
+  });
+
+  it('ignores the round trip when the decoder is cached (no extra request)', () => {
+    expect(decide(input({ rttMs: 10_000 })).costMs).toBe(decide(input({ rttMs: 0 })).costMs);
+    expect(decide(input({ rttMs: undefined })).reason).toBe('faster');
+  });
+});

@@ -1,0 +1,97 @@
+import type { Middleware } from '../shared/middleware';
+import { type BinastConfig, readConfig } from './config';
+
+/**
+ * The size hint the loader's cost model reads (packages/binast-loader/src/model.ts): how many bytes a script takes
+ * on the wire as JavaScript and as BinaryAST, both gzipped the same way, so the model sees the real ratio of
+ * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
+ * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`.
+ */
+
+/** Where the hint for a script path lives in R2, per layout and lazy level like the encodings. */
+export const hintKey = (path: string, config: BinastConfig) =>
+  `binast-hint/${config.layout}-lazy${config.lazyLevel}${path}`;
+
+/** Bytes after gzip (CompressionStream, the runtime's default level): what a compressing CDN sends, for both formats. */
+export async function gzipBytes(bytes: Uint8Array): Promise<number> {
+  const compressed = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  return (await new Response(compressed).arrayBuffer()).byteLength;
+}
+
+export const formatHint = (jsBytes: number, binastBytes: number) => `${jsBytes} ${binastBytes}`;
+
+/** `[jsBytes, binastBytes]`, or null for anything but two positive integers. */
+export function parseHint(text: string): [number, number] | null {
+  const match = /^(\d{1,10}) (\d{1,10})$/.exec(text.trim());
+  if (!match) return null;
+  const jsBytes = Number(match[1]);
+  const binastBytes = Number(match[2]);
+  return jsBytes > 0 && binastBytes > 0 ? [jsBytes, binastBytes] : null;
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
+ * Where BinaryAST is not smaller on the wire it can never win, so the loader will run the plain script: a
+ * `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the nonce the loader will use) goes before the
+ * element, which the browser's preload scanner finds as early as it would the plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages
+ * without a store are left as they are; any error serves the page untouched.
+ */
+export const binastHintMiddleware: Middleware = async (request, env, _ctx, next) => {
+  const response = await next(request);
+  const store = env.VARIANTS;
+  const type = response.headers.get('content-type') ?? '';
+  if (!store || request.method !== 'GET' || response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
+  const pageUrl = new URL(request.url);
+  const config = readConfig(env as unknown as Record<string, unknown>);
+  // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
+  // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
+  let loaderNonce: string | null = null;
+  try {
+    const rewritten = new HTMLRewriter()
+      .on('script', {
+        async element(script) {
+          const kind = (script.getAttribute('type') ?? '').trim().toLowerCase();
+          if (kind !== 'binast' && kind !== 'binast-module') {
+            loaderNonce = script.getAttribute('nonce') ?? loaderNonce;
+            return;
+          }
+          const src = script.getAttribute('src');
+          if (src === null) return;
+          let url: URL;
+          try {
+            url = new URL(src, pageUrl);
+          } catch {
+            return;
+          }
+          if (url.origin !== pageUrl.origin) return;
+          const stored = await store.get(hintKey(url.pathname, config));
+          const hint = stored && parseHint(await stored.text());
+          if (!hint) return;
+          script.setAttribute('data-binast-size', formatHint(...hint));
+          if (hint[1] < hint[0]) return;
+          // The fetch mode must match the script's for the browser to use the preload; a nonce-only CSP needs its nonce.
+          const copied = [
+            ['crossorigin', script.getAttribute('crossorigin')],
+            ['nonce', loaderNonce ?? script.getAttribute('nonce')],
+          ]
+            .filter((pair): pair is [string, string] => pair[1] !== null)
+            .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+            .join('');
+          const rel = kind === 'binast-module' ? 'modulepreload' : 'preload';
+          script.before(`<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${copied}>`, { html: true });
+        },
+      })
+      .transform(response);
+    const out = new Response(rewritten.body, rewritten);
+    // The body may change length; a stale Content-Length or a strong ETag of the original would be wrong.
+    out.headers.delete('content-length');
+    const etag = out.headers.get('etag');
+    if (etag && !etag.startsWith('W/')) out.headers.set('etag', `W/${etag}`);
+    return out;
+  } catch (error) {
+    console.warn(`binast hints: left the page as it was: ${String(error)}`);
+    return response;
+  }
+};

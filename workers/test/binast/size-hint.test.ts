@@ -1,0 +1,127 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/binast/config';
+import { binastHintMiddleware, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
+import { binastAccept, callBinast, clearVariants, demoScript } from './helpers';
+
+beforeEach(clearVariants);
+
+const page = (body: string) =>
+  `<!doctype html><html><head><script src="/binast/binast-loader.min.js"></script></head><body>${body}</body></html>`;
+
+async function annotate(html: string, headers: Record<string, string> = {}) {
+  const next = async () =>
+    new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', etag: '"p1"', ...headers } });
+  const response = await binastHintMiddleware(
+    new Request('http://site.test/article'),
+    env as Env,
+    createExecutionContext(),
+    next,
+  );
+  return { response, text: await response.text() };
+}
+
+const putHint = (path: string, hint: string) => env.VARIANTS?.put(hintKey(path, defaultConfig), hint);
+
+describe('size hint parsing', () => {
+  it('reads two positive byte counts', () => {
+    expect(parseHint('1200 900')).toEqual([1200, 900]);
+    expect(parseHint(' 5 7\n')).toEqual([5, 7]);
+  });
+
+  it('rejects anything else', () => {
+    for (const text of ['', '12', '0 5', '5 0', '1 2 3', '-1 5', '1.5 2', 'a b', '12345678901 1']) {
+      expect(parseHint(text)).toBeNull();
+    }
+  });
+});
+
+describe('the Worker stores a size hint with each encoding', () => {
+  it('gzips both formats and stores their sizes under the script path', async () => {
+    await callBinast(demoScript, binastAccept);
+    const stored = await env.VARIANTS?.get(hintKey(demoScript, defaultConfig));
+    const hint = parseHint((await stored?.text()) ?? '');
+    expect(hint).not.toBeNull();
+    const [jsBytes, binastBytes] = hint as [number, number];
+    const source = await (await env.ASSETS.fetch(`http://speedkit.test${demoScript}`)).arrayBuffer();
+    expect(jsBytes).toBe(await gzipBytes(new Uint8Array(source)));
+    const encoded = await callBinast(demoScript, binastAccept);
+    expect(encoded.note).toBe('hit');
+    expect(binastBytes).toBe(await gzipBytes(encoded.bytes));
+  });
+
+  it('adds the hint of an encoding stored before hints existed when it serves it', async () => {
+    await callBinast(demoScript, binastAccept);
+    await env.VARIANTS?.delete(hintKey(demoScript, defaultConfig));
+    const served = await callBinast(demoScript, binastAccept);
+    expect(served.note).toBe('hit');
+    const stored = await env.VARIANTS?.get(hintKey(demoScript, defaultConfig));
+    expect(parseHint((await stored?.text()) ?? '')?.[1]).toBe(await gzipBytes(served.bytes));
+  });
+});
+
+describe('pages get the hint on their opt-in scripts', () => {
+  it('puts the hint on classic and module opt-in scripts, and preloads the ones BinaryAST cannot win', async () => {
+    await putHint('/js/big.js', '1000 1200');
+    await putHint('/js/small.js', '1000 700');
+    await putHint('/js/widget.mjs', '800 900');
+    const { response, text } = await annotate(
+      page(
+        '<script type="binast" src="/js/big.js"></script><script type="binast" src="/js/small.js" defer></script>' +
+          '<script type="binast-module" src="/js/widget.mjs" crossorigin="anonymous" nonce="n1"></script>',
+      ),
+    );
+    expect(text).toContain(
+      '<link rel="preload" as="script" href="/js/big.js"><script type="binast" src="/js/big.js" data-binast-size="1000 1200">',
+    );
+    // BinaryAST is smaller: the loader decides at run time, and nothing downloads the JavaScript ahead of it.
+    expect(text).toContain('</script><script type="binast" src="/js/small.js" defer data-binast-size="1000 700">');
+    expect(text).toContain(
+      '<link rel="modulepreload" as="script" href="/js/widget.mjs" crossorigin="anonymous" nonce="n1"><script type="binast-module"',
+    );
+    expect(response.headers.get('etag')).toBe('W/"p1"');
+    expect(response.headers.get('content-length')).toBeNull();
+  });
+
+  it("gives the preload the loader's nonce, which the loader gives the plain script, else the script's own", async () => {
+    await putHint('/js/big.js', '1000 1200');
+    const loaderTag = '<script nonce="L1" src="/binast/binast-loader.min.js"></script>';
+    const html = (body: string) => `<!doctype html><html><head>${body}</head><body></body></html>`;
+    const optIn = '<script type="binast" src="/js/big.js" nonce="S1"></script>';
+    expect((await annotate(html(`${loaderTag}${optIn}`))).text).toContain(
+      '<link rel="preload" as="script" href="/js/big.js" nonce="L1"><script',
+    );
+    expect((await annotate(html(optIn))).text).toContain(
+      '<link rel="preload" as="script" href="/js/big.js" nonce="S1">',
+    );
+  });
+
+  it('leaves alone plain scripts, cross-origin ones and scripts without a stored hint', async () => {
+    await putHint('/js/big.js', '1000 1200');
+    const body =
+      '<script src="/js/big.js"></script><script type="binast" src="https://cdn.example/js/big.js"></script>' +
+      '<script type="binast" src="/js/unknown.js"></script><script type="binast">inline()</script>';
+    const { text } = await annotate(page(body));
+    expect(text).toBe(page(body));
+  });
+
+  it('ignores a hint it cannot read', async () => {
+    await putHint('/js/big.js', 'garbage');
+    const body = '<script type="binast" src="/js/big.js"></script>';
+    expect((await annotate(page(body))).text).toBe(page(body));
+  });
+
+  it('passes non-HTML responses and errors through untouched', async () => {
+    const next = async () => new Response('x', { headers: { 'content-type': 'text/javascript', etag: '"j"' } });
+    const response = await binastHintMiddleware(
+      new Request('http://site.test/a.js'),
+      env as Env,
+      createExecutionContext(),
+      next,
+    );
+    expect(response.headers.get('etag')).toBe('"j"');
+    const missing = await annotate('<p>gone</p>', {});
+    expect(missing.text).toBe('<p>gone</p>');
+  });
+});
