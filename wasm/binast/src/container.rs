@@ -17,13 +17,16 @@ use crate::format::reader::Reader;
 use crate::format::roles::STRING_ROLES;
 use crate::format::varnum::{read_varnum, write_varnum};
 use crate::format::writer::Writer;
-use crate::grammar::node::Node;
+use crate::grammar::node::{Node, READERS};
 use crate::grammar::tree_io::resolve_kinds;
 use crate::DecodeError;
 
 /// Encodes an annotated tree (see [`crate::scope_analysis::annotate`]) into a file. Returns the bytes and the number of
 /// lazy function bodies written.
 pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
+    if layout == Layout::Context {
+        return write_context_file(program);
+    }
     let mut writer = Writer::new(layout);
     writer.node(program);
     let (kinds, strings) = writer.start_emitting();
@@ -43,7 +46,7 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
 
     let mut table = Vec::new();
     match layout {
-        Layout::Multipart => {
+        Layout::Multipart | Layout::Context => {
             let strings = strings.first().map(Vec::as_slice).unwrap_or_default();
             write_varnum(&mut table, strings.len() as u32);
             for s in strings {
@@ -67,7 +70,7 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     section(&mut out, "[STRINGS]", &table);
 
     match layout {
-        Layout::Multipart => section(&mut out, "[TREE]", &writer.streams[0]),
+        Layout::Multipart | Layout::Context => section(&mut out, "[TREE]", &writer.streams[0]),
         Layout::Optimised => {
             let mut body = Vec::new();
             write_varnum(&mut body, writer.streams.len() as u32);
@@ -84,6 +87,34 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     }
     (out, writer.lazy_bodies)
 }
+
+/// The context layout: `BINJS varnum(3) varnum(values) varnum(text bytes)` then the range-coded tree to the end of
+/// the file. No tables: node kinds are numbered by the grammar's own list, strings are coded where first used.
+fn write_context_file(program: &Node) -> (Vec<u8>, u32) {
+    let kinds: Vec<&'static str> = READERS.iter().map(|(name, _)| *name).collect();
+    let mut writer = Writer::new_context(&kinds);
+    writer.node(program);
+    let (coded, totals) = writer.finish_context();
+    let mut out = Vec::with_capacity(coded.len() + 32);
+    out.extend_from_slice(MAGIC);
+    write_varnum(&mut out, Layout::Context as u32);
+    write_u64(&mut out, totals.symbols);
+    write_u64(&mut out, totals.text_bytes);
+    out.extend_from_slice(&coded);
+    (out, writer.lazy_bodies)
+}
+
+/// A count as a varnum, saturating (no real file comes near 2^32 values).
+fn write_u64(out: &mut Vec<u8>, value: u64) {
+    write_varnum(out, u32::try_from(value).unwrap_or(u32::MAX));
+}
+
+/// How many values a context-layout file may declare per byte of coded input, and in all: a budget checked before
+/// any work. Real files hold under 20 values per byte (the corpus: see the README); anything far beyond is not a
+/// file our writer made, and would make the decoder work and allocate without bound.
+pub const MAX_VALUES_PER_BYTE: u64 = 256;
+/// The most values any context-layout file may declare.
+pub const MAX_VALUES: u64 = 64 << 20;
 
 fn section(out: &mut Vec<u8>, name: &str, body: &[u8]) {
     out.extend_from_slice(name.as_bytes());
@@ -102,8 +133,10 @@ pub struct File<'a> {
     pub strings: Vec<Vec<&'a [u8]>>,
     /// Stream names (`category:field`; empty for multipart).
     pub stream_names: Vec<&'a str>,
-    /// The tree's streams (one for multipart).
+    /// The tree's streams (one for multipart and for context, where it is the range-coded sequence).
     pub streams: Vec<&'a [u8]>,
+    /// Context layout: the values and bytes of new string text the header declares.
+    pub declared: (u64, u64),
 }
 
 struct Cursor<'a> {
@@ -169,6 +202,26 @@ impl<'a> File<'a> {
         let format = cursor.varnum()?;
         let layout = Layout::from_format(format)
             .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
+        if layout == Layout::Context {
+            let symbols = u64::from(cursor.varnum()?);
+            let text_bytes = u64::from(cursor.varnum()?);
+            let coded = &bytes[cursor.offset..];
+            let limit = (coded.len() as u64 + 1) * MAX_VALUES_PER_BYTE;
+            if symbols > limit.min(MAX_VALUES) || text_bytes > limit.min(MAX_VALUES) {
+                return Err(DecodeError::BadLength(format!(
+                    "{symbols} values and {text_bytes} bytes of text declared in {} bytes",
+                    coded.len()
+                )));
+            }
+            return Ok(File {
+                layout,
+                kinds: READERS.iter().map(|(name, _)| *name).collect(),
+                strings: Vec::new(),
+                stream_names: Vec::new(),
+                streams: vec![coded],
+                declared: (symbols, text_bytes),
+            });
+        }
 
         let mut grammar = cursor.section("[GRAMMAR]")?;
         let count = grammar.count()?;
@@ -183,7 +236,7 @@ impl<'a> File<'a> {
         let mut table = cursor.section("[STRINGS]")?;
         let mut strings = Vec::new();
         match layout {
-            Layout::Multipart => {
+            Layout::Multipart | Layout::Context => {
                 let count = table.count()?;
                 let mut entries = Vec::with_capacity(count);
                 for _ in 0..count {
@@ -213,7 +266,7 @@ impl<'a> File<'a> {
 
         let mut stream_names = Vec::new();
         let streams = match layout {
-            Layout::Multipart => vec![cursor.section("[TREE]")?.bytes],
+            Layout::Multipart | Layout::Context => vec![cursor.section("[TREE]")?.bytes],
             Layout::Optimised => {
                 let mut body = cursor.section("[STREAMS]")?;
                 let count = body.count()?;
@@ -242,22 +295,33 @@ impl<'a> File<'a> {
             strings,
             stream_names,
             streams,
+            declared: (0, 0),
         })
     }
 
     /// Decodes the tree.
     pub fn decode(&self) -> Result<Node, DecodeError> {
-        let mut reader = Reader::new(
-            self.layout,
-            self.streams.clone(),
-            &self.stream_names,
-            self.strings.clone(),
-            resolve_kinds(&self.kinds)?,
-        );
+        let mut reader = if self.layout == Layout::Context {
+            let coded = self.streams.first().copied().unwrap_or_default();
+            let kinds = resolve_kinds(&self.kinds)?;
+            Reader::new_context(coded, kinds, self.declared.0, self.declared.1)
+        } else {
+            self.stream_reader()?
+        };
         let program = reader
             .node()?
             .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
         reader.finish()?;
         Ok(program)
+    }
+
+    fn stream_reader(&self) -> Result<Reader<'_>, DecodeError> {
+        Ok(Reader::new(
+            self.layout,
+            self.streams.clone(),
+            &self.stream_names,
+            self.strings.clone(),
+            resolve_kinds(&self.kinds)?,
+        ))
     }
 }

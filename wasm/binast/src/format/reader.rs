@@ -2,6 +2,8 @@
 //! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
 //! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
+use super::context_models::Models;
+use super::entropy::Decoder;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
 use super::varnum::read_varnum;
@@ -41,6 +43,76 @@ pub struct Reader<'a> {
     pub(crate) field: &'static str,
     role: &'static str,
     node_name: &'static str,
+    /// The context layout's decoder and models (`None` for the other layouts).
+    context: Option<Box<ContextReader<'a>>>,
+}
+
+/// The context layout's state: the range decoder, the models, the strings seen so far, and what is left of the
+/// budget the header declared.
+struct ContextReader<'a> {
+    coder: Decoder<'a>,
+    models: Models,
+    /// Per role, every string seen so far by number.
+    strings: Vec<Vec<Vec<u8>>>,
+    symbols_left: u64,
+    text_bytes_left: u64,
+}
+
+impl ContextReader<'_> {
+    /// Accounts for one more value: the file declared how many it holds.
+    #[inline]
+    fn spend(&mut self) -> Result<(), DecodeError> {
+        if self.symbols_left == 0 {
+            return Err(DecodeError::BadLength(
+                "more values than the header declares".into(),
+            ));
+        }
+        self.symbols_left -= 1;
+        self.coder.overrun()
+    }
+
+    fn string(
+        &mut self,
+        table: usize,
+        key: (&'static str, &'static str),
+    ) -> Result<Option<Vec<u8>>, DecodeError> {
+        self.spend()?;
+        let symbol = self.models.uint(&mut self.coder, "string", key, 0) as usize;
+        let strings = &mut self.strings[table];
+        let recency = &mut self.models.recency[table];
+        match symbol {
+            0 => Ok(None),
+            1 => {
+                let mut text = Vec::new();
+                let max_len = usize::try_from(self.text_bytes_left).unwrap_or(usize::MAX);
+                self.models.text(
+                    &mut self.coder,
+                    (table, STRING_ROLES[table]),
+                    &mut text,
+                    max_len,
+                )?;
+                self.text_bytes_left -= text.len() as u64;
+                self.coder.overrun()?;
+                let id = strings.len() as u32;
+                strings.push(text.clone());
+                self.models.recency[table].push(id);
+                Ok(Some(text))
+            }
+            _ => {
+                let position = symbol - 2;
+                if position >= recency.len() {
+                    return Err(DecodeError::BadReference(format!(
+                        "string {position} back of {}",
+                        recency.len()
+                    )));
+                }
+                let index = recency.len() - 1 - position;
+                let id = recency.remove(index);
+                recency.push(id);
+                Ok(strings.get(id as usize).cloned())
+            }
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -72,7 +144,28 @@ impl<'a> Reader<'a> {
             field: "",
             role: "",
             node_name: "",
+            context: None,
         }
+    }
+
+    /// A reader of a context-layout tree: `coded` is the range-coded sequence, `kinds` the grammar's own list,
+    /// `symbols` and `text_bytes` the totals the header declared (already checked against the decoder's limits).
+    pub(crate) fn new_context(
+        coded: &'a [u8],
+        kinds: Vec<(&'static str, usize)>,
+        symbols: u64,
+        text_bytes: u64,
+    ) -> Reader<'a> {
+        let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
+        reader.total_bytes = usize::try_from(symbols).unwrap_or(usize::MAX);
+        reader.context = Some(Box::new(ContextReader {
+            coder: Decoder::new(coded),
+            models: Models::new(STRING_ROLES.len()),
+            strings: vec![Vec::new(); STRING_ROLES.len()],
+            symbols_left: symbols,
+            text_bytes_left: text_bytes,
+        }));
+        reader
     }
 
     /// The stream of a value: by category and key, and for kinds, flags and lengths also by the current node.
@@ -120,14 +213,24 @@ impl<'a> Reader<'a> {
 
     /// An upper bound on how many more items can follow (each takes at least one byte somewhere).
     pub(crate) fn remaining_hint(&self) -> usize {
-        self.total_bytes - self.consumed
+        match &self.context {
+            Some(context) => usize::try_from(context.symbols_left).unwrap_or(usize::MAX),
+            None => self.total_bytes - self.consumed,
+        }
     }
 
     /// Starts a node or reads a null: the kind reference of the current field. For a node it checks the depth,
     /// makes the node current and returns the grammar's index of its interface plus what `end_node` restores.
     pub(crate) fn begin_node(&mut self) -> Result<Option<(usize, NodeFrame)>, DecodeError> {
         let field = self.field;
-        let reference = self.varnum("kind", true, field)? as usize;
+        let reference = match &mut self.context {
+            Some(context) => {
+                context.spend()?;
+                let key = (self.node_name, field);
+                context.models.kind(&mut context.coder, key, 0) as usize
+            }
+            None => self.varnum("kind", true, field)? as usize,
+        };
         if reference == 0 {
             return Ok(None);
         }
@@ -156,9 +259,13 @@ impl<'a> Reader<'a> {
     }
 
     /// A string table entry or null.
-    pub(crate) fn string(&mut self) -> Result<Option<&'a [u8]>, DecodeError> {
+    pub(crate) fn string(&mut self) -> Result<Option<Vec<u8>>, DecodeError> {
+        if let Some(context) = &mut self.context {
+            let table = string_role(self.field, self.role);
+            return context.string(table, (self.node_name, self.field));
+        }
         let (table, stream) = match self.layout {
-            Layout::Multipart => (0, 0),
+            Layout::Multipart | Layout::Context => (0, 0),
             Layout::Optimised => self.string_stream()?,
         };
         let reference = self.varnum_at(stream)? as usize;
@@ -168,8 +275,7 @@ impl<'a> Reader<'a> {
         self.strings
             .get(table)
             .and_then(|strings| strings.get(reference - 1))
-            .copied()
-            .map(Some)
+            .map(|bytes| Some(bytes.to_vec()))
             .ok_or_else(|| DecodeError::BadReference(format!("string index {}", reference - 1)))
     }
 
@@ -194,10 +300,22 @@ impl<'a> Reader<'a> {
 
     pub(crate) fn length(&mut self) -> Result<usize, DecodeError> {
         let field = self.field;
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = (self.node_name, field);
+            return Ok(context.models.uint(&mut context.coder, "length", key, 0) as usize);
+        }
         Ok(self.varnum("length", true, field)? as usize)
     }
 
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = (self.node_name, self.field);
+            let value = context.models.uint(&mut context.coder, "flag", key, 0);
+            return u8::try_from(value)
+                .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
+        }
         let i = self.stream("flag", true, self.field)?;
         let offset = self.offsets[i];
         let byte = *self.streams[i]
@@ -209,6 +327,15 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = (self.role, "");
+            let coder = &mut context.coder;
+            return Ok(match context.models.uint(coder, "number", key, 0) {
+                0 => context.models.float(coder, 0.0),
+                n => f64::from(n - 1),
+            });
+        }
         let i = self.stream("number", false, "")?;
         if self.layout == Layout::Optimised {
             let start = self.offsets[i];
@@ -235,9 +362,18 @@ impl<'a> Reader<'a> {
         &mut self,
         read: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
+        if self.context.is_some() {
+            // Written in place in the context layout (see `Writer::lazy`).
+            let field = self.field;
+            let value = read(self)?;
+            self.field = field;
+            return Ok(value);
+        }
         let mut lens = vec![0usize; self.streams.len()];
         match self.layout {
-            Layout::Multipart => lens[0] = self.varnum("length", false, "lazy")? as usize,
+            Layout::Multipart | Layout::Context => {
+                lens[0] = self.varnum("length", false, "lazy")? as usize;
+            }
             Layout::Optimised => {
                 let count = self.varnum("length", false, "lazy")? as usize;
                 if count > lens.len() {
@@ -278,6 +414,16 @@ impl<'a> Reader<'a> {
 
     /// Checks every stream was consumed exactly.
     pub(crate) fn finish(&self) -> Result<(), DecodeError> {
+        if let Some(context) = &self.context {
+            context.coder.overrun()?;
+            if context.symbols_left != 0 || context.text_bytes_left != 0 {
+                return Err(DecodeError::BadLength(format!(
+                    "{} declared values and {} bytes of text were not read",
+                    context.symbols_left, context.text_bytes_left
+                )));
+            }
+            return Ok(());
+        }
         for (stream, offset) in self.streams.iter().zip(&self.offsets) {
             if *offset != stream.len() {
                 return Err(DecodeError::BadLength(format!(

@@ -1,0 +1,114 @@
+//! The context layout's model of string text (names and literals seen for the first time): each byte is coded
+//! bit by bit, predicted from the string's role and the previous one, two and three bytes of the same string; the
+//! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
+//! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
+
+use super::entropy::{Bit, Coder};
+
+/// Hash table size for the order-1..3 contexts (2^20 bits, 4 MiB).
+const TABLE_BITS: u32 = 20;
+const INPUTS: usize = 5;
+
+/// `squash(x) = 4096 / (1 + e^(-x/256))` sampled every 128 steps of x in -2048..=2048; interpolated between.
+const SQUASH_POINTS: [i32; 33] = [
+    1, 2, 3, 6, 10, 16, 27, 45, 73, 120, 194, 310, 488, 747, 1101, 1546, 2047, 2549, 2994, 3348,
+    3607, 3785, 3901, 3975, 4022, 4050, 4068, 4079, 4085, 4089, 4092, 4093, 4094,
+];
+
+fn squash(x: i32) -> i32 {
+    if x > 2047 {
+        return 4095;
+    }
+    if x < -2047 {
+        return 1;
+    }
+    let w = x & 127;
+    let i = ((x >> 7) + 16) as usize;
+    (SQUASH_POINTS[i] * (128 - w) + SQUASH_POINTS[i + 1] * w + 64) >> 7
+}
+
+/// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
+pub struct TextModel {
+    table: Vec<Bit>,
+    order0: Vec<Bit>,
+    weights: Vec<i32>,
+    stretch: Vec<i16>,
+}
+
+impl TextModel {
+    /// A model for `roles` string roles.
+    pub fn new(roles: usize) -> TextModel {
+        let mut stretch = vec![0i16; 4096];
+        let mut next = 0usize;
+        for x in -2047..=2047 {
+            let p = squash(x) as usize;
+            while next <= p && next < 4096 {
+                stretch[next] = x as i16;
+                next += 1;
+            }
+        }
+        for entry in stretch.iter_mut().skip(next) {
+            *entry = 2047;
+        }
+        TextModel {
+            table: vec![Bit::default(); 1 << TABLE_BITS],
+            order0: vec![Bit::default(); roles * 256],
+            weights: vec![1 << 14; roles * INPUTS],
+            stretch,
+        }
+    }
+
+    /// Codes (or decodes) one byte of a string of role `role`, after `history` (the previous bytes of the same
+    /// string, most recent in the low byte; 0 at its start).
+    pub fn code<C: Coder>(&mut self, coder: &mut C, role: usize, history: u32, byte: u8) -> u8 {
+        let role_salt = (role as u32 + 1).wrapping_mul(0x9E37_79B1);
+        let hashes = [
+            (history & 0xFF).wrapping_add(1 << 8) ^ role_salt,
+            (history & 0xFFFF).wrapping_add(2 << 16) ^ role_salt.rotate_left(7),
+            (history & 0xFF_FFFF).wrapping_add(3 << 24) ^ role_salt.rotate_left(13),
+            history.wrapping_mul(0x2F0B_3A49) ^ role_salt.rotate_left(19),
+        ];
+        let weights_at = role * INPUTS;
+        let mut node = 1usize;
+        for i in (0..8).rev() {
+            let mut slots = [0usize; 4];
+            let mut stretched = [0i32; INPUTS];
+            for (k, hash) in hashes.iter().enumerate() {
+                let h = hash
+                    .wrapping_add(node as u32 * 0x0100_0193)
+                    .wrapping_mul(0x9E37_79B1);
+                slots[k] = (h >> (32 - TABLE_BITS)) as usize;
+                stretched[k] = self.stretch_of(self.table[slots[k]]);
+            }
+            let order0 = role * 256 + node;
+            stretched[4] = self.stretch_of(self.order0[order0]);
+            let weights = &self.weights[weights_at..weights_at + INPUTS];
+            let dot: i64 = stretched
+                .iter()
+                .zip(weights)
+                .map(|(&s, &w)| i64::from(s) * i64::from(w))
+                .sum();
+            let p12 = squash((dot >> 16) as i32);
+            let p16 = ((p12 as u32) << 4).clamp(1, 65535);
+            let bit = coder.fixed(byte >> i & 1 == 1, p16);
+            // Mixer update: move each weight along its input by the prediction error.
+            let error = (i32::from(bit) << 12) - p12;
+            for (w, s) in self.weights[weights_at..weights_at + INPUTS]
+                .iter_mut()
+                .zip(stretched)
+            {
+                *w += (s * error * 6) >> 10;
+            }
+            for slot in slots {
+                self.table[slot].observe(bit);
+            }
+            self.order0[order0].observe(bit);
+            node = node << 1 | usize::from(bit);
+        }
+        (node & 0xFF) as u8
+    }
+
+    fn stretch_of(&self, bit: Bit) -> i32 {
+        i32::from(self.stretch[(bit.probability() >> 4) as usize])
+    }
+}
