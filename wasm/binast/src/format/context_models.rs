@@ -10,6 +10,23 @@ use super::entropy::{Bit, Coder, KindModel, UIntModel};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
+/// Whether references to strings of this role are coded by recency (names: the same few recur locally) or by
+/// number in order of first use (operators and other enums: a stable distribution per field that recency would
+/// scramble).
+pub fn by_recency(table: usize) -> bool {
+    table != 0
+}
+
+/// The table a string role uses in the context layout: scope annotations share the variable names' table, so a
+/// declared name primes the recency list for the uses that follow (and its text is coded once).
+pub fn context_table(table: usize) -> usize {
+    if table == 4 {
+        1
+    } else {
+        table
+    }
+}
+
 /// The context map: (category, interface, key) → context number, by the names' addresses (fast path) and by
 /// content (so two copies of one name, e.g. an interface name in the reader's and the writer's tables, are one
 /// context on both sides).

@@ -71,6 +71,8 @@ pub struct Encoder {
     pending: u64,
     out: Vec<u8>,
     first: bool,
+    /// Information content coded so far, in bits (diagnostics).
+    pub cost_bits: f64,
 }
 
 impl Default for Encoder {
@@ -82,6 +84,7 @@ impl Default for Encoder {
             pending: 1,
             out: Vec::new(),
             first: true,
+            cost_bits: 0.0,
         }
     }
 }
@@ -90,6 +93,8 @@ impl Encoder {
     /// Codes `bit` with probability `p1` (of a 1, in 1/65536, 1..=65535).
     #[inline]
     fn code(&mut self, bit: bool, p1: u32) {
+        let p = f64::from(if bit { p1 } else { 65536 - p1 }) / 65536.0;
+        self.cost_bits -= p.log2();
         let bound = (self.range >> 16) * p1;
         if bit {
             self.range = bound;

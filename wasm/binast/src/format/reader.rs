@@ -2,7 +2,7 @@
 //! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
 //! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
-use super::context_models::Models;
+use super::context_models::{by_recency, context_table, Models};
 use super::entropy::Decoder;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
@@ -98,6 +98,11 @@ impl ContextReader<'_> {
                 self.models.recency[table].push(id);
                 Ok(Some(text))
             }
+            _ if !by_recency(table) => strings
+                .get(symbol - 2)
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| DecodeError::BadReference(format!("string {}", symbol - 2))),
             _ => {
                 let position = symbol - 2;
                 if position >= recency.len() {
@@ -261,7 +266,7 @@ impl<'a> Reader<'a> {
     /// A string table entry or null.
     pub(crate) fn string(&mut self) -> Result<Option<Vec<u8>>, DecodeError> {
         if let Some(context) = &mut self.context {
-            let table = string_role(self.field, self.role);
+            let table = context_table(string_role(self.field, self.role));
             return context.string(table, (self.node_name, self.field));
         }
         let (table, stream) = match self.layout {

@@ -3,7 +3,7 @@
 //! stream, the second emits. It knows nothing of the grammar: a node's fields are written by `grammar/tree_io.rs`
 //! between `begin_node` and `end_node`.
 
-use super::context_models::Models;
+use super::context_models::{by_recency, context_table, Models};
 use super::entropy::Encoder;
 use super::hash::FnvMap;
 use super::layout::Layout;
@@ -46,6 +46,7 @@ struct ContextWriter {
     /// Values coded (the decoder's work budget) and bytes of new string text.
     symbols: u64,
     text_bytes: u64,
+    costs: FnvMap<String, f64>,
 }
 
 /// What the context layout's header declares, so a decoder can check its budget before any work.
@@ -95,6 +96,7 @@ impl Writer {
             string_ids: vec![FnvMap::default(); STRING_ROLES.len()],
             symbols: 0,
             text_bytes: 0,
+            costs: FnvMap::default(),
         }));
         writer
     }
@@ -103,7 +105,16 @@ impl Writer {
     pub(crate) fn finish_context(&mut self) -> (Vec<u8>, ContextTotals) {
         match self.context.take() {
             Some(context) => (
-                context.coder.finish(),
+                {
+                    if std::env::var("BINAST_COSTS").is_ok() {
+                        let mut costs: Vec<_> = context.costs.iter().collect();
+                        costs.sort_by(|a, b| b.1.total_cmp(a.1));
+                        for (k, v) in costs.iter().take(40) {
+                            eprintln!("{:>10.0} {k}", *v / 8.0);
+                        }
+                    }
+                    context.coder.finish()
+                },
                 ContextTotals {
                     symbols: context.symbols,
                     text_bytes: context.text_bytes,
@@ -207,9 +218,12 @@ impl Writer {
         let reference = self.kind_index.get(name).map_or(0, |i| i + 1);
         if let Some(context) = &mut self.context {
             context.symbols += 1;
+            let before = context.coder.cost_bits;
             context
                 .models
                 .kind(&mut context.coder, (self.node_name, field), reference);
+            let d = context.coder.cost_bits - before;
+            *context.costs.entry("kind".into()).or_default() += d;
         } else if let Some(out) = self.stream("kind", field) {
             write_varnum(out, reference);
         }
@@ -232,9 +246,12 @@ impl Writer {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.symbols += 1;
+            let before = context.coder.cost_bits;
             context
                 .models
                 .kind(&mut context.coder, (self.node_name, field), 0);
+            let d = context.coder.cost_bits - before;
+            *context.costs.entry("kind-null".into()).or_default() += d;
         } else if let Some(out) = self.stream("kind", field) {
             write_varnum(out, 0);
         }
@@ -247,7 +264,13 @@ impl Writer {
             Layout::Optimised | Layout::Context => string_role(self.field, self.role),
         };
         if let Some(context) = &mut self.context {
+            let table = context_table(table);
+            let before = context.coder.cost_bits;
+            let t0 = context.text_bytes;
             context.string(table, (self.node_name, self.field), value);
+            let d = context.coder.cost_bits - before;
+            let label = if context.text_bytes != t0 { "new" } else { "ref" };
+            *context.costs.entry(format!("string {} {label}", STRING_ROLES[table])).or_default() += d;
             return;
         }
         if !self.emitting {
@@ -286,9 +309,12 @@ impl Writer {
         if let Some(context) = &mut self.context {
             context.symbols += 1;
             let key = (self.node_name, field);
+            let before = context.coder.cost_bits;
             context
                 .models
                 .uint(&mut context.coder, "length", key, count32);
+            let d = context.coder.cost_bits - before;
+            *context.costs.entry(format!("length {}", key.1)).or_default() += d;
         } else if let Some(out) = self.stream("length", field) {
             write_varnum(out, count32);
         }
@@ -300,9 +326,12 @@ impl Writer {
         if let Some(context) = &mut self.context {
             context.symbols += 1;
             let key = (self.node_name, field);
+            let before = context.coder.cost_bits;
             context
                 .models
                 .uint(&mut context.coder, "flag", key, u32::from(value));
+            let d = context.coder.cost_bits - before;
+            *context.costs.entry(format!("flag {}.{}", key.0, key.1)).or_default() += d;
         } else if let Some(out) = self.stream("flag", field) {
             out.push(value);
         }
@@ -316,6 +345,7 @@ impl Writer {
             context.symbols += 1;
             // 0 = an f64 follows; n + 1 = the small integer n.
             let key = (self.role, "");
+            let before = context.coder.cost_bits;
             let coder = &mut context.coder;
             match small_integer(value) {
                 Some(n) => {
@@ -326,6 +356,8 @@ impl Writer {
                     context.models.float(coder, value);
                 }
             }
+            let d = context.coder.cost_bits - before;
+            *context.costs.entry("number".into()).or_default() += d;
             return;
         }
         let Some(out) = self.stream("number", "") else {
@@ -413,6 +445,9 @@ impl ContextWriter {
         };
         let recency = &mut self.models.recency[table];
         match self.string_ids[table].get(bytes) {
+            Some(&id) if !by_recency(table) => {
+                self.models.uint(coder, "string", key, id + 2);
+            }
             Some(&id) => {
                 let index = recency.iter().rposition(|&seen| seen == id).unwrap_or(0);
                 let position = (recency.len() - 1 - index) as u32;
