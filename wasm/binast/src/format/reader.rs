@@ -56,6 +56,8 @@ struct ContextReader<'a> {
     strings: Vec<Vec<Vec<u8>>>,
     symbols_left: u64,
     text_bytes_left: u64,
+    /// The last small integer read, for differences.
+    last_number: u32,
 }
 
 impl ContextReader<'_> {
@@ -169,6 +171,7 @@ impl<'a> Reader<'a> {
             strings: vec![Vec::new(); STRING_ROLES.len()],
             symbols_left: symbols,
             text_bytes_left: text_bytes,
+            last_number: 0,
         }));
         reader
     }
@@ -336,10 +339,25 @@ impl<'a> Reader<'a> {
             context.spend()?;
             let key = (self.role, "");
             let coder = &mut context.coder;
-            return Ok(match context.models.uint(coder, "number", key, 0) {
-                0 => context.models.float(coder, 0.0),
-                n => f64::from(n - 1),
-            });
+            let n = match context.models.uint(coder, "number", key, 0) {
+                0 => return Ok(context.models.float(coder, 0.0)),
+                1 => {
+                    let folded = i64::from(context.models.uint(coder, "delta", key, 0));
+                    let delta = if folded & 1 == 1 {
+                        -(folded + 1) / 2
+                    } else {
+                        folded / 2
+                    };
+                    let n = i64::from(context.last_number) + delta;
+                    u32::try_from(n)
+                        .ok()
+                        .filter(|&n| n < 1 << 30)
+                        .ok_or_else(|| DecodeError::BadReference(format!("number {n}")))?
+                }
+                symbol => symbol - 2,
+            };
+            context.last_number = n;
+            return Ok(f64::from(n));
         }
         let i = self.stream("number", false, "")?;
         if self.layout == Layout::Optimised {

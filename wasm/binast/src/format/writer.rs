@@ -46,6 +46,8 @@ struct ContextWriter {
     /// Values coded (the decoder's work budget) and bytes of new string text.
     symbols: u64,
     text_bytes: u64,
+    /// The last small integer coded, for differences.
+    last_number: u32,
     costs: FnvMap<String, f64>,
 }
 
@@ -96,6 +98,7 @@ impl Writer {
             string_ids: vec![FnvMap::default(); STRING_ROLES.len()],
             symbols: 0,
             text_bytes: 0,
+            last_number: 0,
             costs: FnvMap::default(),
         }));
         writer
@@ -343,13 +346,20 @@ impl Writer {
         let layout = self.layout;
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            // 0 = an f64 follows; n + 1 = the small integer n.
+            // 0 = an f64 follows; 1 = a small integer as the difference from the last one (sorted tables of
+            // code points, offsets); n + 2 = the small integer n.
             let key = (self.role, "");
             let before = context.coder.cost_bits;
             let coder = &mut context.coder;
             match small_integer(value) {
                 Some(n) => {
-                    context.models.uint(coder, "number", key, n + 1);
+                    let symbol = number_symbol(n, context.last_number);
+                    context.models.uint(coder, "number", key, symbol);
+                    if symbol == 1 {
+                        let delta = zigzag(i64::from(n) - i64::from(context.last_number));
+                        context.models.uint(coder, "delta", key, delta);
+                    }
+                    context.last_number = n;
                 }
                 None => {
                     context.models.uint(coder, "number", key, 0);
@@ -428,6 +438,25 @@ fn small_integer(value: f64) -> Option<u32> {
         && (0.0..1_073_741_824.0).contains(&value)
         && !value.is_sign_negative();
     small.then_some(value as u32)
+}
+
+/// How a small integer `n` is coded after `last`: as a difference (1) when that is smaller than `n`, else `n + 2`.
+fn number_symbol(n: u32, last: u32) -> u32 {
+    if (i64::from(n) - i64::from(last)).unsigned_abs() < u64::from(n) {
+        1
+    } else {
+        n + 2
+    }
+}
+
+/// A signed difference as an unsigned number: 0, -1, 1, -2, 2… → 0, 1, 2, 3, 4…
+fn zigzag(delta: i64) -> u32 {
+    let folded = if delta < 0 {
+        (-delta) * 2 - 1
+    } else {
+        delta * 2
+    };
+    u32::try_from(folded).unwrap_or(u32::MAX)
 }
 
 impl ContextWriter {
