@@ -6,7 +6,8 @@
 //! string used n distinct strings ago in the same role (move-to-front). Minified code reuses a handful of short
 //! names all the time, so most references are small recency positions.
 
-use super::entropy::{Bit, Coder, KindModel, UIntModel};
+use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
+use super::mixing::{mixed_bit, stretch_table, Weights2, WEIGHTS2};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
@@ -32,30 +33,24 @@ pub fn context_table(table: usize) -> usize {
 /// context on both sides).
 #[derive(Default)]
 struct ContextMap {
-    by_address: Vec<((usize, usize, usize), u32)>,
+    by_address: Vec<([usize; 4], u32)>,
     slots: Vec<u32>,
-    names: Vec<(&'static str, &'static str, &'static str)>,
+    names: Vec<[&'static str; 4]>,
 }
 
 const SLOT_BITS: u32 = 12;
 
 impl ContextMap {
-    fn get(&mut self, category: &'static str, node: &'static str, key: &'static str) -> usize {
+    fn get(&mut self, names: [&'static str; 4]) -> usize {
         if self.slots.is_empty() {
             self.slots = vec![0; 1 << SLOT_BITS];
         }
-        let address = (
-            category.as_ptr() as usize,
-            node.as_ptr() as usize,
-            key.as_ptr() as usize,
-        );
-        let mixed = (address.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ (address.1 as u64)
-                .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-                .rotate_left(21)
-            ^ (address.2 as u64)
-                .wrapping_mul(0x1656_67b1_9e37_79f9)
-                .rotate_left(42);
+        let address = names.map(|name| name.as_ptr() as usize);
+        let mixed = address.iter().fold(0u64, |hash, &a| {
+            (hash ^ a as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(23)
+        });
         let mask = (1usize << SLOT_BITS) - 1;
         let mut slot = (mixed >> 40) as usize & mask;
         // Slots hold an index + 1 into `by_address`; the table is never more than half full (see below).
@@ -71,14 +66,10 @@ impl ContextMap {
             }
             slot = (slot + 1) & mask;
         }
-        let id = match self
-            .names
-            .iter()
-            .position(|&(c, n, k)| c == category && n == node && k == key)
-        {
+        let id = match self.names.iter().position(|known| *known == names) {
             Some(id) => id,
             None => {
-                self.names.push((category, node, key));
+                self.names.push(names);
                 self.names.len() - 1
             }
         };
@@ -95,11 +86,17 @@ pub struct Models {
     contexts: ContextMap,
     kinds: Vec<KindModel>,
     uints: Vec<UIntModel>,
+    /// Mixer weights, by coarse context.
+    weights: Vec<Weights2>,
+    stretch: Vec<i16>,
     text: TextModel,
     float_bytes: Vec<Bit>,
     /// Per string role, string numbers by recency: the most recent last.
     pub(crate) recency: Vec<Vec<u32>>,
 }
+
+/// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
+pub type Place = (&'static str, &'static str, &'static str);
 
 impl Models {
     /// Fresh models for `roles` string roles.
@@ -108,42 +105,63 @@ impl Models {
             contexts: ContextMap::default(),
             kinds: Vec::new(),
             uints: Vec::new(),
+            weights: Vec::new(),
+            stretch: stretch_table(),
             text: TextModel::new(roles),
             float_bytes: vec![Bit::default(); 8 * 256],
             recency: vec![Vec::new(); roles],
         }
     }
 
-    fn context(&mut self, category: &'static str, node: &'static str, key: &'static str) -> usize {
-        let id = self.contexts.get(category, node, key);
-        if id >= self.uints.len() {
-            self.uints.resize(id + 1, UIntModel::default());
-            self.kinds.resize(id + 1, KindModel::default());
+    /// The coarse (interface, field) and fine (role, interface, field) contexts of a value.
+    fn contexts(&mut self, category: &'static str, place: Place) -> (usize, usize) {
+        let coarse = self.contexts.get([category, "", place.1, place.2]);
+        let fine = self.contexts.get([category, place.0, place.1, place.2]);
+        let needed = coarse.max(fine) + 1;
+        if needed > self.uints.len() {
+            self.uints.resize(needed, UIntModel::default());
+            self.kinds.resize(needed, KindModel::default());
+            self.weights.resize(needed, WEIGHTS2);
         }
-        id
+        (coarse, fine)
     }
 
-    /// Codes a node kind reference (< 128) in its context.
-    pub fn kind<C: Coder>(
-        &mut self,
-        coder: &mut C,
-        context: (&'static str, &'static str),
-        value: u32,
-    ) -> u32 {
-        let id = self.context("kind", context.0, context.1);
-        self.kinds[id].code(coder, value)
+    /// Codes a node kind reference (< 128) at `place`.
+    pub fn kind<C: Coder>(&mut self, coder: &mut C, place: Place, value: u32) -> u32 {
+        let (coarse, fine) = self.contexts("kind", place);
+        let stretch = &self.stretch;
+        let weights = &mut self.weights[coarse];
+        match pair_mut(&mut self.kinds, coarse, fine) {
+            Some((a, b)) => tree_walk(coder, 7, value, |c, node, bit| {
+                mixed_bit(c, stretch, &mut a.bits[node], &mut b.bits[node], weights, bit)
+            }),
+            None => {
+                let model = &mut self.kinds[coarse];
+                tree_walk(coder, 7, value, |c, node, bit| c.bit(&mut model.bits[node], bit))
+            }
+        }
     }
 
-    /// Codes an integer in its context.
+    /// Codes an integer of `category` at `place`.
     pub fn uint<C: Coder>(
         &mut self,
         coder: &mut C,
         category: &'static str,
-        context: (&'static str, &'static str),
+        place: Place,
         value: u32,
     ) -> u32 {
-        let id = self.context(category, context.0, context.1);
-        self.uints[id].code(coder, value)
+        let (coarse, fine) = self.contexts(category, place);
+        let stretch = &self.stretch;
+        let weights = &mut self.weights[coarse];
+        match pair_mut(&mut self.uints, coarse, fine) {
+            Some((a, b)) => uint_symbol(coder, value, |c, index, bit| {
+                mixed_bit(c, stretch, &mut a.bits[index], &mut b.bits[index], weights, bit)
+            }),
+            None => {
+                let model = &mut self.uints[coarse];
+                uint_symbol(coder, value, |c, index, bit| c.bit(&mut model.bits[index], bit))
+            }
+        }
     }
 
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
@@ -156,7 +174,7 @@ impl Models {
         max_len: usize,
     ) -> Result<(), DecodeError> {
         let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
-        let len = self.uint(coder, "text", ("", role.1), len) as usize;
+        let len = self.uint(coder, "text", ("", "", role.1), len) as usize;
         if len > max_len {
             return Err(DecodeError::BadLength(format!(
                 "a string of {len} bytes exceeds the file's declared total"
@@ -181,8 +199,19 @@ impl Models {
         let mut out = [0u8; 8];
         for (i, (&byte, slot)) in bytes.iter().zip(&mut out).enumerate() {
             let tree = &mut self.float_bytes[i * 256..i * 256 + 256];
-            *slot = super::entropy::tree_symbol(coder, tree, 8, u32::from(byte)) as u8;
+            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| c.bit(&mut tree[node], bit)) as u8;
         }
         f64::from_le_bytes(out)
     }
+}
+
+/// Two distinct elements of `models` mutably, or `None` when `a == b`.
+fn pair_mut<T>(models: &mut [T], a: usize, b: usize) -> Option<(&mut T, &mut T)> {
+    if a == b {
+        return None;
+    }
+    let (low, high) = (a.min(b), a.max(b));
+    let (head, tail) = models.split_at_mut(high);
+    let (first, second) = (&mut head[low], &mut tail[0]);
+    Some(if a < b { (first, second) } else { (second, first) })
 }

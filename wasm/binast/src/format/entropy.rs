@@ -273,85 +273,97 @@ impl Coder for Decoder<'_> {
     }
 }
 
-/// Codes a `BITS`-bit symbol through a binary tree of adaptive bits (`tree` holds 2^BITS entries; entry 0 unused).
-#[inline]
-pub fn tree_symbol<C: Coder>(coder: &mut C, tree: &mut [Bit], bits: u32, value: u32) -> u32 {
-    let mut node = 1usize;
-    for i in (0..bits).rev() {
-        let bit = coder.bit(&mut tree[node], value >> i & 1 == 1);
-        node = node << 1 | usize::from(bit);
-    }
-    (node - (1 << bits)) as u32
-}
-
 /// Values below `DIRECT_LIMIT` go through a 4-bit tree; larger ones are an escape, then Elias-gamma style:
 /// the bit length through a 5-bit tree, the two bits under the leading one through a small tree per length, and
 /// the rest with probability ½.
 const DIRECT_LIMIT: u32 = 15;
+const HEAD: usize = 0;
+const LENGTH: usize = 16;
+const TOP: usize = 48;
+/// Adaptive bits in a [`UIntModel`].
+pub const UINT_BITS: usize = TOP + 32 * 4;
 
-/// An adaptive model of a non-negative integer (list lengths, string references, flags, small numbers).
+/// An adaptive model of a non-negative integer (list lengths, string references, flags, small numbers): the bits
+/// of the trees described at `DIRECT_LIMIT`, in one array so two models can be walked in step and mixed.
 #[derive(Clone)]
 pub struct UIntModel {
-    head: [Bit; 16],
-    length: [Bit; 32],
-    top: [Bit; 32 * 4],
+    /// The adaptive bits, by the index `uint_symbol` passes to its bit function.
+    pub bits: [Bit; UINT_BITS],
 }
 
 impl Default for UIntModel {
     fn default() -> Self {
         UIntModel {
-            head: [Bit::default(); 16],
-            length: [Bit::default(); 32],
-            top: [Bit::default(); 32 * 4],
+            bits: [Bit::default(); UINT_BITS],
         }
     }
 }
 
-impl UIntModel {
-    /// Codes (or decodes) `value`.
-    pub fn code<C: Coder>(&mut self, coder: &mut C, value: u32) -> u32 {
-        let head = tree_symbol(coder, &mut self.head, 4, value.min(DIRECT_LIMIT));
-        if head < DIRECT_LIMIT {
-            return head;
-        }
-        // value - 14 >= 1, so it has a leading one at `bits`.
-        let rest = u64::from(value.wrapping_sub(DIRECT_LIMIT - 1));
-        let bits = 63 - rest.max(1).leading_zeros();
-        let bits = tree_symbol(coder, &mut self.length, 5, bits);
-        let mut out: u64 = 1;
-        let tree = &mut self.top[bits as usize * 4..bits as usize * 4 + 4];
-        let top_bits = bits.min(2);
-        let mut node = 1usize;
-        for i in 0..top_bits {
-            let bit = coder.bit(&mut tree[node], rest >> (bits - 1 - i) & 1 == 1);
-            node = node << 1 | usize::from(bit);
-            out = out << 1 | u64::from(bit);
-        }
-        let low_bits = bits - top_bits;
-        let low = coder.direct((rest & ((1u64 << low_bits) - 1)) as u32, low_bits);
-        out = out << low_bits | u64::from(low);
-        // Only a corrupt file decodes a value above u32::MAX; it saturates and fails the caller's range check.
-        u32::try_from(out + u64::from(DIRECT_LIMIT) - 1).unwrap_or(u32::MAX)
+/// Codes (or decodes) `value` as the decisions of a [`UIntModel`]; `bit(coder, index, bit)` codes one decision
+/// with the model bit at `index`.
+#[inline]
+pub fn uint_symbol<C: Coder>(
+    coder: &mut C,
+    value: u32,
+    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+) -> u32 {
+    let head = tree_walk(coder, 4, value.min(DIRECT_LIMIT), |c, node, b| {
+        bit(c, HEAD + node, b)
+    });
+    if head < DIRECT_LIMIT {
+        return head;
     }
+    // value - 14 >= 1, so it has a leading one at `bits`.
+    let rest = u64::from(value.wrapping_sub(DIRECT_LIMIT - 1));
+    let bits = 63 - rest.max(1).leading_zeros();
+    let bits = tree_walk(coder, 5, bits, |c, node, b| bit(c, LENGTH + node, b));
+    let mut out: u64 = 1;
+    let top = TOP + bits as usize * 4;
+    let top_bits = bits.min(2);
+    let mut node = 1usize;
+    for i in 0..top_bits {
+        let b = bit(coder, top + node, rest >> (bits - 1 - i) & 1 == 1);
+        node = node << 1 | usize::from(b);
+        out = out << 1 | u64::from(b);
+    }
+    let low_bits = bits - top_bits;
+    let low = coder.direct((rest & ((1u64 << low_bits) - 1)) as u32, low_bits);
+    out = out << low_bits | u64::from(low);
+    // Only a corrupt file decodes a value above u32::MAX; it saturates and fails the caller's range check.
+    u32::try_from(out + u64::from(DIRECT_LIMIT) - 1).unwrap_or(u32::MAX)
 }
 
-/// An adaptive model of a symbol below 128 (node kinds), one tree per context.
+/// Walks a binary tree of `bits` levels for `value`; `bit(coder, node, bit)` codes the decision at tree node
+/// `node` (1-based).
+#[inline]
+pub fn tree_walk<C: Coder>(
+    coder: &mut C,
+    bits: u32,
+    value: u32,
+    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+) -> u32 {
+    let mut node = 1usize;
+    for i in (0..bits).rev() {
+        let b = bit(coder, node, value >> i & 1 == 1);
+        node = node << 1 | usize::from(b);
+    }
+    (node - (1 << bits)) as u32
+}
+
+/// Adaptive bits in a [`KindModel`].
+pub const KIND_BITS: usize = 128;
+
+/// An adaptive model of a symbol below 128 (node kinds): a 7-level tree.
 #[derive(Clone)]
 pub struct KindModel {
-    tree: [Bit; 128],
+    /// The tree's bits, by node.
+    pub bits: [Bit; KIND_BITS],
 }
 
 impl Default for KindModel {
     fn default() -> Self {
         KindModel {
-            tree: [Bit::default(); 128],
+            bits: [Bit::default(); KIND_BITS],
         }
-    }
-}
-
-impl KindModel {
-    /// Codes (or decodes) `value` (< 128).
-    pub fn code<C: Coder>(&mut self, coder: &mut C, value: u32) -> u32 {
-        tree_symbol(coder, &mut self.tree, 7, value)
     }
 }

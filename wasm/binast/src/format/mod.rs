@@ -5,6 +5,7 @@ pub mod context_models;
 pub mod entropy;
 pub mod hash;
 pub mod layout;
+pub mod mixing;
 pub mod reader;
 pub mod roles;
 pub mod text_model;

@@ -76,7 +76,7 @@ impl ContextReader<'_> {
     fn string(
         &mut self,
         table: usize,
-        key: (&'static str, &'static str),
+        key: (&'static str, &'static str, &'static str),
     ) -> Result<Option<Vec<u8>>, DecodeError> {
         self.spend()?;
         let symbol = self.models.uint(&mut self.coder, "string", key, 0) as usize;
@@ -234,7 +234,7 @@ impl<'a> Reader<'a> {
         let reference = match &mut self.context {
             Some(context) => {
                 context.spend()?;
-                let key = (self.node_name, field);
+                let key = (self.role, self.node_name, field);
                 context.models.kind(&mut context.coder, key, 0) as usize
             }
             None => self.varnum("kind", true, field)? as usize,
@@ -270,7 +270,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn string(&mut self) -> Result<Option<Vec<u8>>, DecodeError> {
         if let Some(context) = &mut self.context {
             let table = context_table(string_role(self.field, self.role));
-            return context.string(table, (self.node_name, self.field));
+            return context.string(table, (self.role, self.node_name, self.field));
         }
         let (table, stream) = match self.layout {
             Layout::Multipart | Layout::Context => (0, 0),
@@ -310,7 +310,7 @@ impl<'a> Reader<'a> {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = (self.node_name, field);
+            let key = (self.role, self.node_name, field);
             return Ok(context.models.uint(&mut context.coder, "length", key, 0) as usize);
         }
         Ok(self.varnum("length", true, field)? as usize)
@@ -319,7 +319,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = (self.node_name, self.field);
+            let key = (self.role, self.node_name, self.field);
             let value = context.models.uint(&mut context.coder, "flag", key, 0);
             return u8::try_from(value)
                 .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
@@ -337,7 +337,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = (self.role, "");
+            let key = ("", self.role, "");
             let coder = &mut context.coder;
             let n = match context.models.uint(coder, "number", key, 0) {
                 0 => return Ok(context.models.float(coder, 0.0)),

@@ -4,28 +4,11 @@
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
 use super::entropy::{Bit, Coder};
+use super::mixing::{squash, stretch_table};
 
 /// Hash table size for the order-1..3 contexts (2^20 bits, 4 MiB).
 const TABLE_BITS: u32 = 20;
 const INPUTS: usize = 5;
-
-/// `squash(x) = 4096 / (1 + e^(-x/256))` sampled every 128 steps of x in -2048..=2048; interpolated between.
-const SQUASH_POINTS: [i32; 33] = [
-    1, 2, 3, 6, 10, 16, 27, 45, 73, 120, 194, 310, 488, 747, 1101, 1546, 2047, 2549, 2994, 3348,
-    3607, 3785, 3901, 3975, 4022, 4050, 4068, 4079, 4085, 4089, 4092, 4093, 4094,
-];
-
-fn squash(x: i32) -> i32 {
-    if x > 2047 {
-        return 4095;
-    }
-    if x < -2047 {
-        return 1;
-    }
-    let w = x & 127;
-    let i = ((x >> 7) + 16) as usize;
-    (SQUASH_POINTS[i] * (128 - w) + SQUASH_POINTS[i + 1] * w + 64) >> 7
-}
 
 /// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
 pub struct TextModel {
@@ -38,18 +21,7 @@ pub struct TextModel {
 impl TextModel {
     /// A model for `roles` string roles.
     pub fn new(roles: usize) -> TextModel {
-        let mut stretch = vec![0i16; 4096];
-        let mut next = 0usize;
-        for x in -2047..=2047 {
-            let p = squash(x) as usize;
-            while next <= p && next < 4096 {
-                stretch[next] = x as i16;
-                next += 1;
-            }
-        }
-        for entry in stretch.iter_mut().skip(next) {
-            *entry = 2047;
-        }
+        let stretch = stretch_table();
         TextModel {
             table: vec![Bit::default(); 1 << TABLE_BITS],
             order0: vec![Bit::default(); roles * 256],

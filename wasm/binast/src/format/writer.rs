@@ -224,7 +224,7 @@ impl Writer {
             let before = context.coder.cost_bits;
             context
                 .models
-                .kind(&mut context.coder, (self.node_name, field), reference);
+                .kind(&mut context.coder, (self.role, self.node_name, field), reference);
             let d = context.coder.cost_bits - before;
             *context.costs.entry("kind".into()).or_default() += d;
         } else if let Some(out) = self.stream("kind", field) {
@@ -252,7 +252,7 @@ impl Writer {
             let before = context.coder.cost_bits;
             context
                 .models
-                .kind(&mut context.coder, (self.node_name, field), 0);
+                .kind(&mut context.coder, (self.role, self.node_name, field), 0);
             let d = context.coder.cost_bits - before;
             *context.costs.entry("kind-null".into()).or_default() += d;
         } else if let Some(out) = self.stream("kind", field) {
@@ -270,7 +270,7 @@ impl Writer {
             let table = context_table(table);
             let before = context.coder.cost_bits;
             let t0 = context.text_bytes;
-            context.string(table, (self.node_name, self.field), value);
+            context.string(table, (self.role, self.node_name, self.field), value);
             let d = context.coder.cost_bits - before;
             let label = if context.text_bytes != t0 { "new" } else { "ref" };
             *context.costs.entry(format!("string {} {label}", STRING_ROLES[table])).or_default() += d;
@@ -311,7 +311,7 @@ impl Writer {
         let count32 = u32::try_from(count).unwrap_or(u32::MAX);
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            let key = (self.node_name, field);
+            let key = (self.role, self.node_name, field);
             let before = context.coder.cost_bits;
             context
                 .models
@@ -328,7 +328,7 @@ impl Writer {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            let key = (self.node_name, field);
+            let key = (self.role, self.node_name, field);
             let before = context.coder.cost_bits;
             context
                 .models
@@ -348,7 +348,7 @@ impl Writer {
             context.symbols += 1;
             // 0 = an f64 follows; 1 = a small integer as the difference from the last one (sorted tables of
             // code points, offsets); n + 2 = the small integer n.
-            let key = (self.role, "");
+            let key = ("", self.role, "");
             let before = context.coder.cost_bits;
             let coder = &mut context.coder;
             match small_integer(value) {
@@ -463,7 +463,7 @@ impl ContextWriter {
     fn string(
         &mut self,
         table: usize,
-        key: (&'static str, &'static str),
+        key: (&'static str, &'static str, &'static str),
         value: Option<&[u8]>,
     ) {
         self.symbols += 1;
