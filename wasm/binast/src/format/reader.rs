@@ -123,6 +123,12 @@ impl ContextReader<'_> {
 }
 
 impl<'a> Reader<'a> {
+    /// Whether scope annotations are in the file: not in the context layout, where they would only repeat what
+    /// the function body says (a decoder that regenerates source has no use for them).
+    pub(crate) fn carries_scopes(&self) -> bool {
+        self.layout != Layout::Context
+    }
+
     /// A reader over a parsed file's tables; `kinds` is the file's grammar table resolved by the grammar.
     pub(crate) fn new(
         layout: Layout,

@@ -58,6 +58,12 @@ pub(crate) struct ContextTotals {
 }
 
 impl Writer {
+    /// Whether scope annotations are in the file: not in the context layout, where they would only repeat what
+    /// the function body says (a decoder that regenerates source has no use for them).
+    pub(crate) fn carries_scopes(&self) -> bool {
+        self.layout != Layout::Context
+    }
+
     pub(crate) fn new(layout: Layout) -> Writer {
         let tables = match layout {
             Layout::Multipart => 1,
