@@ -5,7 +5,7 @@ import { decodeToJavaScript, encodeJavaScript, parseJavaScript, stats } from '..
 import { libraries, test262PassDir } from '../src/corpus.mjs';
 
 type SourceType = 'script' | 'module';
-const layouts = ['multipart', 'optimised'] as const;
+const layouts = ['multipart', 'optimised', 'context'] as const;
 const lazyLevels = [0, 1, 2, 3];
 
 /**

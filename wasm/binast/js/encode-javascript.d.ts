@@ -1,9 +1,12 @@
 import type { Program } from 'acorn';
 
-export type Layout = 'multipart' | 'optimised';
+export type Layout = 'multipart' | 'optimised' | 'context';
 
 export interface EncodeOptions {
-  /** `optimised` (default): per-kind streams that compress better; `multipart`: the proposal's layout. */
+  /**
+   * `optimised` (default): per-kind streams shaped for brotli; `multipart`: the proposal's layout; `context`: the
+   * tree entropy-coded with per-context adaptive models (smallest on the wire, served without brotli).
+   */
   layout?: Layout;
   /** Function nesting depth whose bodies get skip lengths, 0 (default, none) to 3. IIFEs are never lazy. */
   lazyLevel?: number;

@@ -25,7 +25,7 @@ const RATES: [i32; RATE_LIMIT + 1] = {
     let mut table = [0i32; RATE_LIMIT + 1];
     let mut n = 0;
     while n <= RATE_LIMIT {
-        table[n] = (65536 * 2 / (2 * n as i32 + 3)) as i32;
+        table[n] = 65536 * 2 / (2 * n as i32 + 3);
         n += 1;
     }
     table
@@ -71,8 +71,6 @@ pub struct Encoder {
     pending: u64,
     out: Vec<u8>,
     first: bool,
-    /// Information content coded so far, in bits (diagnostics).
-    pub cost_bits: f64,
 }
 
 impl Default for Encoder {
@@ -84,7 +82,6 @@ impl Default for Encoder {
             pending: 1,
             out: Vec::new(),
             first: true,
-            cost_bits: 0.0,
         }
     }
 }
@@ -93,8 +90,6 @@ impl Encoder {
     /// Codes `bit` with probability `p1` (of a 1, in 1/65536, 1..=65535).
     #[inline]
     fn code(&mut self, bit: bool, p1: u32) {
-        let p = f64::from(if bit { p1 } else { 65536 - p1 }) / 65536.0;
-        self.cost_bits -= p.log2();
         let bound = (self.range >> 16) * p1;
         if bit {
             self.range = bound;
@@ -218,6 +213,20 @@ impl<'a> Decoder<'a> {
             value = value << 1 | u32::from(self.decode(32768));
         }
         value
+    }
+
+    /// Checks the decoder read exactly the input: the encoder writes one byte per normalisation step plus four at
+    /// the end, and the decoder reads four at the start plus one per step, so any other count is a truncated or
+    /// padded file.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        if self.offset != self.input.len() {
+            return Err(DecodeError::BadLength(format!(
+                "coded tree of {} bytes, {} used",
+                self.input.len(),
+                self.offset
+            )));
+        }
+        Ok(())
     }
 
     /// An error once the decoder has read further past the end than a well-formed file makes it.

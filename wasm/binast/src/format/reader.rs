@@ -444,7 +444,7 @@ impl<'a> Reader<'a> {
     /// Checks every stream was consumed exactly.
     pub(crate) fn finish(&self) -> Result<(), DecodeError> {
         if let Some(context) = &self.context {
-            context.coder.overrun()?;
+            context.coder.finish()?;
             if context.symbols_left != 0 || context.text_bytes_left != 0 {
                 return Err(DecodeError::BadLength(format!(
                     "{} declared values and {} bytes of text were not read",

@@ -48,7 +48,6 @@ struct ContextWriter {
     text_bytes: u64,
     /// The last small integer coded, for differences.
     last_number: u32,
-    costs: FnvMap<String, f64>,
 }
 
 /// What the context layout's header declares, so a decoder can check its budget before any work.
@@ -105,7 +104,6 @@ impl Writer {
             symbols: 0,
             text_bytes: 0,
             last_number: 0,
-            costs: FnvMap::default(),
         }));
         writer
     }
@@ -114,16 +112,7 @@ impl Writer {
     pub(crate) fn finish_context(&mut self) -> (Vec<u8>, ContextTotals) {
         match self.context.take() {
             Some(context) => (
-                {
-                    if std::env::var("BINAST_COSTS").is_ok() {
-                        let mut costs: Vec<_> = context.costs.iter().collect();
-                        costs.sort_by(|a, b| b.1.total_cmp(a.1));
-                        for (k, v) in costs.iter().take(40) {
-                            eprintln!("{:>10.0} {k}", *v / 8.0);
-                        }
-                    }
-                    context.coder.finish()
-                },
+                context.coder.finish(),
                 ContextTotals {
                     symbols: context.symbols,
                     text_bytes: context.text_bytes,
@@ -227,12 +216,11 @@ impl Writer {
         let reference = self.kind_index.get(name).map_or(0, |i| i + 1);
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            let before = context.coder.cost_bits;
-            context
-                .models
-                .kind(&mut context.coder, (self.role, self.node_name, field), reference);
-            let d = context.coder.cost_bits - before;
-            *context.costs.entry("kind".into()).or_default() += d;
+            context.models.kind(
+                &mut context.coder,
+                (self.role, self.node_name, field),
+                reference,
+            );
         } else if let Some(out) = self.stream("kind", field) {
             write_varnum(out, reference);
         }
@@ -255,12 +243,9 @@ impl Writer {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            let before = context.coder.cost_bits;
             context
                 .models
                 .kind(&mut context.coder, (self.role, self.node_name, field), 0);
-            let d = context.coder.cost_bits - before;
-            *context.costs.entry("kind-null".into()).or_default() += d;
         } else if let Some(out) = self.stream("kind", field) {
             write_varnum(out, 0);
         }
@@ -274,12 +259,7 @@ impl Writer {
         };
         if let Some(context) = &mut self.context {
             let table = context_table(table);
-            let before = context.coder.cost_bits;
-            let t0 = context.text_bytes;
             context.string(table, (self.role, self.node_name, self.field), value);
-            let d = context.coder.cost_bits - before;
-            let label = if context.text_bytes != t0 { "new" } else { "ref" };
-            *context.costs.entry(format!("string {} {label}", STRING_ROLES[table])).or_default() += d;
             return;
         }
         if !self.emitting {
@@ -318,12 +298,9 @@ impl Writer {
         if let Some(context) = &mut self.context {
             context.symbols += 1;
             let key = (self.role, self.node_name, field);
-            let before = context.coder.cost_bits;
             context
                 .models
                 .uint(&mut context.coder, "length", key, count32);
-            let d = context.coder.cost_bits - before;
-            *context.costs.entry(format!("length {}", key.1)).or_default() += d;
         } else if let Some(out) = self.stream("length", field) {
             write_varnum(out, count32);
         }
@@ -335,12 +312,9 @@ impl Writer {
         if let Some(context) = &mut self.context {
             context.symbols += 1;
             let key = (self.role, self.node_name, field);
-            let before = context.coder.cost_bits;
             context
                 .models
                 .uint(&mut context.coder, "flag", key, u32::from(value));
-            let d = context.coder.cost_bits - before;
-            *context.costs.entry(format!("flag {}.{}", key.0, key.1)).or_default() += d;
         } else if let Some(out) = self.stream("flag", field) {
             out.push(value);
         }
@@ -355,7 +329,6 @@ impl Writer {
             // 0 = an f64 follows; 1 = a small integer as the difference from the last one (sorted tables of
             // code points, offsets); n + 2 = the small integer n.
             let key = ("", self.role, "");
-            let before = context.coder.cost_bits;
             let coder = &mut context.coder;
             match small_integer(value) {
                 Some(n) => {
@@ -372,8 +345,6 @@ impl Writer {
                     context.models.float(coder, value);
                 }
             }
-            let d = context.coder.cost_bits - before;
-            *context.costs.entry("number".into()).or_default() += d;
             return;
         }
         let Some(out) = self.stream("number", "") else {
@@ -498,9 +469,9 @@ impl ContextWriter {
                 self.text_bytes += bytes.len() as u64;
                 let mut text = bytes.to_vec();
                 // Encoding never fails: the length bound only applies when decoding.
-                let _ = self
-                    .models
-                    .text(coder, (table, STRING_ROLES[table]), &mut text, usize::MAX);
+                let _ =
+                    self.models
+                        .text(coder, (table, STRING_ROLES[table]), &mut text, usize::MAX);
             }
         }
     }
