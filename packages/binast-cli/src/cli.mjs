@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { decodeToJavaScript, encodeJavaScript, stats } from './codec.mjs';
 
 const usage = `Usage:
-  binast encode <input.js> [-o output.binjs] [--layout optimised|multipart|context] [--lazy 0-3] [--module]
+  binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
   binast decode <input.binjs> [-o output.js]
   binast stats  <input.binjs | input.js> [--module]
 `;
@@ -27,7 +27,7 @@ export function run(argv, io) {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
-        layout: { type: 'string', default: 'optimised' },
+        layout: { type: 'string', default: 'context' },
         lazy: { type: 'string', default: '0' },
         module: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },

@@ -23,7 +23,7 @@ export function parseJavaScript(source, sourceType = 'script') {
  * @returns {Uint8Array}
  */
 export function encodeJavaScript(source, options = {}) {
-  const { layout = 'optimised', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
+  const { layout = 'context', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
   const format = layouts[layout];
   if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
@@ -40,7 +40,7 @@ export function encodeJavaScript(source, options = {}) {
  * @returns {Uint8Array}
  */
 export function encodeProgram(ast, options = {}) {
-  const { layout = 'optimised', lazyLevel = 0, bridge = 'serde' } = options;
+  const { layout = 'context', lazyLevel = 0, bridge = 'serde' } = options;
   const format = layouts[layout];
   if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {

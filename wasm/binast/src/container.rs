@@ -13,7 +13,7 @@
 //! (brotli, gzip) sees runs of similar values instead of an interleaving.
 
 use crate::format::layout::{Layout, MAGIC};
-use crate::format::reader::Reader;
+use crate::format::reader::{stream_layouts, Reader};
 use crate::format::roles::STRING_ROLES;
 use crate::format::varnum::{read_varnum, write_varnum};
 use crate::format::writer::Writer;
@@ -109,12 +109,13 @@ fn write_u64(out: &mut Vec<u8>, value: u64) {
     write_varnum(out, u32::try_from(value).unwrap_or(u32::MAX));
 }
 
-/// How many values a context-layout file may declare per byte of coded input, and in all: a budget checked before
-/// any work. Real files hold under 20 values per byte (the corpus: see the README); anything far beyond is not a
-/// file our writer made, and would make the decoder work and allocate without bound.
-pub const MAX_VALUES_PER_BYTE: u64 = 256;
-/// The most values any context-layout file may declare.
-pub const MAX_VALUES: u64 = 64 << 20;
+/// How many values a context-layout file may declare per byte of coded input: a budget checked before any work.
+/// Every value is at least one binary decision, and the coder never predicts a decision surer than 65,504/65,536
+/// (0.0007 bits), so no file our writer makes exceeds about 11,400 per byte; real code has about 3 (the library
+/// corpus), deliberately repetitive code a few hundred.
+pub const MAX_VALUES_PER_BYTE: usize = 16_384;
+/// The most values (or bytes of string text) any context-layout file may declare: about a 100 MB script.
+pub const MAX_VALUES: usize = 64 << 20;
 
 fn section(out: &mut Vec<u8>, name: &str, body: &[u8]) {
     out.extend_from_slice(name.as_bytes());
@@ -136,7 +137,7 @@ pub struct File<'a> {
     /// The tree's streams (one for multipart and for context, where it is the range-coded sequence).
     pub streams: Vec<&'a [u8]>,
     /// Context layout: the values and bytes of new string text the header declares.
-    pub declared: (u64, u64),
+    pub declared: (usize, usize),
 }
 
 struct Cursor<'a> {
@@ -203,11 +204,13 @@ impl<'a> File<'a> {
         let layout = Layout::from_format(format)
             .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
         if layout == Layout::Context {
-            let symbols = u64::from(cursor.varnum()?);
-            let text_bytes = u64::from(cursor.varnum()?);
+            let symbols = cursor.varnum()? as usize;
+            let text_bytes = cursor.varnum()? as usize;
             let coded = &bytes[cursor.offset..];
-            let limit = (coded.len() as u64 + 1) * MAX_VALUES_PER_BYTE;
-            if symbols > limit.min(MAX_VALUES) || text_bytes > limit.min(MAX_VALUES) {
+            let limit = (coded.len() + 1)
+                .saturating_mul(MAX_VALUES_PER_BYTE)
+                .min(MAX_VALUES);
+            if symbols > limit || text_bytes > limit {
                 return Err(DecodeError::BadLength(format!(
                     "{symbols} values and {text_bytes} bytes of text declared in {} bytes",
                     coded.len()
@@ -223,6 +226,7 @@ impl<'a> File<'a> {
             });
         }
 
+        stream_layouts()?;
         let mut grammar = cursor.section("[GRAMMAR]")?;
         let count = grammar.count()?;
         let mut kinds = Vec::with_capacity(count);
@@ -316,6 +320,7 @@ impl<'a> File<'a> {
     }
 
     fn stream_reader(&self) -> Result<Reader<'_>, DecodeError> {
+        stream_layouts()?;
         Ok(Reader::new(
             self.layout,
             self.streams.clone(),

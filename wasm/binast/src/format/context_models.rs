@@ -133,11 +133,20 @@ impl Models {
         let weights = &mut self.weights[coarse];
         match pair_mut(&mut self.kinds, coarse, fine) {
             Some((a, b)) => tree_walk(coder, 7, value, |c, node, bit| {
-                mixed_bit(c, stretch, &mut a.bits[node], &mut b.bits[node], weights, bit)
+                mixed_bit(
+                    c,
+                    stretch,
+                    &mut a.bits[node],
+                    &mut b.bits[node],
+                    weights,
+                    bit,
+                )
             }),
             None => {
                 let model = &mut self.kinds[coarse];
-                tree_walk(coder, 7, value, |c, node, bit| c.bit(&mut model.bits[node], bit))
+                tree_walk(coder, 7, value, |c, node, bit| {
+                    c.bit(&mut model.bits[node], bit)
+                })
             }
         }
     }
@@ -155,11 +164,20 @@ impl Models {
         let weights = &mut self.weights[coarse];
         match pair_mut(&mut self.uints, coarse, fine) {
             Some((a, b)) => uint_symbol(coder, value, |c, index, bit| {
-                mixed_bit(c, stretch, &mut a.bits[index], &mut b.bits[index], weights, bit)
+                mixed_bit(
+                    c,
+                    stretch,
+                    &mut a.bits[index],
+                    &mut b.bits[index],
+                    weights,
+                    bit,
+                )
             }),
             None => {
                 let model = &mut self.uints[coarse];
-                uint_symbol(coder, value, |c, index, bit| c.bit(&mut model.bits[index], bit))
+                uint_symbol(coder, value, |c, index, bit| {
+                    c.bit(&mut model.bits[index], bit)
+                })
             }
         }
     }
@@ -199,7 +217,9 @@ impl Models {
         let mut out = [0u8; 8];
         for (i, (&byte, slot)) in bytes.iter().zip(&mut out).enumerate() {
             let tree = &mut self.float_bytes[i * 256..i * 256 + 256];
-            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| c.bit(&mut tree[node], bit)) as u8;
+            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| {
+                c.bit(&mut tree[node], bit)
+            }) as u8;
         }
         f64::from_le_bytes(out)
     }
@@ -213,5 +233,9 @@ fn pair_mut<T>(models: &mut [T], a: usize, b: usize) -> Option<(&mut T, &mut T)>
     let (low, high) = (a.min(b), a.max(b));
     let (head, tail) = models.split_at_mut(high);
     let (first, second) = (&mut head[low], &mut tail[0]);
-    Some(if a < b { (first, second) } else { (second, first) })
+    Some(if a < b {
+        (first, second)
+    } else {
+        (second, first)
+    })
 }

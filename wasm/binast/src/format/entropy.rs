@@ -17,6 +17,12 @@ pub struct Bit {
     seen: u16,
 }
 
+/// The surest any decision is ever coded (of 65,536): no bit costs less than 0.0007 bits, which bounds how many
+/// values a byte of input can hold (see `container::MAX_VALUES_PER_BYTE`).
+pub const P_MIN: u32 = 32;
+/// See [`P_MIN`].
+pub const P_MAX: u32 = 65_536 - P_MIN;
+
 /// After this many bits a model adapts at 1/(limit + 1.5) per bit.
 const RATE_LIMIT: usize = 30;
 
@@ -55,7 +61,7 @@ impl Bit {
         let p = self.p1() as i32;
         let target = if bit { 65535 } else { 0 };
         let rate = RATES[usize::from(self.seen).min(RATE_LIMIT)];
-        let next = (p + (((target - p) * rate) >> 16)).clamp(32, 65504);
+        let next = (p + (((target - p) * rate) >> 16)).clamp(P_MIN as i32, P_MAX as i32);
         self.p_xor = (next as u16) ^ 0x8000;
         if usize::from(self.seen) < RATE_LIMIT {
             self.seen += 1;

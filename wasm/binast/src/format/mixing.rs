@@ -3,7 +3,7 @@
 //! mixes a coarse context (interface, field) that learns fast with a fine one (plus the parent's field) that is
 //! sharper once it has seen enough.
 
-use super::entropy::{Bit, Coder};
+use super::entropy::{Bit, Coder, P_MAX, P_MIN};
 
 /// `squash(x) = 4096 / (1 + e^(-x/256))` sampled every 128 steps of x in -2048..=2048; interpolated between.
 const SQUASH_POINTS: [i32; 33] = [
@@ -70,7 +70,7 @@ pub fn mixed_bit<C: Coder>(
         .map(|(&s, &w)| i64::from(s) * i64::from(w))
         .sum();
     let p12 = squash((dot >> 16) as i32);
-    let bit = coder.fixed(bit, ((p12 as u32) << 4).clamp(1, 65535));
+    let bit = coder.fixed(bit, ((p12 as u32) << 4).clamp(P_MIN, P_MAX));
     let error = (i32::from(bit) << 12) - p12;
     for (w, s) in weights.iter_mut().zip(inputs) {
         *w += (s * error * 3) >> 10;

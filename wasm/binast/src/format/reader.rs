@@ -13,6 +13,28 @@ use crate::DecodeError;
 /// `a + b + …` chains nest one level per operator), shallow enough that recursion cannot exhaust the Wasm stack.
 pub const MAX_DEPTH: usize = 2_000;
 
+/// Whether this build reads the stream layouts (multipart, optimised) as well as the context layout. The browser's
+/// decode-only build (cargo feature `stream-layouts` off) reads the context layout alone: the stream layouts' reader,
+/// their tables and their scope annotations would add about 6 KB gzipped to it.
+pub const STREAM_LAYOUTS: bool = cfg!(feature = "stream-layouts");
+
+/// The error a stream-layout file gets from a build without them. Always inlined, so the constant condition lets
+/// the compiler drop the stream layouts' code from such a build.
+#[inline(always)]
+pub(crate) fn stream_layouts() -> Result<(), DecodeError> {
+    if STREAM_LAYOUTS {
+        Ok(())
+    } else {
+        Err(context_only())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn context_only() -> DecodeError {
+    DecodeError::BadHeader("this decoder reads the context layout (format 3) only".into())
+}
+
 /// What a node replaced in the reader or writer, put back when it ends.
 pub(crate) struct NodeFrame {
     pub(crate) field: &'static str,
@@ -54,8 +76,8 @@ struct ContextReader<'a> {
     models: Models,
     /// Per role, every string seen so far by number.
     strings: Vec<Vec<Vec<u8>>>,
-    symbols_left: u64,
-    text_bytes_left: u64,
+    symbols_left: usize,
+    text_bytes_left: usize,
     /// The last small integer read, for differences.
     last_number: u32,
 }
@@ -86,14 +108,14 @@ impl ContextReader<'_> {
             0 => Ok(None),
             1 => {
                 let mut text = Vec::new();
-                let max_len = usize::try_from(self.text_bytes_left).unwrap_or(usize::MAX);
+                let max_len = self.text_bytes_left;
                 self.models.text(
                     &mut self.coder,
                     (table, STRING_ROLES[table]),
                     &mut text,
                     max_len,
                 )?;
-                self.text_bytes_left -= text.len() as u64;
+                self.text_bytes_left -= text.len();
                 self.coder.overrun()?;
                 let id = strings.len() as u32;
                 strings.push(text.clone());
@@ -126,7 +148,7 @@ impl<'a> Reader<'a> {
     /// Whether scope annotations are in the file: not in the context layout, where they would only repeat what
     /// the function body says (a decoder that regenerates source has no use for them).
     pub(crate) fn carries_scopes(&self) -> bool {
-        self.layout != Layout::Context
+        STREAM_LAYOUTS && self.layout != Layout::Context
     }
 
     /// A reader over a parsed file's tables; `kinds` is the file's grammar table resolved by the grammar.
@@ -166,11 +188,10 @@ impl<'a> Reader<'a> {
     pub(crate) fn new_context(
         coded: &'a [u8],
         kinds: Vec<(&'static str, usize)>,
-        symbols: u64,
-        text_bytes: u64,
+        symbols: usize,
+        text_bytes: usize,
     ) -> Reader<'a> {
         let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
-        reader.total_bytes = usize::try_from(symbols).unwrap_or(usize::MAX);
         reader.context = Some(Box::new(ContextReader {
             coder: Decoder::new(coded),
             models: Models::new(STRING_ROLES.len()),
@@ -228,7 +249,7 @@ impl<'a> Reader<'a> {
     /// An upper bound on how many more items can follow (each takes at least one byte somewhere).
     pub(crate) fn remaining_hint(&self) -> usize {
         match &self.context {
-            Some(context) => usize::try_from(context.symbols_left).unwrap_or(usize::MAX),
+            Some(context) => context.symbols_left,
             None => self.total_bytes - self.consumed,
         }
     }
@@ -243,7 +264,10 @@ impl<'a> Reader<'a> {
                 let key = (self.role, self.node_name, field);
                 context.models.kind(&mut context.coder, key, 0) as usize
             }
-            None => self.varnum("kind", true, field)? as usize,
+            None => {
+                stream_layouts()?;
+                self.varnum("kind", true, field)? as usize
+            }
         };
         if reference == 0 {
             return Ok(None);
@@ -278,6 +302,7 @@ impl<'a> Reader<'a> {
             let table = context_table(string_role(self.field, self.role));
             return context.string(table, (self.role, self.node_name, self.field));
         }
+        stream_layouts()?;
         let (table, stream) = match self.layout {
             Layout::Multipart | Layout::Context => (0, 0),
             Layout::Optimised => self.string_stream()?,
@@ -319,6 +344,7 @@ impl<'a> Reader<'a> {
             let key = (self.role, self.node_name, field);
             return Ok(context.models.uint(&mut context.coder, "length", key, 0) as usize);
         }
+        stream_layouts()?;
         Ok(self.varnum("length", true, field)? as usize)
     }
 
@@ -330,6 +356,7 @@ impl<'a> Reader<'a> {
             return u8::try_from(value)
                 .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
         }
+        stream_layouts()?;
         let i = self.stream("flag", true, self.field)?;
         let offset = self.offsets[i];
         let byte = *self.streams[i]
@@ -358,13 +385,14 @@ impl<'a> Reader<'a> {
                     u32::try_from(n)
                         .ok()
                         .filter(|&n| n < 1 << 30)
-                        .ok_or_else(|| DecodeError::BadReference(format!("number {n}")))?
+                        .ok_or_else(|| DecodeError::BadReference("number out of range".into()))?
                 }
                 symbol => symbol - 2,
             };
             context.last_number = n;
             return Ok(f64::from(n));
         }
+        stream_layouts()?;
         let i = self.stream("number", false, "")?;
         if self.layout == Layout::Optimised {
             let start = self.offsets[i];
@@ -398,6 +426,7 @@ impl<'a> Reader<'a> {
             self.field = field;
             return Ok(value);
         }
+        stream_layouts()?;
         let mut lens = vec![0usize; self.streams.len()];
         match self.layout {
             Layout::Multipart | Layout::Context => {
@@ -446,13 +475,13 @@ impl<'a> Reader<'a> {
         if let Some(context) = &self.context {
             context.coder.finish()?;
             if context.symbols_left != 0 || context.text_bytes_left != 0 {
-                return Err(DecodeError::BadLength(format!(
-                    "{} declared values and {} bytes of text were not read",
-                    context.symbols_left, context.text_bytes_left
-                )));
+                return Err(DecodeError::BadLength(
+                    "fewer values or less text than declared".into(),
+                ));
             }
             return Ok(());
         }
+        stream_layouts()?;
         for (stream, offset) in self.streams.iter().zip(&self.offsets) {
             if *offset != stream.len() {
                 return Err(DecodeError::BadLength(format!(

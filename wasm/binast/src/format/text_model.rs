@@ -3,7 +3,7 @@
 //! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
-use super::entropy::{Bit, Coder};
+use super::entropy::{Bit, Coder, P_MAX, P_MIN};
 use super::mixing::{squash, stretch_table};
 
 /// Hash table size for the order-1..3 contexts (2^20 bits, 4 MiB).
@@ -61,7 +61,7 @@ impl TextModel {
                 .map(|(&s, &w)| i64::from(s) * i64::from(w))
                 .sum();
             let p12 = squash((dot >> 16) as i32);
-            let p16 = ((p12 as u32) << 4).clamp(1, 65535);
+            let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
             let bit = coder.fixed(byte >> i & 1 == 1, p16);
             // Mixer update: move each weight along its input by the prediction error.
             let error = (i32::from(bit) << 12) - p12;
