@@ -24,7 +24,7 @@ pub const P_MIN: u32 = 32;
 pub const P_MAX: u32 = 65_536 - P_MIN;
 
 /// After this many bits a model adapts at 1/(limit + 1.5) per bit.
-const RATE_LIMIT: usize = 30;
+const RATE_LIMIT: usize = 16;
 
 /// `65536 / (n + 1.5)` for n = 0..=RATE_LIMIT: the update weight of the n-th observation.
 const RATES: [i32; RATE_LIMIT + 1] = {

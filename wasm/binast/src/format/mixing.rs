@@ -73,7 +73,7 @@ pub fn mixed_bit<C: Coder>(
     let bit = coder.fixed(bit, ((p12 as u32) << 4).clamp(P_MIN, P_MAX));
     let error = (i32::from(bit) << 12) - p12;
     for (w, s) in weights.iter_mut().zip(inputs) {
-        *w += (s * error * 3) >> 10;
+        *w += (s * error * 3) >> 12;
     }
     a.observe(bit);
     b.observe(bit);
