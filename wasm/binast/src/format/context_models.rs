@@ -7,7 +7,7 @@
 //! names all the time, so most references are small recency positions.
 
 use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
-use super::mixing::{mixed_bit, stretch_table, Weights2, WEIGHTS2};
+use super::mixing::{mixed_bit, stretch_table, Weights3, WEIGHTS3};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
@@ -84,10 +84,14 @@ impl ContextMap {
 /// Every adaptive model of one file.
 pub struct Models {
     contexts: ContextMap,
+    /// Per context: its kind and integer models (a context is used for one or the other).
     kinds: Vec<KindModel>,
     uints: Vec<UIntModel>,
-    /// Mixer weights, by coarse context.
-    weights: Vec<Weights2>,
+    /// Per coarse context: the mixer's weights and the last value coded there.
+    weights: Vec<Weights3>,
+    last: Vec<u32>,
+    /// (coarse context, last value) → the context of "what followed that value here".
+    followers: FollowerMap,
     stretch: Vec<i16>,
     text: TextModel,
     float_bytes: Vec<Bit>,
@@ -98,6 +102,17 @@ pub struct Models {
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
 pub type Place = (&'static str, &'static str, &'static str);
 
+/// The three contexts a value is predicted from.
+#[derive(Clone, Copy)]
+struct Contexts {
+    /// (interface, field): learns fast.
+    coarse: usize,
+    /// (parent's field, interface, field).
+    fine: usize,
+    /// (interface, field, the previous value there): sequences such as a statement list's kinds.
+    follower: usize,
+}
+
 impl Models {
     /// Fresh models for `roles` string roles.
     pub fn new(roles: usize) -> Models {
@@ -106,6 +121,8 @@ impl Models {
             kinds: Vec::new(),
             uints: Vec::new(),
             weights: Vec::new(),
+            last: Vec::new(),
+            followers: FollowerMap::default(),
             stretch: stretch_table(),
             text: TextModel::new(roles),
             float_bytes: vec![Bit::default(); 8 * 256],
@@ -113,42 +130,53 @@ impl Models {
         }
     }
 
-    /// The coarse (interface, field) and fine (role, interface, field) contexts of a value.
-    fn contexts(&mut self, category: &'static str, place: Place) -> (usize, usize) {
+    fn contexts(&mut self, category: &'static str, place: Place) -> Contexts {
         let coarse = self.contexts.get([category, "", place.1, place.2]);
         let fine = self.contexts.get([category, place.0, place.1, place.2]);
-        let needed = coarse.max(fine) + 1;
+        self.grow(coarse.max(fine) + 1);
+        // Small values keep their own follower context, larger ones share one per power of two.
+        let last = match self.last[coarse] {
+            small @ 0..64 => small,
+            large => 64 + large.ilog2(),
+        };
+        let next = self.kinds.len();
+        let follower = self.followers.get(coarse, last, next).unwrap_or(coarse);
+        self.grow(follower + 1);
+        Contexts {
+            coarse,
+            fine,
+            follower,
+        }
+    }
+
+    fn grow(&mut self, needed: usize) {
         if needed > self.uints.len() {
             self.uints.resize(needed, UIntModel::default());
             self.kinds.resize(needed, KindModel::default());
-            self.weights.resize(needed, WEIGHTS2);
+            self.weights.resize(needed, WEIGHTS3);
+            self.last.resize(needed, 0);
         }
-        (coarse, fine)
     }
 
     /// Codes a node kind reference (< 128) at `place`.
     pub fn kind<C: Coder>(&mut self, coder: &mut C, place: Place, value: u32) -> u32 {
-        let (coarse, fine) = self.contexts("kind", place);
-        let stretch = &self.stretch;
-        let weights = &mut self.weights[coarse];
-        match pair_mut(&mut self.kinds, coarse, fine) {
-            Some((a, b)) => tree_walk(coder, 7, value, |c, node, bit| {
-                mixed_bit(
-                    c,
-                    stretch,
-                    &mut a.bits[node],
-                    &mut b.bits[node],
-                    weights,
-                    bit,
-                )
-            }),
-            None => {
-                let model = &mut self.kinds[coarse];
-                tree_walk(coder, 7, value, |c, node, bit| {
-                    c.bit(&mut model.bits[node], bit)
-                })
-            }
-        }
+        let at = self.contexts("kind", place);
+        let (stretch, models) = (&self.stretch, &mut self.kinds);
+        let weights = &mut self.weights[at.coarse];
+        let value = tree_walk(coder, 7, value, |c, node, bit| {
+            let mut bits = [
+                models[at.coarse].bits[node],
+                models[at.fine].bits[node],
+                models[at.follower].bits[node],
+            ];
+            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
+            models[at.coarse].bits[node] = bits[0];
+            models[at.fine].bits[node] = bits[1];
+            models[at.follower].bits[node] = bits[2];
+            bit
+        });
+        self.last[at.coarse] = value;
+        value
     }
 
     /// Codes an integer of `category` at `place`.
@@ -159,27 +187,23 @@ impl Models {
         place: Place,
         value: u32,
     ) -> u32 {
-        let (coarse, fine) = self.contexts(category, place);
-        let stretch = &self.stretch;
-        let weights = &mut self.weights[coarse];
-        match pair_mut(&mut self.uints, coarse, fine) {
-            Some((a, b)) => uint_symbol(coder, value, |c, index, bit| {
-                mixed_bit(
-                    c,
-                    stretch,
-                    &mut a.bits[index],
-                    &mut b.bits[index],
-                    weights,
-                    bit,
-                )
-            }),
-            None => {
-                let model = &mut self.uints[coarse];
-                uint_symbol(coder, value, |c, index, bit| {
-                    c.bit(&mut model.bits[index], bit)
-                })
-            }
-        }
+        let at = self.contexts(category, place);
+        let (stretch, models) = (&self.stretch, &mut self.uints);
+        let weights = &mut self.weights[at.coarse];
+        let value = uint_symbol(coder, value, |c, index, bit| {
+            let mut bits = [
+                models[at.coarse].bits[index],
+                models[at.fine].bits[index],
+                models[at.follower].bits[index],
+            ];
+            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
+            models[at.coarse].bits[index] = bits[0];
+            models[at.fine].bits[index] = bits[1];
+            models[at.follower].bits[index] = bits[2];
+            bit
+        });
+        self.last[at.coarse] = value;
+        value
     }
 
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
@@ -225,17 +249,38 @@ impl Models {
     }
 }
 
-/// Two distinct elements of `models` mutably, or `None` when `a == b`.
-fn pair_mut<T>(models: &mut [T], a: usize, b: usize) -> Option<(&mut T, &mut T)> {
-    if a == b {
-        return None;
+/// An open-addressing table from (coarse context, previous value) to the context numbered for it. Fixed size: once
+/// half full, new pairs get no follower context (the coarse one stands in), so memory stays bounded.
+#[derive(Default)]
+struct FollowerMap {
+    /// (key + 1, context); key 0 marks an empty slot.
+    slots: Vec<(u64, u32)>,
+    used: usize,
+}
+
+const FOLLOWER_BITS: u32 = 14;
+
+impl FollowerMap {
+    /// The context for `(coarse, last)`, numbering a new one `next` if the pair is new and there is room.
+    fn get(&mut self, coarse: usize, last: u32, next: usize) -> Option<usize> {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, 0); 1 << FOLLOWER_BITS];
+        }
+        let key = ((coarse as u64) << 32 | u64::from(last)) + 1;
+        let mask = (1usize << FOLLOWER_BITS) - 1;
+        let mut slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask;
+        loop {
+            match self.slots[slot] {
+                (0, _) => break,
+                (known, id) if known == key => return Some(id as usize),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        if self.used >= (1 << (FOLLOWER_BITS - 1)) {
+            return None;
+        }
+        self.used += 1;
+        self.slots[slot] = (key, next as u32);
+        Some(next)
     }
-    let (low, high) = (a.min(b), a.max(b));
-    let (head, tail) = models.split_at_mut(high);
-    let (first, second) = (&mut head[low], &mut tail[0]);
-    Some(if a < b {
-        (first, second)
-    } else {
-        (second, first)
-    })
 }

@@ -47,23 +47,27 @@ pub fn stretched(stretch: &[i16], bit: Bit) -> i32 {
     i32::from(stretch[(bit.probability() >> 4) as usize])
 }
 
-/// Mixer weights for two inputs and a bias, 16.16 fixed point.
-pub type Weights2 = [i32; 3];
+/// Mixer weights for three inputs and a bias, 16.16 fixed point.
+pub type Weights3 = [i32; 4];
 
-/// Fresh weights: the average of both inputs.
-pub const WEIGHTS2: Weights2 = [1 << 15, 1 << 15, 0];
+/// Fresh weights: about the average of the inputs.
+pub const WEIGHTS3: Weights3 = [22_000, 22_000, 22_000, 0];
 
-/// Codes one bit predicted by `a` and `b` mixed with `weights`, then adapts all three.
+/// Codes one bit predicted by `bits` mixed with `weights`, then adapts the weights and the bits.
 #[inline]
 pub fn mixed_bit<C: Coder>(
     coder: &mut C,
     stretch: &[i16],
-    a: &mut Bit,
-    b: &mut Bit,
-    weights: &mut Weights2,
+    bits: &mut [Bit; 3],
+    weights: &mut Weights3,
     bit: bool,
 ) -> bool {
-    let inputs = [stretched(stretch, *a), stretched(stretch, *b), 256];
+    let inputs = [
+        stretched(stretch, bits[0]),
+        stretched(stretch, bits[1]),
+        stretched(stretch, bits[2]),
+        256,
+    ];
     let dot: i64 = inputs
         .iter()
         .zip(weights.iter())
@@ -75,7 +79,8 @@ pub fn mixed_bit<C: Coder>(
     for (w, s) in weights.iter_mut().zip(inputs) {
         *w += (s * error * 3) >> 12;
     }
-    a.observe(bit);
-    b.observe(bit);
+    for model in bits.iter_mut() {
+        model.observe(bit);
+    }
     bit
 }
