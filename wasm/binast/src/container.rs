@@ -92,9 +92,21 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
 /// the file. No tables: node kinds are numbered by the grammar's own list, strings are coded where first used.
 fn write_context_file(program: &Node) -> (Vec<u8>, u32) {
     let kinds: Vec<&'static str> = READERS.iter().map(|(name, _)| *name).collect();
-    let mut writer = Writer::new_context(&kinds);
+    // The text model is sized by the text's total, which the header declares: count it first.
+    let mut counter = Writer::new(Layout::Context);
+    counter.node(program);
+    let mut text_bytes = counter.distinct_text_bytes();
+    let mut writer = Writer::new_context(&kinds, text_bytes);
     writer.node(program);
-    let (coded, totals) = writer.finish_context();
+    let (mut coded, mut totals) = writer.finish_context();
+    if totals.text_bytes != text_bytes as u64 {
+        // The count and the coder disagree on what is new text: code again with the coder's total, so the decoder
+        // sizes its model from the same number.
+        text_bytes = usize::try_from(totals.text_bytes).unwrap_or(usize::MAX);
+        writer = Writer::new_context(&kinds, text_bytes);
+        writer.node(program);
+        (coded, totals) = writer.finish_context();
+    }
     let mut out = Vec::with_capacity(coded.len() + 32);
     out.extend_from_slice(MAGIC);
     write_varnum(&mut out, Layout::Context as u32);

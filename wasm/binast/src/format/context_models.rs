@@ -114,8 +114,8 @@ struct Contexts {
 }
 
 impl Models {
-    /// Fresh models for `roles` string roles.
-    pub fn new(roles: usize) -> Models {
+    /// Fresh models for `roles` string roles and `text_bytes` bytes of new string text (the header's total).
+    pub fn new(roles: usize, text_bytes: usize) -> Models {
         Models {
             contexts: ContextMap::default(),
             kinds: Vec::new(),
@@ -124,7 +124,7 @@ impl Models {
             last: Vec::new(),
             followers: FollowerMap::default(),
             stretch: stretch_table(),
-            text: TextModel::new(roles),
+            text: TextModel::new(roles, text_bytes),
             float_bytes: vec![Bit::default(); 8 * 256],
             recency: vec![Vec::new(); roles],
         }

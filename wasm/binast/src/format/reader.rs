@@ -194,7 +194,7 @@ impl<'a> Reader<'a> {
         let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
         reader.context = Some(Box::new(ContextReader {
             coder: Decoder::new(coded),
-            models: Models::new(STRING_ROLES.len()),
+            models: Models::new(STRING_ROLES.len(), text_bytes),
             strings: vec![Vec::new(); STRING_ROLES.len()],
             symbols_left: symbols,
             text_bytes_left: text_bytes,

@@ -6,24 +6,32 @@
 use super::entropy::{Bit, Coder, P_MAX, P_MIN};
 use super::mixing::{squash, stretch_table};
 
-/// Hash table size for the order-1..3 contexts (2^20 bits, 4 MiB).
-const TABLE_BITS: u32 = 20;
+/// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
+/// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for
+/// clearing megabytes.
+fn table_bits(text_bytes: usize) -> u32 {
+    (usize::BITS - text_bytes.leading_zeros() + 5).clamp(14, 22)
+}
 const INPUTS: usize = 5;
 
 /// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
 pub struct TextModel {
     table: Vec<Bit>,
+    /// 32 - log2(table size): a context hash's top bits index the table.
+    shift: u32,
     order0: Vec<Bit>,
     weights: Vec<i32>,
     stretch: Vec<i16>,
 }
 
 impl TextModel {
-    /// A model for `roles` string roles.
-    pub fn new(roles: usize) -> TextModel {
+    /// A model for `roles` string roles and `text_bytes` bytes of text in all.
+    pub fn new(roles: usize, text_bytes: usize) -> TextModel {
+        let bits = table_bits(text_bytes);
         let stretch = stretch_table();
         TextModel {
-            table: vec![Bit::default(); 1 << TABLE_BITS],
+            table: vec![Bit::default(); 1 << bits],
+            shift: 32 - bits,
             order0: vec![Bit::default(); roles * 256],
             weights: vec![1 << 14; roles * INPUTS],
             stretch,
@@ -49,7 +57,7 @@ impl TextModel {
                 let h = hash
                     .wrapping_add(node as u32 * 0x0100_0193)
                     .wrapping_mul(0x9E37_79B1);
-                slots[k] = (h >> (32 - TABLE_BITS)) as usize;
+                slots[k] = (h >> self.shift) as usize;
                 stretched[k] = self.stretch_of(self.table[slots[k]]);
             }
             let order0 = role * 256 + node;

@@ -89,7 +89,7 @@ impl Writer {
 
     /// A writer for the context layout: one pass, node kinds numbered by their place in `kinds` (the grammar's
     /// own list, so the file carries no grammar table).
-    pub(crate) fn new_context(kinds: &[&'static str]) -> Writer {
+    pub(crate) fn new_context(kinds: &[&'static str], text_bytes: usize) -> Writer {
         let mut writer = Writer::new(Layout::Context);
         writer.kind_index = kinds
             .iter()
@@ -99,13 +99,23 @@ impl Writer {
         writer.emitting = true;
         writer.context = Some(Box::new(ContextWriter {
             coder: Encoder::default(),
-            models: Models::new(STRING_ROLES.len()),
+            models: Models::new(STRING_ROLES.len(), text_bytes),
             string_ids: vec![FnvMap::default(); STRING_ROLES.len()],
             symbols: 0,
             text_bytes: 0,
             last_number: 0,
         }));
         writer
+    }
+
+    /// After a counting pass (`Writer::new(Layout::Context)`, then `node`): the bytes of distinct strings, which is
+    /// the text the context layout codes.
+    pub(crate) fn distinct_text_bytes(&self) -> usize {
+        self.string_counts
+            .iter()
+            .flat_map(|counts| counts.keys())
+            .map(Vec::len)
+            .sum()
     }
 
     /// Ends a context-layout file: the coded bytes and the header's totals.
