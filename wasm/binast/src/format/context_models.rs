@@ -36,11 +36,49 @@ struct ContextMap {
     by_address: Vec<([usize; 4], u32)>,
     slots: Vec<u32>,
     names: Vec<[&'static str; 4]>,
+    /// `names` by a hash of their text: index + 1, 0 = empty. Twice the size of `slots`, so it never fills.
+    content_slots: Vec<u32>,
 }
 
 const SLOT_BITS: u32 = 12;
 
 impl ContextMap {
+    /// The number of a context by its names' text, numbering it if new (the slow path: once per distinct address).
+    fn by_content(&mut self, names: [&'static str; 4]) -> usize {
+        if self.content_slots.is_empty() {
+            self.content_slots = vec![0; 1 << (SLOT_BITS + 1)];
+        }
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for name in names {
+            for &byte in name.as_bytes().iter().chain(&[0xff]) {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        let mask = (1usize << (SLOT_BITS + 1)) - 1;
+        let mut slot = (hash >> 40) as usize & mask;
+        loop {
+            match self.content_slots[slot] {
+                0 => break,
+                entry if self.names[entry as usize - 1] == names => return entry as usize - 1,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        self.names.push(names);
+        // Past half full, new contexts are still numbered but not indexed (found by a scan): never on real input.
+        if self.names.len() < (1 << SLOT_BITS) {
+            self.content_slots[slot] = self.names.len() as u32;
+            return self.names.len() - 1;
+        }
+        let id = self.names.len() - 1;
+        self.names[..id]
+            .iter()
+            .position(|known| *known == names)
+            .inspect(|_| {
+                self.names.pop();
+            })
+            .unwrap_or(id)
+    }
+
     fn get(&mut self, names: [&'static str; 4]) -> usize {
         if self.slots.is_empty() {
             self.slots = vec![0; 1 << SLOT_BITS];
@@ -66,13 +104,7 @@ impl ContextMap {
             }
             slot = (slot + 1) & mask;
         }
-        let id = match self.names.iter().position(|known| *known == names) {
-            Some(id) => id,
-            None => {
-                self.names.push(names);
-                self.names.len() - 1
-            }
-        };
+        let id = self.by_content(names);
         if self.by_address.len() < (1 << (SLOT_BITS - 1)) {
             self.by_address.push((address, id as u32));
             self.slots[slot] = self.by_address.len() as u32;
