@@ -273,7 +273,7 @@ async function binastTarget() {
   /** @type {Uint8Array[]} */
   const binastSeeds = [];
   for (const source of scripts) {
-    for (const layout of /** @type {const} */ (['multipart', 'optimised'])) {
+    for (const layout of /** @type {const} */ (['multipart', 'optimised', 'context'])) {
       try {
         binastSeeds.push(encodeJavaScript(source, { layout, lazyLevel: 1 }));
       } catch {

@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { decodeToJavaScript, encodeJavaScript, stats } from './codec.mjs';
 
 const usage = `Usage:
-  binast encode <input.js> [-o output.binjs] [--layout optimised|multipart] [--lazy 0-3] [--module]
+  binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
   binast decode <input.binjs> [-o output.js]
   binast stats  <input.binjs | input.js> [--module]
 `;
@@ -27,7 +27,7 @@ export function run(argv, io) {
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
-        layout: { type: 'string', default: 'optimised' },
+        layout: { type: 'string', default: 'context' },
         lazy: { type: 'string', default: '0' },
         module: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -45,8 +45,8 @@ export function run(argv, io) {
   }
   const layout = values.layout;
   const lazyLevel = Number(values.lazy);
-  if (layout !== 'optimised' && layout !== 'multipart') {
-    io.err(`--layout must be optimised or multipart, got ${layout}\n`);
+  if (layout !== 'optimised' && layout !== 'multipart' && layout !== 'context') {
+    io.err(`--layout must be optimised, multipart or context, got ${layout}\n`);
     return 2;
   }
   const sourceType = values.module ? 'module' : 'script';
@@ -109,5 +109,6 @@ function statsOf(file, sourceType) {
     source: row(bytes),
     multipart: row(encodeJavaScript(source, { layout: 'multipart', sourceType })),
     optimised: row(encodeJavaScript(source, { layout: 'optimised', sourceType })),
+    context: row(encodeJavaScript(source, { layout: 'context', sourceType })),
   };
 }

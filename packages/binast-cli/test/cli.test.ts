@@ -36,7 +36,7 @@ describe('npx binast', () => {
     const { code, out } = cli('stats', backbone);
     expect(code).toBe(0);
     const table = JSON.parse(out);
-    expect(Object.keys(table)).toEqual(['source', 'multipart', 'optimised']);
+    expect(Object.keys(table)).toEqual(['source', 'multipart', 'optimised', 'context']);
     expect(table.optimised.brotli).toBeGreaterThan(0);
   });
 

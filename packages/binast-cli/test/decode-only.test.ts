@@ -5,19 +5,27 @@ import { describe, expect, it } from 'vitest';
 import { encodeJavaScript, parseJavaScript } from '../src/codec.mjs';
 import { libraries, test262PassDir } from '../src/corpus.mjs';
 
-// The browser's decoder is a separate build (no encoder, numbers printed by JavaScript's String()): it must
-// regenerate the same programs as the full build, over test262 pass/ and every library.
+// The browser's decoder is a separate build (no encoder, numbers printed by JavaScript's String(), the context layout
+// only): it must regenerate the same programs as the full build, over test262 pass/ and every library.
 const exports = decodeOnly.initSync({
   module: readFileSync(new URL(import.meta.resolve('@speedkit/binast/decode/binast_bg.wasm'))),
 });
 
 function sameProgram(source: string, sourceType: 'script' | 'module'): string | null {
-  const bytes = encodeJavaScript(source, { layout: 'optimised', sourceType });
+  const bytes = encodeJavaScript(source, { layout: 'context', sourceType });
   const regenerated = decodeOnly.decodeToJavaScript(bytes);
   return firstDifference(parseJavaScript(source, sourceType), parseJavaScript(regenerated, sourceType));
 }
 
 describe('the decode-only build', () => {
+  it('reads the context layout only, and says so for the others', () => {
+    for (const layout of ['multipart', 'optimised'] as const) {
+      const bytes = encodeJavaScript('var a = 1;', { layout });
+      expect(() => decodeOnly.decodeToJavaScript(bytes)).toThrow(/context layout \(format 3\) only/);
+    }
+    expect(decodeOnly.decodeToJavaScript(encodeJavaScript('var a = 1;', { layout: 'context' }))).toBe('var a=1;');
+  });
+
   it('has no encoder and no diagnostics', () => {
     expect(Object.keys(decodeOnly)).not.toContain('encodeAst');
     expect(Object.keys(decodeOnly)).not.toContain('binastStats');

@@ -48,7 +48,7 @@ describe('the Wasm decoder on mutated real encodings', () => {
   for (const name of seedLibraries) {
     const library = libraries.find((entry) => entry.name === name);
     if (!library) throw new Error(`${name} is not in the corpus`);
-    for (const layout of ['multipart', 'optimised'] as const) {
+    for (const layout of ['multipart', 'optimised', 'context'] as const) {
       // 400 decodes take 3-5 s on a loaded 2-core machine, close to vitest's 5 s default: hence the 60 s timeout.
       it(`${name} (${layout}): ${mutationsPerSeed} mutations decode or throw an Error, never trap`, () => {
         const source = readFileSync(library.path, 'utf8');

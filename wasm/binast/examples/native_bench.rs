@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut decode_ms = Vec::new();
         for _ in 0..runs {
             let start = Instant::now();
-            let encoded = encode_json(&json, Layout::Optimised, 0)?;
+            let encoded = encode_json(&json, Layout::Context, 0)?;
             encode_ms.push(start.elapsed().as_secs_f64() * 1000.0);
             let start = Instant::now();
             let source = decode_to_javascript(&encoded.bytes)?;

@@ -1,9 +1,13 @@
 import type { Program } from 'acorn';
 
-export type Layout = 'multipart' | 'optimised';
+export type Layout = 'multipart' | 'optimised' | 'context';
 
 export interface EncodeOptions {
-  /** `optimised` (default): per-kind streams that compress better; `multipart`: the proposal's layout. */
+  /**
+   * `context` (default): the tree entropy-coded with per-context adaptive models, smallest on the wire and served
+   * as is (the only layout the decode-only build reads); `optimised`: per-kind streams shaped for brotli;
+   * `multipart`: the proposal's layout.
+   */
   layout?: Layout;
   /** Function nesting depth whose bodies get skip lengths, 0 (default, none) to 3. IIFEs are never lazy. */
   lazyLevel?: number;

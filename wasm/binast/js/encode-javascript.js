@@ -5,7 +5,7 @@ import { parse } from 'acorn';
 import { encodeAst, encodeAstJson } from '../pkg/binast.js';
 
 /** Wire format numbers written after the BINJS magic. */
-const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2 });
+const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2, context: 3 });
 
 /**
  * Parses JavaScript with the options the encoder and the round-trip tests agree on.
@@ -23,9 +23,9 @@ export function parseJavaScript(source, sourceType = 'script') {
  * @returns {Uint8Array}
  */
 export function encodeJavaScript(source, options = {}) {
-  const { layout = 'optimised', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
+  const { layout = 'context', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
   const format = layouts[layout];
-  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart or optimised`);
+  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
   }
@@ -40,9 +40,9 @@ export function encodeJavaScript(source, options = {}) {
  * @returns {Uint8Array}
  */
 export function encodeProgram(ast, options = {}) {
-  const { layout = 'optimised', lazyLevel = 0, bridge = 'serde' } = options;
+  const { layout = 'context', lazyLevel = 0, bridge = 'serde' } = options;
   const format = layouts[layout];
-  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart or optimised`);
+  if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
   }

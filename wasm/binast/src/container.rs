@@ -13,17 +13,20 @@
 //! (brotli, gzip) sees runs of similar values instead of an interleaving.
 
 use crate::format::layout::{Layout, MAGIC};
-use crate::format::reader::Reader;
+use crate::format::reader::{stream_layouts, Reader};
 use crate::format::roles::STRING_ROLES;
 use crate::format::varnum::{read_varnum, write_varnum};
 use crate::format::writer::Writer;
-use crate::grammar::node::Node;
+use crate::grammar::node::{Node, READERS};
 use crate::grammar::tree_io::resolve_kinds;
 use crate::DecodeError;
 
 /// Encodes an annotated tree (see [`crate::scope_analysis::annotate`]) into a file. Returns the bytes and the number of
 /// lazy function bodies written.
 pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
+    if layout == Layout::Context {
+        return write_context_file(program);
+    }
     let mut writer = Writer::new(layout);
     writer.node(program);
     let (kinds, strings) = writer.start_emitting();
@@ -43,7 +46,7 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
 
     let mut table = Vec::new();
     match layout {
-        Layout::Multipart => {
+        Layout::Multipart | Layout::Context => {
             let strings = strings.first().map(Vec::as_slice).unwrap_or_default();
             write_varnum(&mut table, strings.len() as u32);
             for s in strings {
@@ -67,7 +70,7 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     section(&mut out, "[STRINGS]", &table);
 
     match layout {
-        Layout::Multipart => section(&mut out, "[TREE]", &writer.streams[0]),
+        Layout::Multipart | Layout::Context => section(&mut out, "[TREE]", &writer.streams[0]),
         Layout::Optimised => {
             let mut body = Vec::new();
             write_varnum(&mut body, writer.streams.len() as u32);
@@ -84,6 +87,47 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     }
     (out, writer.lazy_bodies)
 }
+
+/// The context layout: `BINJS varnum(3) varnum(values) varnum(text bytes)` then the range-coded tree to the end of
+/// the file. No tables: node kinds are numbered by the grammar's own list, strings are coded where first used.
+fn write_context_file(program: &Node) -> (Vec<u8>, u32) {
+    let kinds: Vec<&'static str> = READERS.iter().map(|(name, _)| *name).collect();
+    // The text model is sized by the text's total, which the header declares: count it first.
+    let mut counter = Writer::new(Layout::Context);
+    counter.node(program);
+    let mut text_bytes = counter.distinct_text_bytes();
+    let mut writer = Writer::new_context(&kinds, text_bytes);
+    writer.node(program);
+    let (mut coded, mut totals) = writer.finish_context();
+    if totals.text_bytes != text_bytes as u64 {
+        // The count and the coder disagree on what is new text: code again with the coder's total, so the decoder
+        // sizes its model from the same number.
+        text_bytes = usize::try_from(totals.text_bytes).unwrap_or(usize::MAX);
+        writer = Writer::new_context(&kinds, text_bytes);
+        writer.node(program);
+        (coded, totals) = writer.finish_context();
+    }
+    let mut out = Vec::with_capacity(coded.len() + 32);
+    out.extend_from_slice(MAGIC);
+    write_varnum(&mut out, Layout::Context as u32);
+    write_u64(&mut out, totals.symbols);
+    write_u64(&mut out, totals.text_bytes);
+    out.extend_from_slice(&coded);
+    (out, writer.lazy_bodies)
+}
+
+/// A count as a varnum, saturating (no real file comes near 2^32 values).
+fn write_u64(out: &mut Vec<u8>, value: u64) {
+    write_varnum(out, u32::try_from(value).unwrap_or(u32::MAX));
+}
+
+/// How many values a context-layout file may declare per byte of coded input: a budget checked before any work.
+/// Every value is at least one binary decision, and the coder never predicts a decision surer than 65,504/65,536
+/// (0.0007 bits), so no file our writer makes exceeds about 11,400 per byte; real code has about 3 (the library
+/// corpus), deliberately repetitive code a few hundred.
+pub const MAX_VALUES_PER_BYTE: usize = 16_384;
+/// The most values (or bytes of string text) any context-layout file may declare: about a 100 MB script.
+pub const MAX_VALUES: usize = 64 << 20;
 
 fn section(out: &mut Vec<u8>, name: &str, body: &[u8]) {
     out.extend_from_slice(name.as_bytes());
@@ -102,8 +146,10 @@ pub struct File<'a> {
     pub strings: Vec<Vec<&'a [u8]>>,
     /// Stream names (`category:field`; empty for multipart).
     pub stream_names: Vec<&'a str>,
-    /// The tree's streams (one for multipart).
+    /// The tree's streams (one for multipart and for context, where it is the range-coded sequence).
     pub streams: Vec<&'a [u8]>,
+    /// Context layout: the values and bytes of new string text the header declares.
+    pub declared: (usize, usize),
 }
 
 struct Cursor<'a> {
@@ -169,7 +215,30 @@ impl<'a> File<'a> {
         let format = cursor.varnum()?;
         let layout = Layout::from_format(format)
             .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
+        if layout == Layout::Context {
+            let symbols = cursor.varnum()? as usize;
+            let text_bytes = cursor.varnum()? as usize;
+            let coded = &bytes[cursor.offset..];
+            let limit = (coded.len() + 1)
+                .saturating_mul(MAX_VALUES_PER_BYTE)
+                .min(MAX_VALUES);
+            if symbols > limit || text_bytes > limit {
+                return Err(DecodeError::BadLength(format!(
+                    "{symbols} values and {text_bytes} bytes of text declared in {} bytes",
+                    coded.len()
+                )));
+            }
+            return Ok(File {
+                layout,
+                kinds: READERS.iter().map(|(name, _)| *name).collect(),
+                strings: Vec::new(),
+                stream_names: Vec::new(),
+                streams: vec![coded],
+                declared: (symbols, text_bytes),
+            });
+        }
 
+        stream_layouts()?;
         let mut grammar = cursor.section("[GRAMMAR]")?;
         let count = grammar.count()?;
         let mut kinds = Vec::with_capacity(count);
@@ -183,7 +252,7 @@ impl<'a> File<'a> {
         let mut table = cursor.section("[STRINGS]")?;
         let mut strings = Vec::new();
         match layout {
-            Layout::Multipart => {
+            Layout::Multipart | Layout::Context => {
                 let count = table.count()?;
                 let mut entries = Vec::with_capacity(count);
                 for _ in 0..count {
@@ -213,7 +282,7 @@ impl<'a> File<'a> {
 
         let mut stream_names = Vec::new();
         let streams = match layout {
-            Layout::Multipart => vec![cursor.section("[TREE]")?.bytes],
+            Layout::Multipart | Layout::Context => vec![cursor.section("[TREE]")?.bytes],
             Layout::Optimised => {
                 let mut body = cursor.section("[STREAMS]")?;
                 let count = body.count()?;
@@ -242,22 +311,34 @@ impl<'a> File<'a> {
             strings,
             stream_names,
             streams,
+            declared: (0, 0),
         })
     }
 
     /// Decodes the tree.
     pub fn decode(&self) -> Result<Node, DecodeError> {
-        let mut reader = Reader::new(
-            self.layout,
-            self.streams.clone(),
-            &self.stream_names,
-            self.strings.clone(),
-            resolve_kinds(&self.kinds)?,
-        );
+        let mut reader = if self.layout == Layout::Context {
+            let coded = self.streams.first().copied().unwrap_or_default();
+            let kinds = resolve_kinds(&self.kinds)?;
+            Reader::new_context(coded, kinds, self.declared.0, self.declared.1)
+        } else {
+            self.stream_reader()?
+        };
         let program = reader
             .node()?
             .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
         reader.finish()?;
         Ok(program)
+    }
+
+    fn stream_reader(&self) -> Result<Reader<'_>, DecodeError> {
+        stream_layouts()?;
+        Ok(Reader::new(
+            self.layout,
+            self.streams.clone(),
+            &self.stream_names,
+            self.strings.clone(),
+            resolve_kinds(&self.kinds)?,
+        ))
     }
 }

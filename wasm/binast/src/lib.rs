@@ -96,7 +96,7 @@ pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, DecodeError> {
 /// Sizes and counts of a file, for the CLI's `stats`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stats {
-    /// 1 = multipart, 2 = optimised.
+    /// 1 = multipart, 2 = optimised, 3 = context.
     pub format: u32,
     /// Distinct node kinds in the grammar table.
     pub grammar_entries: usize,
@@ -130,7 +130,12 @@ pub fn stats(bytes: &[u8]) -> Result<Stats, DecodeError> {
     walk(&program, &mut nodes, &mut lazy_functions);
     Ok(Stats {
         format: file.layout as u32,
-        grammar_entries: file.kinds.len(),
+        // The context layout has no grammar table: it numbers kinds by the grammar's own list.
+        grammar_entries: if file.layout == Layout::Context {
+            0
+        } else {
+            file.kinds.len()
+        },
         string_entries: file.strings.iter().map(Vec::len).sum(),
         string_bytes: file.strings.iter().flatten().map(|s| s.len()).sum(),
         stream_bytes: file.streams.iter().map(|s| s.len()).collect(),

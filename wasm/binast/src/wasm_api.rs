@@ -34,12 +34,12 @@ pub fn decode_varnums(bytes: &[u8]) -> Result<Vec<u32>, JsError> {
 #[cfg(feature = "encoder")]
 fn layout(format: u32) -> Result<Layout, JsError> {
     Layout::from_format(format)
-        .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1 or 2")))
+        .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1, 2 or 3")))
 }
 
 #[cfg(feature = "encoder")]
 /// Encodes an ESTree `Program` object (from acorn) read directly through serde-wasm-bindgen (see `from_js.rs`).
-/// `format`: 1 = multipart, 2 = optimised. `lazyLevel`: 0-3.
+/// `format`: 1 = multipart, 2 = optimised, 3 = context. `lazyLevel`: 0-3.
 #[wasm_bindgen(js_name = encodeAst)]
 pub fn encode_ast(program: JsValue, format: u32, lazy_level: u32) -> Result<Vec<u8>, JsError> {
     let layout = layout(format)?;
@@ -75,7 +75,11 @@ pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
     Ok(format!(
         "{{\"format\":{},\"layout\":\"{}\",\"grammarEntries\":{},\"stringEntries\":{},\"stringBytes\":{},\"streamBytes\":[{}],\"nodes\":{},\"lazyFunctions\":{}}}",
         s.format,
-        if s.format == 1 { "multipart" } else { "optimised" },
+        match s.format {
+            1 => "multipart",
+            2 => "optimised",
+            _ => "context",
+        },
         s.grammar_entries,
         s.string_entries,
         s.string_bytes,

@@ -1,7 +1,7 @@
 //! Native tests of the whole codec: tables, scopes, lazy skip lengths, both layouts, and the reader on corrupt
 //! input (property-style: many deterministic mutations of real encodings must error, never panic).
 
-use binast::{annotate, decode, encode_json, stats, DeclKind, Layout, Node};
+use binast::{annotate, decode, encode_json, stats, AssertedScope, DeclKind, Layout, Node};
 
 /// A small program exercising scopes: captured names, parameters, direct eval, `this` in arrows, IIFEs.
 const PROGRAM: &str = r#"{"type":"Program","sourceType":"script","body":[
@@ -97,12 +97,16 @@ fn direct_eval_is_flagged_and_iifes_are_never_lazy() {
 }
 
 #[test]
-fn both_layouts_and_every_lazy_level_decode_to_the_annotated_tree() {
-    for layout in [Layout::Multipart, Layout::Optimised] {
+fn every_layout_and_lazy_level_decode_to_the_annotated_tree() {
+    for layout in [Layout::Multipart, Layout::Optimised, Layout::Context] {
         for lazy in 0..=3 {
             let encoded = encode_json(PROGRAM, layout, lazy).expect("encodes");
             let mut expected = program();
             annotate(&mut expected, lazy);
+            if layout == Layout::Context {
+                // The context layout carries no scope annotations (lazy flags it keeps).
+                clear_scopes(&mut expected);
+            }
             assert_eq!(
                 decode(&encoded.bytes).expect("decodes"),
                 expected,
@@ -152,7 +156,7 @@ fn xorshift(state: &mut u64) -> u64 {
 
 #[test]
 fn corrupt_input_is_an_error_never_a_panic() {
-    for layout in [Layout::Multipart, Layout::Optimised] {
+    for layout in [Layout::Multipart, Layout::Optimised, Layout::Context] {
         let good = encode_json(PROGRAM, layout, 2).expect("encodes").bytes;
         // Every truncation.
         for len in 0..good.len() {
@@ -221,4 +225,16 @@ fn deep_nesting_is_refused_before_it_can_exhaust_the_stack() {
         .expect("spawns")
         .join()
         .expect("no panic");
+}
+
+/// The tree with every scope annotation emptied, as the context layout decodes it.
+fn clear_scopes(node: &mut Node) {
+    if let Node::Program { scope, .. }
+    | Node::FunctionDeclaration { scope, .. }
+    | Node::FunctionExpression { scope, .. }
+    | Node::ArrowExpression { scope, .. } = node
+    {
+        *scope = AssertedScope::default();
+    }
+    node.for_each_child_mut(&mut clear_scopes);
 }

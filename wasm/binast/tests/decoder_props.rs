@@ -25,7 +25,7 @@ fn not_chain(depth: usize) -> String {
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut seeds = Vec::new();
-    for layout in [Layout::Multipart, Layout::Optimised] {
+    for layout in [Layout::Multipart, Layout::Optimised, Layout::Context] {
         for lazy in [0, 1, 3] {
             seeds.push(
                 encode_json(PROGRAM, layout, lazy)
@@ -175,7 +175,7 @@ fn the_nesting_limit_holds_exactly_at_its_edge() {
     with_big_stack(|| {
         // Program and ExpressionStatement are two levels; the chain's leaf is one more.
         let deepest = MAX_DEPTH - 3;
-        for layout in [Layout::Multipart, Layout::Optimised] {
+        for layout in [Layout::Multipart, Layout::Optimised, Layout::Context] {
             let encoded = encode_json(&not_chain(deepest), layout, 0)
                 .expect("the deepest allowed tree encodes");
             let text = to_javascript(&decode(&encoded.bytes).expect("and decodes"));

@@ -12,8 +12,9 @@ export interface BinastConfig {
 }
 
 export const defaultConfig: BinastConfig = {
-  // The optimised layout is smaller after brotli (bench/binast) and the loader decodes both.
-  layout: 'optimised',
+  // The context layout is smaller than brotli of the minified source (bench/binast), and it is the only one the
+  // loader's decode-only build reads.
+  layout: 'context',
   // Our loader regenerates the whole script, so skip lengths would only add bytes; engines that parse lazily
   // would set 1.
   lazyLevel: 0,
@@ -26,7 +27,7 @@ export function readConfig(env: Vars): BinastConfig {
     console.warn(`binast: ${name}=${String(raw)} is invalid, using ${String(fallback)}`),
   );
   return {
-    layout: read('BINAST_LAYOUT', oneOf<Layout>(['multipart', 'optimised']), defaultConfig.layout),
+    layout: read('BINAST_LAYOUT', oneOf<Layout>(['multipart', 'optimised', 'context']), defaultConfig.layout),
     lazyLevel: read('BINAST_LAZY_LEVEL', integerIn(0, 3), defaultConfig.lazyLevel),
     maxSourceBytes: read('BINAST_MAX_SOURCE_BYTES', integerIn(1, 64 * 1024 * 1024), defaultConfig.maxSourceBytes),
   };

@@ -10,6 +10,8 @@ pub enum Layout {
     Multipart = 1,
     /// Format 2: the tree split into per-kind streams.
     Optimised = 2,
+    /// Format 3: one range-coded sequence, every value predicted from its context by adaptive models.
+    Context = 3,
 }
 
 impl Layout {
@@ -18,6 +20,7 @@ impl Layout {
         match format {
             1 => Some(Layout::Multipart),
             2 => Some(Layout::Optimised),
+            3 => Some(Layout::Context),
             _ => None,
         }
     }

@@ -2,6 +2,8 @@
 //! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
 //! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
+use super::context_models::{by_recency, context_table, Models};
+use super::entropy::Decoder;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
 use super::varnum::read_varnum;
@@ -10,6 +12,28 @@ use crate::DecodeError;
 /// How deep the decoder (and the encoder's deserialiser) lets a tree nest: deep enough for real code (long
 /// `a + b + …` chains nest one level per operator), shallow enough that recursion cannot exhaust the Wasm stack.
 pub const MAX_DEPTH: usize = 2_000;
+
+/// Whether this build reads the stream layouts (multipart, optimised) as well as the context layout. The browser's
+/// decode-only build (cargo feature `stream-layouts` off) reads the context layout alone: the stream layouts' reader,
+/// their tables and their scope annotations would add about 6 KB gzipped to it.
+pub const STREAM_LAYOUTS: bool = cfg!(feature = "stream-layouts");
+
+/// The error a stream-layout file gets from a build without them. Always inlined, so the constant condition lets
+/// the compiler drop the stream layouts' code from such a build.
+#[inline(always)]
+pub(crate) fn stream_layouts() -> Result<(), DecodeError> {
+    if STREAM_LAYOUTS {
+        Ok(())
+    } else {
+        Err(context_only())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn context_only() -> DecodeError {
+    DecodeError::BadHeader("this decoder reads the context layout (format 3) only".into())
+}
 
 /// What a node replaced in the reader or writer, put back when it ends.
 pub(crate) struct NodeFrame {
@@ -41,9 +65,92 @@ pub struct Reader<'a> {
     pub(crate) field: &'static str,
     role: &'static str,
     node_name: &'static str,
+    /// The context layout's decoder and models (`None` for the other layouts).
+    context: Option<Box<ContextReader<'a>>>,
+}
+
+/// The context layout's state: the range decoder, the models, the strings seen so far, and what is left of the
+/// budget the header declared.
+struct ContextReader<'a> {
+    coder: Decoder<'a>,
+    models: Models,
+    /// Per role, every string seen so far by number.
+    strings: Vec<Vec<Vec<u8>>>,
+    symbols_left: usize,
+    text_bytes_left: usize,
+    /// The last small integer read, for differences.
+    last_number: u32,
+}
+
+impl ContextReader<'_> {
+    /// Accounts for one more value: the file declared how many it holds.
+    #[inline]
+    fn spend(&mut self) -> Result<(), DecodeError> {
+        if self.symbols_left == 0 {
+            return Err(DecodeError::BadLength(
+                "more values than the header declares".into(),
+            ));
+        }
+        self.symbols_left -= 1;
+        self.coder.overrun()
+    }
+
+    fn string(
+        &mut self,
+        table: usize,
+        key: (&'static str, &'static str, &'static str),
+    ) -> Result<Option<Vec<u8>>, DecodeError> {
+        self.spend()?;
+        let symbol = self.models.uint(&mut self.coder, "string", key, 0) as usize;
+        let strings = &mut self.strings[table];
+        let recency = &mut self.models.recency[table];
+        match symbol {
+            0 => Ok(None),
+            1 => {
+                let mut text = Vec::new();
+                let max_len = self.text_bytes_left;
+                self.models.text(
+                    &mut self.coder,
+                    (table, STRING_ROLES[table]),
+                    &mut text,
+                    max_len,
+                )?;
+                self.text_bytes_left -= text.len();
+                self.coder.overrun()?;
+                let id = strings.len() as u32;
+                strings.push(text.clone());
+                self.models.recency[table].push(id);
+                Ok(Some(text))
+            }
+            _ if !by_recency(table) => strings
+                .get(symbol - 2)
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| DecodeError::BadReference(format!("string {}", symbol - 2))),
+            _ => {
+                let position = symbol - 2;
+                if position >= recency.len() {
+                    return Err(DecodeError::BadReference(format!(
+                        "string {position} back of {}",
+                        recency.len()
+                    )));
+                }
+                let index = recency.len() - 1 - position;
+                let id = recency.remove(index);
+                recency.push(id);
+                Ok(strings.get(id as usize).cloned())
+            }
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
+    /// Whether scope annotations are in the file: not in the context layout, where they would only repeat what
+    /// the function body says (a decoder that regenerates source has no use for them).
+    pub(crate) fn carries_scopes(&self) -> bool {
+        STREAM_LAYOUTS && self.layout != Layout::Context
+    }
+
     /// A reader over a parsed file's tables; `kinds` is the file's grammar table resolved by the grammar.
     pub(crate) fn new(
         layout: Layout,
@@ -72,7 +179,28 @@ impl<'a> Reader<'a> {
             field: "",
             role: "",
             node_name: "",
+            context: None,
         }
+    }
+
+    /// A reader of a context-layout tree: `coded` is the range-coded sequence, `kinds` the grammar's own list,
+    /// `symbols` and `text_bytes` the totals the header declared (already checked against the decoder's limits).
+    pub(crate) fn new_context(
+        coded: &'a [u8],
+        kinds: Vec<(&'static str, usize)>,
+        symbols: usize,
+        text_bytes: usize,
+    ) -> Reader<'a> {
+        let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
+        reader.context = Some(Box::new(ContextReader {
+            coder: Decoder::new(coded),
+            models: Models::new(STRING_ROLES.len(), text_bytes),
+            strings: vec![Vec::new(); STRING_ROLES.len()],
+            symbols_left: symbols,
+            text_bytes_left: text_bytes,
+            last_number: 0,
+        }));
+        reader
     }
 
     /// The stream of a value: by category and key, and for kinds, flags and lengths also by the current node.
@@ -120,14 +248,27 @@ impl<'a> Reader<'a> {
 
     /// An upper bound on how many more items can follow (each takes at least one byte somewhere).
     pub(crate) fn remaining_hint(&self) -> usize {
-        self.total_bytes - self.consumed
+        match &self.context {
+            Some(context) => context.symbols_left,
+            None => self.total_bytes - self.consumed,
+        }
     }
 
     /// Starts a node or reads a null: the kind reference of the current field. For a node it checks the depth,
     /// makes the node current and returns the grammar's index of its interface plus what `end_node` restores.
     pub(crate) fn begin_node(&mut self) -> Result<Option<(usize, NodeFrame)>, DecodeError> {
         let field = self.field;
-        let reference = self.varnum("kind", true, field)? as usize;
+        let reference = match &mut self.context {
+            Some(context) => {
+                context.spend()?;
+                let key = (self.role, self.node_name, field);
+                context.models.kind(&mut context.coder, key, 0) as usize
+            }
+            None => {
+                stream_layouts()?;
+                self.varnum("kind", true, field)? as usize
+            }
+        };
         if reference == 0 {
             return Ok(None);
         }
@@ -156,9 +297,14 @@ impl<'a> Reader<'a> {
     }
 
     /// A string table entry or null.
-    pub(crate) fn string(&mut self) -> Result<Option<&'a [u8]>, DecodeError> {
+    pub(crate) fn string(&mut self) -> Result<Option<Vec<u8>>, DecodeError> {
+        if let Some(context) = &mut self.context {
+            let table = context_table(string_role(self.field, self.role));
+            return context.string(table, (self.role, self.node_name, self.field));
+        }
+        stream_layouts()?;
         let (table, stream) = match self.layout {
-            Layout::Multipart => (0, 0),
+            Layout::Multipart | Layout::Context => (0, 0),
             Layout::Optimised => self.string_stream()?,
         };
         let reference = self.varnum_at(stream)? as usize;
@@ -168,8 +314,7 @@ impl<'a> Reader<'a> {
         self.strings
             .get(table)
             .and_then(|strings| strings.get(reference - 1))
-            .copied()
-            .map(Some)
+            .map(|bytes| Some(bytes.to_vec()))
             .ok_or_else(|| DecodeError::BadReference(format!("string index {}", reference - 1)))
     }
 
@@ -194,10 +339,24 @@ impl<'a> Reader<'a> {
 
     pub(crate) fn length(&mut self) -> Result<usize, DecodeError> {
         let field = self.field;
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = (self.role, self.node_name, field);
+            return Ok(context.models.uint(&mut context.coder, "length", key, 0) as usize);
+        }
+        stream_layouts()?;
         Ok(self.varnum("length", true, field)? as usize)
     }
 
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = (self.role, self.node_name, self.field);
+            let value = context.models.uint(&mut context.coder, "flag", key, 0);
+            return u8::try_from(value)
+                .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
+        }
+        stream_layouts()?;
         let i = self.stream("flag", true, self.field)?;
         let offset = self.offsets[i];
         let byte = *self.streams[i]
@@ -209,6 +368,31 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
+        if let Some(context) = &mut self.context {
+            context.spend()?;
+            let key = ("", self.role, "");
+            let coder = &mut context.coder;
+            let n = match context.models.uint(coder, "number", key, 0) {
+                0 => return Ok(context.models.float(coder, 0.0)),
+                1 => {
+                    let folded = i64::from(context.models.uint(coder, "delta", key, 0));
+                    let delta = if folded & 1 == 1 {
+                        -(folded + 1) / 2
+                    } else {
+                        folded / 2
+                    };
+                    let n = i64::from(context.last_number) + delta;
+                    u32::try_from(n)
+                        .ok()
+                        .filter(|&n| n < 1 << 30)
+                        .ok_or_else(|| DecodeError::BadReference("number out of range".into()))?
+                }
+                symbol => symbol - 2,
+            };
+            context.last_number = n;
+            return Ok(f64::from(n));
+        }
+        stream_layouts()?;
         let i = self.stream("number", false, "")?;
         if self.layout == Layout::Optimised {
             let start = self.offsets[i];
@@ -235,9 +419,19 @@ impl<'a> Reader<'a> {
         &mut self,
         read: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
     ) -> Result<T, DecodeError> {
+        if self.context.is_some() {
+            // Written in place in the context layout (see `Writer::lazy`).
+            let field = self.field;
+            let value = read(self)?;
+            self.field = field;
+            return Ok(value);
+        }
+        stream_layouts()?;
         let mut lens = vec![0usize; self.streams.len()];
         match self.layout {
-            Layout::Multipart => lens[0] = self.varnum("length", false, "lazy")? as usize,
+            Layout::Multipart | Layout::Context => {
+                lens[0] = self.varnum("length", false, "lazy")? as usize;
+            }
             Layout::Optimised => {
                 let count = self.varnum("length", false, "lazy")? as usize;
                 if count > lens.len() {
@@ -278,6 +472,16 @@ impl<'a> Reader<'a> {
 
     /// Checks every stream was consumed exactly.
     pub(crate) fn finish(&self) -> Result<(), DecodeError> {
+        if let Some(context) = &self.context {
+            context.coder.finish()?;
+            if context.symbols_left != 0 || context.text_bytes_left != 0 {
+                return Err(DecodeError::BadLength(
+                    "fewer values or less text than declared".into(),
+                ));
+            }
+            return Ok(());
+        }
+        stream_layouts()?;
         for (stream, offset) in self.streams.iter().zip(&self.offsets) {
             if *offset != stream.len() {
                 return Err(DecodeError::BadLength(format!(

@@ -67,8 +67,8 @@ impl Field for Option<String> {
     }
 }
 
-pub(crate) fn utf8(bytes: &[u8]) -> Result<String, DecodeError> {
-    String::from_utf8(bytes.to_vec())
+pub(crate) fn utf8(bytes: Vec<u8>) -> Result<String, DecodeError> {
+    String::from_utf8(bytes)
         .map_err(|_| DecodeError::BadReference("a name is not valid UTF-8".into()))
 }
 

@@ -136,7 +136,7 @@ impl LitValue {
                 let bytes = r
                     .string()?
                     .ok_or_else(|| DecodeError::BadReference("null string literal".into()))?;
-                LitValue::Str(bytes.to_vec())
+                LitValue::Str(bytes)
             }
             LitKind::Num => LitValue::Num(r.number()?),
             LitKind::Bool => LitValue::Bool(bool::read(r)?),

@@ -77,6 +77,9 @@ impl Field for AssertedScope {
     /// ([`restore_params`]). Parameters lead the declared list (they are declared first), so only their captured
     /// flags are written, then the other declared names in full.
     fn write(&self, w: &mut Writer) {
+        if !w.carries_scopes() {
+            return;
+        }
         let param_count = self
             .declared
             .iter()
@@ -97,6 +100,9 @@ impl Field for AssertedScope {
         self.name_captured.write(w);
     }
     fn read(r: &mut Reader) -> Result<Self, DecodeError> {
+        if !r.carries_scopes() {
+            return Ok(AssertedScope::default());
+        }
         let param_count = r.length()?;
         let mut declared = Vec::with_capacity(param_count.min(r.remaining_hint()));
         for _ in 0..param_count {

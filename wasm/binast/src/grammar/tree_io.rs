@@ -34,7 +34,9 @@ impl Reader<'_> {
         let node = READERS[grammar_index].1(self);
         self.end_node(frame);
         let mut node = node?;
-        restore_params(&mut node)?;
+        if self.carries_scopes() {
+            restore_params(&mut node)?;
+        }
         Ok(Some(node))
     }
 }

@@ -1,0 +1,318 @@
+//! The context layout's models, shared by the writer and the reader so both adapt identically: one model per
+//! context (value category, the interface being read, the field), numbered in order of first use, plus per-role
+//! recency lists of the strings seen so far and the model of new string text.
+//!
+//! A string reference is coded as one symbol: 0 = null, 1 = a string not seen before (its text follows), 2 + n = the
+//! string used n distinct strings ago in the same role (move-to-front). Minified code reuses a handful of short
+//! names all the time, so most references are small recency positions.
+
+use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
+use super::mixing::{mixed_bit, stretch_table, Weights3, WEIGHTS3};
+use super::text_model::TextModel;
+use crate::DecodeError;
+
+/// Whether references to strings of this role are coded by recency (names: the same few recur locally) or by
+/// number in order of first use (operators and other enums: a stable distribution per field that recency would
+/// scramble).
+pub fn by_recency(table: usize) -> bool {
+    table != 0
+}
+
+/// The table a string role uses in the context layout: scope annotations share the variable names' table, so a
+/// declared name primes the recency list for the uses that follow (and its text is coded once).
+pub fn context_table(table: usize) -> usize {
+    if table == 4 {
+        1
+    } else {
+        table
+    }
+}
+
+/// The context map: (category, interface, key) → context number, by the names' addresses (fast path) and by
+/// content (so two copies of one name, e.g. an interface name in the reader's and the writer's tables, are one
+/// context on both sides).
+#[derive(Default)]
+struct ContextMap {
+    by_address: Vec<([usize; 4], u32)>,
+    slots: Vec<u32>,
+    names: Vec<[&'static str; 4]>,
+    /// `names` by a hash of their text: index + 1, 0 = empty. Twice the size of `slots`, so it never fills.
+    content_slots: Vec<u32>,
+}
+
+const SLOT_BITS: u32 = 12;
+
+impl ContextMap {
+    /// The number of a context by its names' text, numbering it if new (the slow path: once per distinct address).
+    fn by_content(&mut self, names: [&'static str; 4]) -> usize {
+        if self.content_slots.is_empty() {
+            self.content_slots = vec![0; 1 << (SLOT_BITS + 1)];
+        }
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for name in names {
+            for &byte in name.as_bytes().iter().chain(&[0xff]) {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        let mask = (1usize << (SLOT_BITS + 1)) - 1;
+        let mut slot = (hash >> 40) as usize & mask;
+        loop {
+            match self.content_slots[slot] {
+                0 => break,
+                entry if self.names[entry as usize - 1] == names => return entry as usize - 1,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        self.names.push(names);
+        // Past half full, new contexts are still numbered but not indexed (found by a scan): never on real input.
+        if self.names.len() < (1 << SLOT_BITS) {
+            self.content_slots[slot] = self.names.len() as u32;
+            return self.names.len() - 1;
+        }
+        let id = self.names.len() - 1;
+        self.names[..id]
+            .iter()
+            .position(|known| *known == names)
+            .inspect(|_| {
+                self.names.pop();
+            })
+            .unwrap_or(id)
+    }
+
+    fn get(&mut self, names: [&'static str; 4]) -> usize {
+        if self.slots.is_empty() {
+            self.slots = vec![0; 1 << SLOT_BITS];
+        }
+        let address = names.map(|name| name.as_ptr() as usize);
+        let mixed = address.iter().fold(0u64, |hash, &a| {
+            (hash ^ a as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(23)
+        });
+        let mask = (1usize << SLOT_BITS) - 1;
+        let mut slot = (mixed >> 40) as usize & mask;
+        // Slots hold an index + 1 into `by_address`; the table is never more than half full (see below).
+        loop {
+            match self.slots[slot] {
+                0 => break,
+                entry => {
+                    let (known, id) = self.by_address[entry as usize - 1];
+                    if known == address {
+                        return id as usize;
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+        let id = self.by_content(names);
+        if self.by_address.len() < (1 << (SLOT_BITS - 1)) {
+            self.by_address.push((address, id as u32));
+            self.slots[slot] = self.by_address.len() as u32;
+        }
+        id
+    }
+}
+
+/// Every adaptive model of one file.
+pub struct Models {
+    contexts: ContextMap,
+    /// Per context: its kind and integer models (a context is used for one or the other).
+    kinds: Vec<KindModel>,
+    uints: Vec<UIntModel>,
+    /// Per coarse context: the mixer's weights and the last value coded there.
+    weights: Vec<Weights3>,
+    last: Vec<u32>,
+    /// (coarse context, last value) → the context of "what followed that value here".
+    followers: FollowerMap,
+    stretch: Vec<i16>,
+    text: TextModel,
+    float_bytes: Vec<Bit>,
+    /// Per string role, string numbers by recency: the most recent last.
+    pub(crate) recency: Vec<Vec<u32>>,
+}
+
+/// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
+pub type Place = (&'static str, &'static str, &'static str);
+
+/// The three contexts a value is predicted from.
+#[derive(Clone, Copy)]
+struct Contexts {
+    /// (interface, field): learns fast.
+    coarse: usize,
+    /// (parent's field, interface, field).
+    fine: usize,
+    /// (interface, field, the previous value there): sequences such as a statement list's kinds.
+    follower: usize,
+}
+
+impl Models {
+    /// Fresh models for `roles` string roles and `text_bytes` bytes of new string text (the header's total).
+    pub fn new(roles: usize, text_bytes: usize) -> Models {
+        Models {
+            contexts: ContextMap::default(),
+            kinds: Vec::new(),
+            uints: Vec::new(),
+            weights: Vec::new(),
+            last: Vec::new(),
+            followers: FollowerMap::default(),
+            stretch: stretch_table(),
+            text: TextModel::new(roles, text_bytes),
+            float_bytes: vec![Bit::default(); 8 * 256],
+            recency: vec![Vec::new(); roles],
+        }
+    }
+
+    fn contexts(&mut self, category: &'static str, place: Place) -> Contexts {
+        let coarse = self.contexts.get([category, "", place.1, place.2]);
+        let fine = self.contexts.get([category, place.0, place.1, place.2]);
+        self.grow(coarse.max(fine) + 1);
+        // Small values keep their own follower context, larger ones share one per power of two.
+        let last = match self.last[coarse] {
+            small @ 0..64 => small,
+            large => 64 + large.ilog2(),
+        };
+        let next = self.kinds.len();
+        let follower = self.followers.get(coarse, last, next).unwrap_or(coarse);
+        self.grow(follower + 1);
+        Contexts {
+            coarse,
+            fine,
+            follower,
+        }
+    }
+
+    fn grow(&mut self, needed: usize) {
+        if needed > self.uints.len() {
+            self.uints.resize(needed, UIntModel::default());
+            self.kinds.resize(needed, KindModel::default());
+            self.weights.resize(needed, WEIGHTS3);
+            self.last.resize(needed, 0);
+        }
+    }
+
+    /// Codes a node kind reference (< 128) at `place`.
+    pub fn kind<C: Coder>(&mut self, coder: &mut C, place: Place, value: u32) -> u32 {
+        let at = self.contexts("kind", place);
+        let (stretch, models) = (&self.stretch, &mut self.kinds);
+        let weights = &mut self.weights[at.coarse];
+        let value = tree_walk(coder, 7, value, |c, node, bit| {
+            let mut bits = [
+                models[at.coarse].bits[node],
+                models[at.fine].bits[node],
+                models[at.follower].bits[node],
+            ];
+            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
+            models[at.coarse].bits[node] = bits[0];
+            models[at.fine].bits[node] = bits[1];
+            models[at.follower].bits[node] = bits[2];
+            bit
+        });
+        self.last[at.coarse] = value;
+        value
+    }
+
+    /// Codes an integer of `category` at `place`.
+    pub fn uint<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        category: &'static str,
+        place: Place,
+        value: u32,
+    ) -> u32 {
+        let at = self.contexts(category, place);
+        let (stretch, models) = (&self.stretch, &mut self.uints);
+        let weights = &mut self.weights[at.coarse];
+        let value = uint_symbol(coder, value, |c, index, bit| {
+            let mut bits = [
+                models[at.coarse].bits[index],
+                models[at.fine].bits[index],
+                models[at.follower].bits[index],
+            ];
+            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
+            models[at.coarse].bits[index] = bits[0];
+            models[at.fine].bits[index] = bits[1];
+            models[at.follower].bits[index] = bits[2];
+            bit
+        });
+        self.last[at.coarse] = value;
+        value
+    }
+
+    /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
+    /// decoding, read when encoding. `max_len` bounds a decoded length.
+    pub fn text<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        role: (usize, &'static str),
+        bytes: &mut Vec<u8>,
+        max_len: usize,
+    ) -> Result<(), DecodeError> {
+        let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+        let len = self.uint(coder, "text", ("", "", role.1), len) as usize;
+        if len > max_len {
+            return Err(DecodeError::BadLength(format!(
+                "a string of {len} bytes exceeds the file's declared total"
+            )));
+        }
+        let decoding = bytes.is_empty() && len > 0;
+        let mut history = 0u32;
+        for i in 0..len {
+            let byte = if decoding { 0 } else { bytes[i] };
+            let byte = self.text.code(coder, role.0, history, byte);
+            if decoding {
+                bytes.push(byte);
+            }
+            history = history << 8 | u32::from(byte);
+        }
+        Ok(())
+    }
+
+    /// Codes the 8 bytes of a number that is not a small integer.
+    pub fn float<C: Coder>(&mut self, coder: &mut C, value: f64) -> f64 {
+        let bytes = value.to_le_bytes();
+        let mut out = [0u8; 8];
+        for (i, (&byte, slot)) in bytes.iter().zip(&mut out).enumerate() {
+            let tree = &mut self.float_bytes[i * 256..i * 256 + 256];
+            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| {
+                c.bit(&mut tree[node], bit)
+            }) as u8;
+        }
+        f64::from_le_bytes(out)
+    }
+}
+
+/// An open-addressing table from (coarse context, previous value) to the context numbered for it. Fixed size: once
+/// half full, new pairs get no follower context (the coarse one stands in), so memory stays bounded.
+#[derive(Default)]
+struct FollowerMap {
+    /// (key + 1, context); key 0 marks an empty slot.
+    slots: Vec<(u64, u32)>,
+    used: usize,
+}
+
+const FOLLOWER_BITS: u32 = 14;
+
+impl FollowerMap {
+    /// The context for `(coarse, last)`, numbering a new one `next` if the pair is new and there is room.
+    fn get(&mut self, coarse: usize, last: u32, next: usize) -> Option<usize> {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, 0); 1 << FOLLOWER_BITS];
+        }
+        let key = ((coarse as u64) << 32 | u64::from(last)) + 1;
+        let mask = (1usize << FOLLOWER_BITS) - 1;
+        let mut slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask;
+        loop {
+            match self.slots[slot] {
+                (0, _) => break,
+                (known, id) if known == key => return Some(id as usize),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        if self.used >= (1 << (FOLLOWER_BITS - 1)) {
+            return None;
+        }
+        self.used += 1;
+        self.slots[slot] = (key, next as u32);
+        Some(next)
+    }
+}

@@ -1,0 +1,384 @@
+//! The context layout's entropy coder: a binary range coder (carry-propagating, 32-bit range, 16-bit
+//! probabilities) and the adaptive models it codes with. Every value is split into binary decisions, and each
+//! decision has its own probability that adapts as the file is coded, so a field that almost always holds the same
+//! value costs a small fraction of a bit. The models are zero-initialised (a zeroed `Bit` means "p = ½, nothing
+//! seen"), so a fresh set of tables costs an allocation, not a loop.
+//!
+//! Reading past the end of the input yields zero bytes and counts them; the reader refuses a file once it has
+//! read more than the coder's flush could explain (`overrun`), so corrupt input ends in an error, never a loop.
+
+use crate::DecodeError;
+
+/// An adaptive probability that the next bit is 1, with how many bits it has seen (its adaptation rate slows
+/// from "jump halfway" to 1/`RATE_LIMIT` as evidence accumulates). Stored as `p ^ 0x8000` so zero means ½.
+#[derive(Clone, Copy, Default)]
+pub struct Bit {
+    p_xor: u16,
+    seen: u16,
+}
+
+/// The surest any decision is ever coded (of 65,536): no bit costs less than 0.0007 bits, which bounds how many
+/// values a byte of input can hold (see `container::MAX_VALUES_PER_BYTE`).
+pub const P_MIN: u32 = 32;
+/// See [`P_MIN`].
+pub const P_MAX: u32 = 65_536 - P_MIN;
+
+/// After this many bits a model adapts at 1/(limit + 1.5) per bit.
+const RATE_LIMIT: usize = 16;
+
+/// `65536 / (n + 1.5)` for n = 0..=RATE_LIMIT: the update weight of the n-th observation.
+const RATES: [i32; RATE_LIMIT + 1] = {
+    let mut table = [0i32; RATE_LIMIT + 1];
+    let mut n = 0;
+    while n <= RATE_LIMIT {
+        table[n] = 65536 * 2 / (2 * n as i32 + 3);
+        n += 1;
+    }
+    table
+};
+
+impl Bit {
+    /// P(bit = 1) in 1/65536.
+    #[inline]
+    fn p1(self) -> u32 {
+        u32::from(self.p_xor ^ 0x8000)
+    }
+
+    /// P(bit = 1) in 1/65536, for models that combine several bits' predictions.
+    #[inline]
+    pub fn probability(self) -> u32 {
+        self.p1()
+    }
+
+    /// Adapts to a bit coded with some other probability.
+    #[inline]
+    pub fn observe(&mut self, bit: bool) {
+        self.update(bit);
+    }
+
+    #[inline]
+    fn update(&mut self, bit: bool) {
+        let p = self.p1() as i32;
+        let target = if bit { 65535 } else { 0 };
+        let rate = RATES[usize::from(self.seen).min(RATE_LIMIT)];
+        let next = (p + (((target - p) * rate) >> 16)).clamp(P_MIN as i32, P_MAX as i32);
+        self.p_xor = (next as u16) ^ 0x8000;
+        if usize::from(self.seen) < RATE_LIMIT {
+            self.seen += 1;
+        }
+    }
+}
+
+/// The writing half of the range coder.
+pub struct Encoder {
+    low: u64,
+    range: u32,
+    cache: u8,
+    pending: u64,
+    out: Vec<u8>,
+    first: bool,
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder {
+            low: 0,
+            range: u32::MAX,
+            cache: 0,
+            pending: 1,
+            out: Vec::new(),
+            first: true,
+        }
+    }
+}
+
+impl Encoder {
+    /// Codes `bit` with probability `p1` (of a 1, in 1/65536, 1..=65535).
+    #[inline]
+    fn code(&mut self, bit: bool, p1: u32) {
+        let bound = (self.range >> 16) * p1;
+        if bit {
+            self.range = bound;
+        } else {
+            self.low += u64::from(bound);
+            self.range -= bound;
+        }
+        while self.range < (1 << 24) {
+            self.range <<= 8;
+            self.shift_low();
+        }
+    }
+
+    fn shift_low(&mut self) {
+        if (self.low as u32) < 0xFF00_0000 || (self.low >> 32) != 0 {
+            let carry = (self.low >> 32) as u8;
+            let mut byte = self.cache;
+            loop {
+                // The very first byte is always 0 (nothing was coded before it): it is left out of the file.
+                if !std::mem::replace(&mut self.first, false) {
+                    self.out.push(byte.wrapping_add(carry));
+                }
+                byte = 0xFF;
+                self.pending -= 1;
+                if self.pending == 0 {
+                    break;
+                }
+            }
+            self.cache = (self.low >> 24) as u8;
+        }
+        self.pending += 1;
+        self.low = (self.low & 0x00FF_FFFF) << 8;
+    }
+
+    /// Codes a bit with an adaptive model, then adapts it.
+    #[inline]
+    pub fn bit(&mut self, model: &mut Bit, bit: bool) {
+        self.code(bit, model.p1());
+        model.update(bit);
+    }
+
+    /// Codes the low `count` bits of `value`, high first, each with probability ½.
+    pub fn direct(&mut self, value: u32, count: u32) {
+        for i in (0..count).rev() {
+            self.code(value >> i & 1 == 1, 32768);
+        }
+    }
+
+    /// Flushes the coder and returns the coded bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        for _ in 0..5 {
+            self.shift_low();
+        }
+        self.out
+    }
+}
+
+/// The reading half of the range coder.
+pub struct Decoder<'a> {
+    input: &'a [u8],
+    offset: usize,
+    range: u32,
+    code: u32,
+}
+
+/// How many zero bytes past the end the decoder may read: the flush writes the last four bytes of `low`, and the
+/// decoder's look-ahead is four bytes.
+const MAX_OVERRUN_BYTES: usize = 4;
+
+impl<'a> Decoder<'a> {
+    /// Starts decoding `input` (what [`Encoder::finish`] returned).
+    pub fn new(input: &'a [u8]) -> Decoder<'a> {
+        let mut decoder = Decoder {
+            input,
+            offset: 0,
+            range: u32::MAX,
+            code: 0,
+        };
+        for _ in 0..4 {
+            decoder.code = decoder.code << 8 | u32::from(decoder.next_byte());
+        }
+        decoder
+    }
+
+    #[inline]
+    fn next_byte(&mut self) -> u8 {
+        let byte = self.input.get(self.offset).copied().unwrap_or(0);
+        self.offset += 1;
+        byte
+    }
+
+    #[inline]
+    fn decode(&mut self, p1: u32) -> bool {
+        let bound = (self.range >> 16) * p1;
+        let bit = self.code < bound;
+        if bit {
+            self.range = bound;
+        } else {
+            self.code -= bound;
+            self.range -= bound;
+        }
+        while self.range < (1 << 24) {
+            self.range <<= 8;
+            self.code = self.code << 8 | u32::from(self.next_byte());
+        }
+        bit
+    }
+
+    /// Decodes a bit with an adaptive model, then adapts it.
+    #[inline]
+    pub fn bit(&mut self, model: &mut Bit) -> bool {
+        let bit = self.decode(model.p1());
+        model.update(bit);
+        bit
+    }
+
+    /// Decodes `count` bits of probability ½, high first.
+    pub fn direct(&mut self, count: u32) -> u32 {
+        let mut value = 0;
+        for _ in 0..count {
+            value = value << 1 | u32::from(self.decode(32768));
+        }
+        value
+    }
+
+    /// Checks the decoder read exactly the input: the encoder writes one byte per normalisation step plus four at
+    /// the end, and the decoder reads four at the start plus one per step, so any other count is a truncated or
+    /// padded file.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        if self.offset != self.input.len() {
+            return Err(DecodeError::BadLength(format!(
+                "coded tree of {} bytes, {} used",
+                self.input.len(),
+                self.offset
+            )));
+        }
+        Ok(())
+    }
+
+    /// An error once the decoder has read further past the end than a well-formed file makes it.
+    #[inline]
+    pub fn overrun(&self) -> Result<(), DecodeError> {
+        if self.offset > self.input.len() + MAX_OVERRUN_BYTES {
+            return Err(DecodeError::UnexpectedEnd {
+                offset: self.input.len(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Either half of the coder, so a model codes and decodes through the same code path.
+pub trait Coder {
+    /// Codes (encoder: `bit` is the value) or decodes (decoder: `bit` is ignored) one adaptive bit.
+    fn bit(&mut self, model: &mut Bit, bit: bool) -> bool;
+    /// Codes or decodes `count` bits of probability ½.
+    fn direct(&mut self, value: u32, count: u32) -> u32;
+    /// Codes or decodes one bit of a given probability of a 1 (1/65536, 1..=65535).
+    fn fixed(&mut self, bit: bool, p1: u32) -> bool;
+}
+
+impl Coder for Encoder {
+    #[inline]
+    fn bit(&mut self, model: &mut Bit, bit: bool) -> bool {
+        Encoder::bit(self, model, bit);
+        bit
+    }
+    fn direct(&mut self, value: u32, count: u32) -> u32 {
+        Encoder::direct(self, value, count);
+        value
+    }
+    #[inline]
+    fn fixed(&mut self, bit: bool, p1: u32) -> bool {
+        self.code(bit, p1);
+        bit
+    }
+}
+
+impl Coder for Decoder<'_> {
+    #[inline]
+    fn bit(&mut self, model: &mut Bit, _bit: bool) -> bool {
+        Decoder::bit(self, model)
+    }
+    fn direct(&mut self, _value: u32, count: u32) -> u32 {
+        Decoder::direct(self, count)
+    }
+    #[inline]
+    fn fixed(&mut self, _bit: bool, p1: u32) -> bool {
+        self.decode(p1)
+    }
+}
+
+/// Values below `DIRECT_LIMIT` go through a 4-bit tree; larger ones are an escape, then Elias-gamma style:
+/// the bit length through a 5-bit tree, the two bits under the leading one through a small tree per length, and
+/// the rest with probability ½.
+const DIRECT_LIMIT: u32 = 15;
+const HEAD: usize = 0;
+const LENGTH: usize = 16;
+const TOP: usize = 48;
+/// Adaptive bits in a [`UIntModel`].
+pub const UINT_BITS: usize = TOP + 32 * 4;
+
+/// An adaptive model of a non-negative integer (list lengths, string references, flags, small numbers): the bits
+/// of the trees described at `DIRECT_LIMIT`, in one array so two models can be walked in step and mixed.
+#[derive(Clone)]
+pub struct UIntModel {
+    /// The adaptive bits, by the index `uint_symbol` passes to its bit function.
+    pub bits: [Bit; UINT_BITS],
+}
+
+impl Default for UIntModel {
+    fn default() -> Self {
+        UIntModel {
+            bits: [Bit::default(); UINT_BITS],
+        }
+    }
+}
+
+/// Codes (or decodes) `value` as the decisions of a [`UIntModel`]; `bit(coder, index, bit)` codes one decision
+/// with the model bit at `index`.
+#[inline]
+pub fn uint_symbol<C: Coder>(
+    coder: &mut C,
+    value: u32,
+    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+) -> u32 {
+    let head = tree_walk(coder, 4, value.min(DIRECT_LIMIT), |c, node, b| {
+        bit(c, HEAD + node, b)
+    });
+    if head < DIRECT_LIMIT {
+        return head;
+    }
+    // value - 14 >= 1, so it has a leading one at `bits`.
+    let rest = u64::from(value.wrapping_sub(DIRECT_LIMIT - 1));
+    let bits = 63 - rest.max(1).leading_zeros();
+    let bits = tree_walk(coder, 5, bits, |c, node, b| bit(c, LENGTH + node, b));
+    let mut out: u64 = 1;
+    let top = TOP + bits as usize * 4;
+    let top_bits = bits.min(2);
+    let mut node = 1usize;
+    for i in 0..top_bits {
+        let b = bit(coder, top + node, rest >> (bits - 1 - i) & 1 == 1);
+        node = node << 1 | usize::from(b);
+        out = out << 1 | u64::from(b);
+    }
+    let low_bits = bits - top_bits;
+    let low = coder.direct((rest & ((1u64 << low_bits) - 1)) as u32, low_bits);
+    out = out << low_bits | u64::from(low);
+    // Only a corrupt file decodes a value above u32::MAX; it saturates and fails the caller's range check.
+    u32::try_from(out + u64::from(DIRECT_LIMIT) - 1).unwrap_or(u32::MAX)
+}
+
+/// Walks a binary tree of `bits` levels for `value`; `bit(coder, node, bit)` codes the decision at tree node
+/// `node` (1-based).
+#[inline]
+pub fn tree_walk<C: Coder>(
+    coder: &mut C,
+    bits: u32,
+    value: u32,
+    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+) -> u32 {
+    let mut node = 1usize;
+    for i in (0..bits).rev() {
+        let b = bit(coder, node, value >> i & 1 == 1);
+        node = node << 1 | usize::from(b);
+    }
+    (node - (1 << bits)) as u32
+}
+
+/// Adaptive bits in a [`KindModel`].
+pub const KIND_BITS: usize = 128;
+
+/// An adaptive model of a symbol below 128 (node kinds): a 7-level tree.
+#[derive(Clone)]
+pub struct KindModel {
+    /// The tree's bits, by node.
+    pub bits: [Bit; KIND_BITS],
+}
+
+impl Default for KindModel {
+    fn default() -> Self {
+        KindModel {
+            bits: [Bit::default(); KIND_BITS],
+        }
+    }
+}

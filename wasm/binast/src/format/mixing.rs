@@ -1,0 +1,86 @@
+//! Logistic mixing: two (or more) predictions of one bit, each from a different context, combined as a weighted
+//! sum in the logistic domain with weights that learn online which context predicts better. The context layout
+//! mixes a coarse context (interface, field) that learns fast with a fine one (plus the parent's field) that is
+//! sharper once it has seen enough.
+
+use super::entropy::{Bit, Coder, P_MAX, P_MIN};
+
+/// `squash(x) = 4096 / (1 + e^(-x/256))` sampled every 128 steps of x in -2048..=2048; interpolated between.
+const SQUASH_POINTS: [i32; 33] = [
+    1, 2, 3, 6, 10, 16, 27, 45, 73, 120, 194, 310, 488, 747, 1101, 1546, 2047, 2549, 2994, 3348,
+    3607, 3785, 3901, 3975, 4022, 4050, 4068, 4079, 4085, 4089, 4092, 4093, 4094,
+];
+
+/// The logistic function on the mixer's scale: x in 1/256 units → probability in 1/4096.
+pub fn squash(x: i32) -> i32 {
+    if x > 2047 {
+        return 4095;
+    }
+    if x < -2047 {
+        return 1;
+    }
+    let w = x & 127;
+    let i = ((x >> 7) + 16) as usize;
+    (SQUASH_POINTS[i] * (128 - w) + SQUASH_POINTS[i + 1] * w + 64) >> 7
+}
+
+/// The inverse of `squash` for every 12-bit probability.
+pub fn stretch_table() -> Vec<i16> {
+    let mut stretch = vec![0i16; 4096];
+    let mut next = 0usize;
+    for x in -2047..=2047 {
+        let p = squash(x) as usize;
+        while next <= p && next < 4096 {
+            stretch[next] = x as i16;
+            next += 1;
+        }
+    }
+    for entry in stretch.iter_mut().skip(next) {
+        *entry = 2047;
+    }
+    stretch
+}
+
+/// A bit's prediction in the logistic domain.
+#[inline]
+pub fn stretched(stretch: &[i16], bit: Bit) -> i32 {
+    i32::from(stretch[(bit.probability() >> 4) as usize])
+}
+
+/// Mixer weights for three inputs and a bias, 16.16 fixed point.
+pub type Weights3 = [i32; 4];
+
+/// Fresh weights: about the average of the inputs.
+pub const WEIGHTS3: Weights3 = [22_000, 22_000, 22_000, 0];
+
+/// Codes one bit predicted by `bits` mixed with `weights`, then adapts the weights and the bits.
+#[inline]
+pub fn mixed_bit<C: Coder>(
+    coder: &mut C,
+    stretch: &[i16],
+    bits: &mut [Bit; 3],
+    weights: &mut Weights3,
+    bit: bool,
+) -> bool {
+    let inputs = [
+        stretched(stretch, bits[0]),
+        stretched(stretch, bits[1]),
+        stretched(stretch, bits[2]),
+        256,
+    ];
+    let dot: i64 = inputs
+        .iter()
+        .zip(weights.iter())
+        .map(|(&s, &w)| i64::from(s) * i64::from(w))
+        .sum();
+    let p12 = squash((dot >> 16) as i32);
+    let bit = coder.fixed(bit, ((p12 as u32) << 4).clamp(P_MIN, P_MAX));
+    let error = (i32::from(bit) << 12) - p12;
+    for (w, s) in weights.iter_mut().zip(inputs) {
+        *w += (s * error * 3) >> 12;
+    }
+    for model in bits.iter_mut() {
+        model.observe(bit);
+    }
+    bit
+}

@@ -1,0 +1,94 @@
+//! The context layout's model of string text (names and literals seen for the first time): each byte is coded
+//! bit by bit, predicted from the string's role and the previous one, two and three bytes of the same string; the
+//! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
+//! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
+
+use super::entropy::{Bit, Coder, P_MAX, P_MIN};
+use super::mixing::{squash, stretch_table};
+
+/// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
+/// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for
+/// clearing megabytes.
+fn table_bits(text_bytes: usize) -> u32 {
+    (usize::BITS - text_bytes.leading_zeros() + 5).clamp(14, 22)
+}
+const INPUTS: usize = 5;
+
+/// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
+pub struct TextModel {
+    table: Vec<Bit>,
+    /// 32 - log2(table size): a context hash's top bits index the table.
+    shift: u32,
+    order0: Vec<Bit>,
+    weights: Vec<i32>,
+    stretch: Vec<i16>,
+}
+
+impl TextModel {
+    /// A model for `roles` string roles and `text_bytes` bytes of text in all.
+    pub fn new(roles: usize, text_bytes: usize) -> TextModel {
+        let bits = table_bits(text_bytes);
+        let stretch = stretch_table();
+        TextModel {
+            table: vec![Bit::default(); 1 << bits],
+            shift: 32 - bits,
+            order0: vec![Bit::default(); roles * 256],
+            weights: vec![1 << 14; roles * INPUTS],
+            stretch,
+        }
+    }
+
+    /// Codes (or decodes) one byte of a string of role `role`, after `history` (the previous bytes of the same
+    /// string, most recent in the low byte; 0 at its start).
+    pub fn code<C: Coder>(&mut self, coder: &mut C, role: usize, history: u32, byte: u8) -> u8 {
+        let role_salt = (role as u32 + 1).wrapping_mul(0x9E37_79B1);
+        let hashes = [
+            (history & 0xFF).wrapping_add(1 << 8) ^ role_salt,
+            (history & 0xFFFF).wrapping_add(2 << 16) ^ role_salt.rotate_left(7),
+            (history & 0xFF_FFFF).wrapping_add(3 << 24) ^ role_salt.rotate_left(13),
+            history.wrapping_mul(0x2F0B_3A49) ^ role_salt.rotate_left(19),
+        ];
+        let weights_at = role * INPUTS;
+        let mut node = 1usize;
+        for i in (0..8).rev() {
+            let mut slots = [0usize; 4];
+            let mut stretched = [0i32; INPUTS];
+            for (k, hash) in hashes.iter().enumerate() {
+                let h = hash
+                    .wrapping_add(node as u32 * 0x0100_0193)
+                    .wrapping_mul(0x9E37_79B1);
+                slots[k] = (h >> self.shift) as usize;
+                stretched[k] = self.stretch_of(self.table[slots[k]]);
+            }
+            let order0 = role * 256 + node;
+            stretched[4] = self.stretch_of(self.order0[order0]);
+            let weights = &self.weights[weights_at..weights_at + INPUTS];
+            let dot: i64 = stretched
+                .iter()
+                .zip(weights)
+                .map(|(&s, &w)| i64::from(s) * i64::from(w))
+                .sum();
+            let p12 = squash((dot >> 16) as i32);
+            let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
+            let bit = coder.fixed(byte >> i & 1 == 1, p16);
+            // Mixer update: move each weight along its input by the prediction error.
+            let error = (i32::from(bit) << 12) - p12;
+            for (w, s) in self.weights[weights_at..weights_at + INPUTS]
+                .iter_mut()
+                .zip(stretched)
+            {
+                *w += (s * error * 6) >> 10;
+            }
+            for slot in slots {
+                self.table[slot].observe(bit);
+            }
+            self.order0[order0].observe(bit);
+            node = node << 1 | usize::from(bit);
+        }
+        (node & 0xFF) as u8
+    }
+
+    fn stretch_of(&self, bit: Bit) -> i32 {
+        i32::from(self.stretch[(bit.probability() >> 4) as usize])
+    }
+}
