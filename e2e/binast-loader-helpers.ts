@@ -15,6 +15,7 @@ export interface LoaderRecord {
   jsBytes?: number;
   binastBytes?: number;
   decoderCached?: boolean;
+  preloaded?: boolean;
   downMbit?: number;
   rttMs?: number;
   savedMs?: number;

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { libraries } from '@speedkit/binast-cli/corpus';
 import { chromiumDecodeMs } from './chromium-decode.mjs';
+import { measureUnseen } from './unseen.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -260,3 +261,4 @@ writeFileSync(
   `${[columns.join(','), ...rows.map((row) => columns.map((c) => row[/** @type {keyof Row} */ (c)]).join(','))].join('\n')}\n`,
 );
 process.stdout.write('wrote bench/results/binast.json and bench/results/binast.csv\n');
+measureUnseen(results);

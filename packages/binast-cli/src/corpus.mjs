@@ -28,5 +28,29 @@ export const libraries = [
   demo: Boolean(demo),
 }));
 
+/**
+ * A second corpus, picked after the context layout's models were tuned on `libraries` (2026-11-24) and never used
+ * to tune them: how the format does on code it has not seen. Minified builds as sites ship them; module builds
+ * (preact) are parsed as modules.
+ * @type {(CorpusFile & { sourceType: 'script' | 'module' })[]}
+ */
+export const unseenLibraries = [
+  ['jquery', 'jquery/dist/jquery.min.js', 'script'],
+  ['vue', 'vue/dist/vue.global.prod.js', 'script'],
+  ['moment', 'moment/min/moment.min.js', 'script'],
+  ['immutable', 'immutable/dist/immutable.min.js', 'script'],
+  ['rxjs', 'rxjs/dist/bundles/rxjs.umd.min.js', 'script'],
+  ['handlebars', 'handlebars/dist/handlebars.min.js', 'script'],
+  ['axios', 'axios/dist/axios.min.js', 'script'],
+  ['marked', 'marked/lib/marked.umd.js', 'script'],
+  ['preact', 'preact/dist/preact.mjs', 'module'],
+  ['chart.js', 'chart.js/dist/chart.umd.min.js', 'script'],
+].map(([name, file, sourceType]) => ({
+  name: String(name),
+  path: `${nodeModules}${file}`,
+  demo: false,
+  sourceType: sourceType === 'module' ? 'module' : 'script',
+}));
+
 /** The test262 parser tests that must parse (pass/), each a script or, for `*.module.js`, a module. */
 export const test262PassDir = `${nodeModules}test262-parser-tests/pass`;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { firstDifference } from '@speedkit/binast/ast-equal';
 import { describe, expect, it } from 'vitest';
 import { decodeToJavaScript, encodeJavaScript, parseJavaScript, stats } from '../src/codec.mjs';
-import { libraries, test262PassDir } from '../src/corpus.mjs';
+import { libraries, test262PassDir, unseenLibraries } from '../src/corpus.mjs';
 
 type SourceType = 'script' | 'module';
 const layouts = ['multipart', 'optimised', 'context'] as const;
@@ -69,5 +69,17 @@ describe('round trip over real libraries', () => {
       }
     },
     120_000,
+  );
+});
+
+describe('round trip over the unseen corpus (libraries the format was not tuned on)', () => {
+  it.each(unseenLibraries.map((library) => [library.name, library.path, library.sourceType] as const))(
+    '%s regenerates to an equal tree in the context layout',
+    (_name, path, sourceType) => {
+      const source = readFileSync(path, 'utf8');
+      const regenerated = decodeToJavaScript(encodeJavaScript(source, { layout: 'context', sourceType }));
+      expect(firstDifference(parseJavaScript(source, sourceType), parseJavaScript(regenerated, sourceType))).toBeNull();
+    },
+    60_000,
   );
 });

@@ -95,7 +95,13 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       };
     };
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
-    const input: CostInput = { jsBytes: hint[0], binastBytes: hint[1], decoderCached, ...readConnection() };
+    const input: CostInput = {
+      jsBytes: hint[0],
+      binastBytes: hint[1],
+      decoderCached,
+      preloaded: script.hasAttribute('data-binast-preloaded'),
+      ...readConnection(),
+    };
     const decision: Decision = options.always ? { reason: 'always', savedMs: 0, costMs: 0 } : decide(input);
     Object.assign(record, input, decision);
     let prepared: Promise<Runner>;

@@ -8,6 +8,8 @@ export interface CostInput {
   binastBytes?: number;
   /** The decoder is in the browser's cache already (or on its way for an earlier script of this page). */
   decoderCached: boolean;
+  /** The page preloads the JavaScript (the Worker does where BinaryAST cannot win on a usual link): it is in flight. */
+  preloaded?: boolean;
   /** Downlink estimate in Mbit/s and round trip in ms (Network Information, else what already loaded). */
   downMbit?: number;
   rttMs?: number;
@@ -17,9 +19,10 @@ export interface CostInput {
  * Why the loader went the way it did: `faster` (BinaryAST asked for: it saves more time than it costs), or the
  * plain script because `no-hint` (the Worker gave no sizes), `larger` (BinaryAST is not smaller on the wire),
  * `no-speed` (no estimate of the connection) or `slower` (the bytes saved take less time than decoding, plus the
- * decoder's download when it is not cached). `always`: the loader's `data-always` skipped the model.
+ * decoder's download when it is not cached), or `preloaded` (the JavaScript is already on its way: asking for
+ * BinaryAST too would download the script twice). `always`: the loader's `data-always` skipped the model.
  */
-export type Choice = 'faster' | 'always' | 'no-hint' | 'larger' | 'no-speed' | 'slower';
+export type Choice = 'faster' | 'always' | 'no-hint' | 'larger' | 'no-speed' | 'slower' | 'preloaded';
 
 export interface Decision {
   reason: Choice;
@@ -29,17 +32,18 @@ export interface Decision {
   costMs: number;
 }
 
-/** The decoder on the wire: decode-only Wasm + glue (39.8 KB gzip) and its two small modules, bytes. */
-export const decoderWireBytes = 42_000;
+/** The decoder on the wire: decode-only Wasm + glue (45.3 KB gzip with the context layout) and its two small modules, bytes. */
+export const decoderWireBytes = 47_500;
 /** Sequential requests before the decoder can run: binast.js, its Worker, the glue, the Wasm. */
 export const decoderRoundTrips = 4;
 /**
- * BinaryAST wire bytes handled per ms, end to end: decoding in the Worker (≈ 15 MB/s of JavaScript in Chromium on
- * a loaded 2-core machine, one wire byte becoming ≈ 3.5 bytes of JavaScript: ≈ 4 KB/ms), handing the text to the
- * page and compiling it on the main thread, which a plain script does off the main thread while it downloads.
- * Taken 4× lower than the decode alone so the model errs towards the plain script.
+ * BinaryAST wire bytes handled per ms, end to end: decoding in the Worker, handing the text to the page and
+ * compiling it on the main thread, which a plain script does off the main thread while it downloads. The context
+ * layout (format 3) decodes ≈ 665 wire bytes per ms in a Chromium Web Worker (median of the bench corpus,
+ * `npm run bench:binast` 2026-11-24, load 4–9; 2.6 MB/s of JavaScript); taken 4× lower, as with the earlier layout,
+ * so the model errs towards the plain script. Re-measure when the decoder changes.
  */
-export const binastWireBytesPerMs = 1_000;
+export const binastWireBytesPerMs = 160;
 
 /** Decides whether asking for BinaryAST wins for one script; the numbers in the answer explain why. */
 export function decide(input: CostInput): Decision {
@@ -47,6 +51,7 @@ export function decide(input: CostInput): Decision {
   const none = (reason: Choice): Decision => ({ reason, savedMs: 0, costMs: 0 });
   if (!(jsBytes > 0 && binastBytes > 0)) return none('no-hint');
   if (binastBytes >= jsBytes) return none('larger');
+  if (input.preloaded) return none('preloaded');
   if (!(downMbit > 0)) return none('no-speed');
   // Mbit/s × 125 = bytes per ms.
   const bytesPerMs = downMbit * 125;
@@ -56,3 +61,13 @@ export function decide(input: CostInput): Decision {
     (input.decoderCached ? 0 : decoderWireBytes / bytesPerMs + decoderRoundTrips * rttMs);
   return { reason: savedMs > costMs ? 'faster' : 'slower', savedMs, costMs };
 }
+
+/**
+ * The slowest link the Worker expects BinaryAST to have to beat (the project's mobile profile). Where BinaryAST loses
+ * even there with the decoder cached, the Worker preloads the JavaScript so the plain script starts with the HTML.
+ */
+export const preloadBelowMbit = 1.6;
+
+/** Whether a script with these wire sizes can win on a link of `preloadBelowMbit` or faster (the Worker's preload rule). */
+export const mayWin = (jsBytes: number, binastBytes: number) =>
+  decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit }).reason === 'faster';

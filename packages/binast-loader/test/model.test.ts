@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { binastWireBytesPerMs, type CostInput, decide, decoderRoundTrips, decoderWireBytes } from '../src/model';
+import {
+  binastWireBytesPerMs,
+  type CostInput,
+  decide,
+  decoderRoundTrips,
+  decoderWireBytes,
+  mayWin,
+} from '../src/model';
 
-// The bench page's scripts on the wire (gzip -9, bench/loader): what today's format gives, and what a format at
-// 0.8× would give.
+// d3 on the wire (gzip -9 of the JavaScript): in the earlier optimised layout (larger), in the context layout
+// (format 3, 0.79×), and in a hypothetical format at 0.4×.
 const d3 = { jsBytes: 93_434, binastBytes: 107_370 };
-const d3At08 = { jsBytes: 93_434, binastBytes: 74_747 };
+const d3Context = { jsBytes: 93_434, binastBytes: 73_599 };
+const d3At04 = { jsBytes: 93_434, binastBytes: 37_374 };
 const slow = { downMbit: 1.6, rttMs: 150 };
 const medium = { downMbit: 10, rttMs: 40 };
 const fast = { downMbit: 100, rttMs: 10 };
 
-const input = (overrides: Partial<CostInput>): CostInput => ({ decoderCached: true, ...d3At08, ...slow, ...overrides });
+const input = (overrides: Partial<CostInput>): CostInput => ({ decoderCached: true, ...d3At04, ...slow, ...overrides });
 
 describe('decide: the plain script whenever BinaryAST cannot be shown to win', () => {
   it('steps aside without a size hint, whatever else is known', () => {
@@ -66,12 +74,18 @@ describe('decide: the plain script whenever BinaryAST cannot be shown to win', (
 });
 
 describe('decide: BinaryAST when it saves more than it costs', () => {
-  it('asks for BinaryAST on a slow link with the decoder cached and a format at 0.8× the JavaScript', () => {
+  it('asks for BinaryAST on a slow link with the decoder cached and a format at 0.4× the JavaScript', () => {
     const decision = decide(input({}));
     expect(decision.reason).toBe('faster');
-    // 18,687 bytes saved at 1.6 Mbit/s = 200 bytes per ms.
-    expect(decision.savedMs).toBeCloseTo((93_434 - 74_747) / 200);
-    expect(decision.costMs).toBeCloseTo(74_747 / binastWireBytesPerMs);
+    // 56,060 bytes saved at 1.6 Mbit/s = 200 bytes per ms.
+    expect(decision.savedMs).toBeCloseTo((93_434 - 37_374) / 200);
+    expect(decision.costMs).toBeCloseTo(37_374 / binastWireBytesPerMs);
+  });
+
+  it('steps aside for the context layout at 0.79× on a slow link: decoding costs more than the bytes save', () => {
+    const decision = decide(input({ ...d3Context }));
+    expect(decision.reason).toBe('slower');
+    expect(decision.savedMs).toBeCloseTo((93_434 - 73_599) / 200);
   });
 
   it('counts the decoder download and its round trips only when the decoder is not cached', () => {
@@ -82,27 +96,46 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
   });
 
   it('pays the decoder on a cold visit only for scripts large enough to amortise it', () => {
-    const big = { jsBytes: 1_000_000, binastBytes: 500_000 };
+    const big = { jsBytes: 1_000_000, binastBytes: 300_000 };
     expect(decide(input({ ...big, decoderCached: false })).reason).toBe('faster');
   });
 
   it('prefers the plain script at the break-even point (a tie costs a decode for nothing)', () => {
-    // Saved = cost: (js - binast) / 200 = binast / 1000  <=>  js = 1.2 × binast.
-    expect(decide(input({ jsBytes: 120_000, binastBytes: 100_000 })).reason).toBe('slower');
-    expect(decide(input({ jsBytes: 120_100, binastBytes: 100_000 })).reason).toBe('faster');
+    // Saved = cost: (js - binast) / 200 = binast / 160  <=>  js = 2.25 × binast.
+    expect(decide(input({ jsBytes: 225_000, binastBytes: 100_000 })).reason).toBe('slower');
+    expect(decide(input({ jsBytes: 225_100, binastBytes: 100_000 })).reason).toBe('faster');
   });
 
   it('follows the link: the same script wins on a slow link and loses on a fast one', () => {
-    const sizes = { jsBytes: 100_000, binastBytes: 50_000 };
+    const sizes = { jsBytes: 100_000, binastBytes: 30_000 };
     expect(decide(input({ ...sizes, ...slow })).reason).toBe('faster');
-    // 10 Mbit/s: 40 ms saved against 50 ms of decoding.
+    // 10 Mbit/s: 56 ms saved against 187.5 ms of decoding.
     expect(decide(input({ ...sizes, ...medium })).reason).toBe('slower');
     expect(decide(input({ ...sizes, ...fast })).reason).toBe('slower');
-    expect(decide(input({ jsBytes: 100_000, binastBytes: 20_000, ...medium })).reason).toBe('faster');
+    // 10 Mbit/s, a format at 0.1×: 72 ms saved against 62.5 ms of decoding.
+    expect(decide(input({ jsBytes: 100_000, binastBytes: 10_000, ...medium })).reason).toBe('faster');
   });
 
   it('ignores the round trip when the decoder is cached (no extra request)', () => {
     expect(decide(input({ rttMs: 10_000 })).costMs).toBe(decide(input({ rttMs: 0 })).costMs);
     expect(decide(input({ rttMs: undefined })).reason).toBe('faster');
+  });
+});
+
+describe("the preloaded JavaScript, and the Worker's preload rule", () => {
+  it('runs the plain script when the page preloads it, however much BinaryAST would save', () => {
+    expect(decide(input({ preloaded: true })).reason).toBe('preloaded');
+    expect(decide(input({ preloaded: true, jsBytes: 1_000_000, binastBytes: 10_000 })).reason).toBe('preloaded');
+    // A larger BinaryAST is reported as such first: that is why the Worker preloaded it.
+    expect(decide(input({ preloaded: true, ...d3 })).reason).toBe('larger');
+  });
+
+  it('preloads (mayWin false) exactly where the model at 1.6 Mbit/s with a cached decoder would not pick BinaryAST', () => {
+    expect(mayWin(d3.jsBytes, d3.binastBytes)).toBe(false);
+    expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(false);
+    expect(mayWin(d3At04.jsBytes, d3At04.binastBytes)).toBe(true);
+    // The break-even at 200 bytes per ms is js = 2.25 × binast.
+    expect(mayWin(225_000, 100_000)).toBe(false);
+    expect(mayWin(225_100, 100_000)).toBe(true);
   });
 });
