@@ -7,8 +7,6 @@ export interface PathTiming {
   targetRequestMs: number;
   /** Length of a goodput interval, ms. */
   intervalMs: number;
-  /** What stands for a ramp step (see stats/ramp.ts): the whole step's mean on long paths. */
-  downloadSummary: 'window' | 'step';
 }
 
 /**
@@ -18,17 +16,13 @@ export interface PathTiming {
  *   congestion window only grows while a connection is busy.
  * - Intervals last at least 2 round trips: TCP sends in bursts once per round trip, so an interval shorter than that
  *   swings between nearly empty and nearly double the rate and never looks stable.
- * - Download steps are summarised by all their intervals once an interval holds less than 4 round trips: bytes are
- *   conserved, so the mean of every interval is the step's goodput, while the interquartile mean of a bursty
- *   (right-skewed) series reads low.
  * @param configured the configured `targetRequestMs` and `intervalMs`
  * @param idleRttMs median idle round trip of this test, ms (NaN or ≤ 0 = unknown: the configured values)
  */
 export function pathTiming(configured: { targetRequestMs: number; intervalMs: number }, idleRttMs: number): PathTiming {
-  if (!Number.isFinite(idleRttMs) || idleRttMs <= 0) return { ...configured, downloadSummary: 'window' };
+  if (!Number.isFinite(idleRttMs) || idleRttMs <= 0) return { ...configured };
   return {
     targetRequestMs: Math.max(configured.targetRequestMs, idleRttMs * 8),
     intervalMs: Math.max(configured.intervalMs, idleRttMs * 2),
-    downloadSummary: configured.intervalMs < idleRttMs * 4 ? 'step' : 'window',
   };
 }

@@ -1,7 +1,6 @@
 import type { ProbeResult } from '../probe';
 import { capLevel, meanEstimate } from '../stats/confidence';
-import { valuesOf, type WindowBasis } from '../stats/ramp';
-import { trimmed } from '../stats/stability';
+import { settledTail, valuesOf, type WindowBasis } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
@@ -32,13 +31,11 @@ export interface PhaseObservation {
   /** Bytes the goodput meter counted (bytes). */
   meteredBytes: number;
   samples: readonly RequestSample[];
-  /** How a download step is summarised after a budget stop (bandwidth-request.ts): 'step' on long paths. */
-  downloadSummary?: 'window' | 'step';
 }
 
 /**
  * Pure: the phase's figure and its intervals. The figure is the mean of the window the ramp finished on; after a
- * budget stop, of the current step's intervals (download: their middle half; upload: all of them, see `decideRamp`).
+ * budget stop, of the current step's latest intervals (`settledTail`: warm-up left out, see `decideRamp`).
  * The previous step (fewer streams) stands instead only when it was clearly higher, by more than `tolerance`: more
  * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
  * estimates of the same rate would bias every result upward.
@@ -60,7 +57,6 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     streams: streamsAt(index),
   }));
   const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
-  const wholeStep = direction === 'upload' || observed.downloadSummary === 'step';
   // A window the ramp decided on is taken again from the final intervals (bytes in flight at the decision have landed
   // since), so the headline is the mean of interval values the CSV reports.
   const again = (snapshot: readonly number[], basis: WindowBasis | null | undefined) => {
@@ -69,9 +65,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   };
   let window = observed.finalWindow
     ? again(observed.finalWindow, observed.finalBasis)
-    : wholeStep
-      ? stepIntervals
-      : trimmed(stepIntervals);
+    : settledTail(stepIntervals, observed.stableIntervals, observed.tolerance);
   let streams = observed.streams;
   const previous = observed.previousStep;
   const previousWindow = previous ? again(previous.window, previous.basis) : [];

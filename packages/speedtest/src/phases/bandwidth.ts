@@ -99,6 +99,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     inFlightStartsMs: new Set<number>(),
     streamsDone: [],
     streams: 0,
+    nextRequestBytes: options.minRequestBytes,
     issuedBytes: 0,
     failure: null,
     draining: false,
@@ -157,8 +158,8 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
       maxStreams: input.options.maxStreams,
       windowIntervals: input.options.stableIntervals,
       tolerance: input.options.stableTolerance,
-      maxStepIntervals: input.options.stableIntervals * 2,
-      summary: input.direction === 'upload' ? 'step' : run.timing.downloadSummary,
+      // Room for a plateau test (two windows) after the transition interval, plus one window for a slow opener.
+      maxStepIntervals: input.options.stableIntervals * 3,
     });
     if (applyDecision(run, decision)) return;
   }
@@ -230,7 +231,6 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
     closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs)),
     intervalMs: timing.intervalMs,
-    downloadSummary: timing.downloadSummary,
     phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
     phaseDurationMs: endMs - run.phaseStartMs,
     streamChanges: run.streamChanges,
