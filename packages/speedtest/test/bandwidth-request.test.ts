@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pathTiming } from '../src/phases/bandwidth-request';
+import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
 
@@ -17,5 +18,23 @@ describe('pathTiming', () => {
   it('falls back to the configured values when the RTT is unknown', () => {
     expect(pathTiming(configured, Number.NaN)).toEqual({ ...configured });
     expect(pathTiming(configured, 0)).toEqual({ ...configured });
+  });
+});
+
+describe('downloadRequestBytes', () => {
+  const options = { maxBytesPerDirection: 300_000_000, maxStreams: 4, minRequestBytes: 100_000 };
+
+  it('gives every stream a fair share of the byte budget, so each of the most streams gets a request', () => {
+    expect(downloadRequestBytes({ ...options, maxDownloadRequestBytes: 100_000_000 })).toBe(75_000_000);
+    expect(downloadRequestBytes({ ...options, maxBytesPerDirection: 5_000_000, maxDownloadRequestBytes: 1e8 })).toBe(
+      1_250_000,
+    );
+  });
+
+  it('stays within the request limits', () => {
+    expect(downloadRequestBytes({ ...options, maxDownloadRequestBytes: 10_000_000 })).toBe(10_000_000);
+    expect(downloadRequestBytes({ ...options, maxBytesPerDirection: 100_000, maxDownloadRequestBytes: 1e8 })).toBe(
+      100_000,
+    );
   });
 });

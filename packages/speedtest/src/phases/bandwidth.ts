@@ -211,14 +211,15 @@ function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
 }
 
 /**
- * No new request starts; requests in flight may finish (each is sized to last about targetRequestMs) so their
- * samples count in full and connections close cleanly instead of mid-body; whatever is still running then is cut.
- * Pause and abort skip the wait.
+ * No new request starts. Uploads in flight may finish (each is sized to last about targetRequestMs) so their bytes
+ * count; whatever is still running then is cut. Downloads are cut at once: every byte that arrived is counted
+ * already, and the rest would only add bytes moved. Pause and abort skip the wait.
  */
 async function drainAndStop(run: PhaseRun, streamsReturned: Promise<void>): Promise<void> {
   const { pool } = run;
   pool.draining = true;
-  if (!run.input.signal.aborted && !pool.failure) {
+  // Downloads are counted as they arrive and their requests are cut (bandwidth-streams.ts): nothing to wait for.
+  if (!run.input.signal.aborted && !pool.failure && run.input.direction === 'upload') {
     await Promise.race([streamsReturned.catch(() => undefined), sleep(run.timing.targetRequestMs, pool.stop.signal)]);
   }
   pool.stop.abort('phase finished');
