@@ -157,6 +157,15 @@ describe('decideRamp', () => {
     }
   });
 
+  it('takes a stable last window alone after a window that held a burst, and both when both were stable', () => {
+    // 100 Mbit/s, 80 ms, 0.5 % loss, one stream: the end of slow start (60) and the burst a loss released (113, 136).
+    const state = { ...base, streams: 2, maxStreams: 2, previousStepBitsPerSecond: 95, maxStepIntervals: 20 };
+    const burst = decideRamp({ ...state, intervalsBitsPerSecond: [0, 60, 113, 136, 92, 97, 95, 94, 97] });
+    expect(burst).toMatchObject({ action: 'finish', window: [97, 95, 94, 97], stable: true });
+    const steady = decideRamp({ ...state, intervalsBitsPerSecond: [0, 96, 95, 97, 94, 97, 95, 94, 97] });
+    expect(steady).toMatchObject({ action: 'finish', window: [96, 95, 97, 94, 97, 95, 94, 97], stable: true });
+  });
+
   it('keeps waiting while goodput swings, then judges the step at its interval limit on its last window', () => {
     const swinging = [0, 100, 140, 90, 130, 95, 135];
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');

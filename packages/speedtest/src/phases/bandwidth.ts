@@ -50,6 +50,8 @@ interface PhaseRun {
   stopReason: StopReason | null;
   finalWindow: number[] | null;
   finalBasis: WindowBasis | null;
+  /** Up to when the meter's intervals were complete when the phase stopped (uploads cut then never add bytes). */
+  settledAtStopMs: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   try {
     await rampUntilDecided(run);
   } finally {
-    await drainAndStop(run, streamsReturned);
+    drainAndStop(run);
     input.signal.removeEventListener('abort', forwardAbort);
     await Promise.allSettled([streamsReturned, pingerDone]);
   }
@@ -117,6 +119,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     stopReason: null,
     finalWindow: null,
     finalBasis: null,
+    settledAtStopMs: Number.POSITIVE_INFINITY,
   };
 }
 
@@ -211,18 +214,15 @@ function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
 }
 
 /**
- * No new request starts. Uploads in flight may finish (each is sized to last about targetRequestMs) so their bytes
- * count; whatever is still running then is cut. Downloads are cut at once: every byte that arrived is counted
- * already, and the rest would only add bytes moved. Pause and abort skip the wait.
+ * No new request starts and the requests in flight are cut: the figure rests on intervals every byte of which had
+ * arrived when the ramp decided (downloads count chunks as they arrive; an upload interval closes only once every
+ * request overlapping it has finished), so whatever is still moving would only add bytes moved (an upload sized to
+ * last several round trips at 100 Mbit/s is megabytes).
  */
-async function drainAndStop(run: PhaseRun, streamsReturned: Promise<void>): Promise<void> {
-  const { pool } = run;
-  pool.draining = true;
-  // Downloads are counted as they arrive and their requests are cut (bandwidth-streams.ts): nothing to wait for.
-  if (!run.input.signal.aborted && !pool.failure && run.input.direction === 'upload') {
-    await Promise.race([streamsReturned.catch(() => undefined), sleep(run.timing.targetRequestMs, pool.stop.signal)]);
-  }
-  pool.stop.abort('phase finished');
+function drainAndStop(run: PhaseRun): void {
+  run.pool.draining = true;
+  run.settledAtStopMs = settledAtMs(run.pool);
+  run.pool.stop.abort('phase finished');
 }
 
 function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
@@ -230,7 +230,8 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
   const { result, intervals } = summarizeBandwidth({
     direction: input.direction,
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
-    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs)),
+    // Nor intervals that requests cut at the stop would have filled.
+    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs)),
     intervalMs: timing.intervalMs,
     phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
     phaseDurationMs: endMs - run.phaseStartMs,

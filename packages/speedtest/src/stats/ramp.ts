@@ -68,7 +68,10 @@ export function decideRamp(state: RampState): RampDecision {
   const plateau = progressed && earlier.length > 0 && mean(window) <= mean(earlier) * (1 + state.tolerance);
   const limited = step.length >= state.maxStepIntervals;
   if (!stable && !plateau && !limited) return { action: 'wait' };
-  const representative = settledTail(step, size, state.tolerance);
+  // A stable last window stands alone unless the one before was stable too: a window that is not holds the end of
+  // slow start or a burst released after a loss, whose bytes partly crossed the link before it.
+  const earlierStable = earlier.length > 0 && relativeSpread(earlier) <= state.tolerance;
+  const representative = stable && !earlierStable ? window : settledTail(step, size, state.tolerance);
   const endIndex = state.intervalsBitsPerSecond.length;
   const basis: WindowBasis = { startIndex: endIndex - representative.length, endIndex, pick: 'all' };
   const firstStep = state.previousStepBitsPerSecond === null;
