@@ -100,6 +100,23 @@ describe('summarizeBandwidth', () => {
     expect(result.headlineSource).toBe('phase-average');
   });
 
+  it('takes every interval from the previous window on when more streams gained nothing (same link, longer)', () => {
+    // 5 Mbit/s, 200 ms, 0.5 % loss: losses hold bytes back, then release them, so short windows swing widely.
+    const closedIntervals = [0, 4.8, 4.3, 5.3, 4.0, 7.3, 5.9, 4.8, 4.7, 2.7, 5.6, 4.5];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals,
+      stepStartIndex: 5,
+      finalWindow: [5.9, 4.8, 4.7, 2.7, 5.6, 4.5],
+      finalBasis: { startIndex: 6, endIndex: 12, pick: 'all' },
+      previousStep: { window: [4.8, 4.3, 5.3, 4.0], streams: 1, basis: { startIndex: 1, endIndex: 5, pick: 'all' } },
+    });
+    // The final window (4.7) is not 5 % above the previous (4.6), nor the previous above it: indices 1–11.
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(1));
+    expect(result.bitsPerSecond.value).toBeCloseTo(53.9 / 11, 9);
+    expect(result.streams).toBe(2);
+  });
+
   it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {
     // Bytes of requests still in flight at the decision landed in those intervals afterwards.
     const closedIntervals = [50, 101, 99, 100, 104, 190, 201, 203, 199, 205];

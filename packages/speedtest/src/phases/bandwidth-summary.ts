@@ -38,7 +38,8 @@ export interface PhaseObservation {
  * budget stop, of the current step's latest intervals (`settledTail`: warm-up left out, see `decideRamp`).
  * The previous step (fewer streams) stands instead only when it was clearly higher, by more than `tolerance`: more
  * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
- * estimates of the same rate would bias every result upward.
+ * estimates of the same rate would bias every result upward. When neither step beat the other by more than
+ * `tolerance`, the figure is every interval from the previous step's window on: the same link, measured longer.
  * A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
  * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
  * (then the phase's average rate stands in).
@@ -76,6 +77,17 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   ) {
     window = previousWindow;
     streams = previous.streams;
+  } else if (
+    previous?.basis &&
+    previousWindow.length > 0 &&
+    mean(window) <= mean(previousWindow) * (1 + observed.tolerance)
+  ) {
+    // More streams gained nothing: both steps measured the same link, so every interval from the previous step's
+    // window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then releases
+    // them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read 0.1–9.4.
+    const endIndex = observed.finalBasis?.endIndex ?? closedIntervals.length;
+    const merged = closedIntervals.slice(previous.basis.startIndex, endIndex);
+    if (merged.length > window.length) window = merged;
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
   const ceiling =
