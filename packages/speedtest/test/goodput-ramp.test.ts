@@ -116,6 +116,18 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...flat, spanEndsPerInterval: [1, 1, 0, 1, 0] }).action).toBe('finish');
   });
 
+  it('counts progress over both windows, scaled to how often long requests end', () => {
+    // One upload stream of 3.2 s requests in 400 ms intervals: about one end per 8 intervals.
+    const state = { ...base, maxStreams: 1, maxStepIntervals: 20, minSpanEndsPerInterval: 1 / 16 };
+    const flat = [0, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9];
+    expect(
+      decideRamp({ ...state, intervalsBitsPerSecond: flat, spanEndsPerInterval: [0, 0, 0, 1, 0, 0, 0, 0, 0] }),
+    ).toMatchObject({ action: 'finish', stable: true });
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: flat, spanEndsPerInterval: Array(9).fill(0) }).action).toBe(
+      'wait',
+    );
+  });
+
   it('finishes at the stream limit even if more streams would have helped', () => {
     const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 50 };
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');

@@ -155,6 +155,8 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
     const decision = decideRamp({
       intervalsBitsPerSecond,
       spanEndsPerInterval: pool.meter.closedSpanEnds(settledMs),
+      // Half the completions the streams' requests give per interval, at most the default: long uploads end rarely.
+      minSpanEndsPerInterval: Math.min(0.5, (0.5 * pool.streams * run.timing.intervalMs) / run.timing.targetRequestMs),
       stepStartIndex: run.stepStartIndex,
       previousStepBitsPerSecond: run.previousStep ? mean(run.previousStep.window) : null,
       streams: pool.streams,

@@ -34,6 +34,8 @@ export interface RampState {
   tolerance: number;
   /** Spans (body chunks, finished uploads) that ended in each interval, aligned with the rates; omitted = enough. */
   spanEndsPerInterval?: readonly number[];
+  /** Span ends per interval that healthy streams give at the least (default 0.5: 500 ms requests, 250 ms intervals). */
+  minSpanEndsPerInterval?: number;
   /** A step that never settles (neither stable nor at a plateau) is judged after this many intervals. */
   maxStepIntervals: number;
 }
@@ -61,9 +63,12 @@ export function decideRamp(state: RampState): RampDecision {
   const earlier = step.length >= 2 * size ? step.slice(-2 * size, -size) : [];
   // Agreeing intervals only count when transfers ended inside them: one stalled request spread evenly over many
   // intervals looks perfectly flat. Half a completion per interval is the least a healthy upload stream gives.
-  const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-size);
+  // Counted over both windows when there are two: an upload lasting 16 round trips may end in neither of 4 intervals.
+  const judged = Math.min(step.length, 2 * size);
+  const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-judged);
   const progressed =
-    !state.spanEndsPerInterval || spanEnds.reduce((sum, ends) => sum + ends, 0) >= state.windowIntervals / 2;
+    !state.spanEndsPerInterval ||
+    spanEnds.reduce((sum, ends) => sum + ends, 0) >= judged * (state.minSpanEndsPerInterval ?? 0.5);
   const stable = progressed && relativeSpread(window) <= state.tolerance;
   const plateau = progressed && earlier.length > 0 && mean(window) <= mean(earlier) * (1 + state.tolerance);
   const limited = step.length >= state.maxStepIntervals;
