@@ -128,6 +128,12 @@ describe('decideRamp', () => {
     );
   });
 
+  it('does not take noise for a gain: finishes when the doubled step is higher only within its swings', () => {
+    const state = { ...base, streams: 2, previousStepBitsPerSecond: 3.25, previousStepWindow: [4.0, 1.5, 4.1, 3.4] };
+    const noisy = [0, 4.6, 0.1, 2.3, 9.4, 2.5, 5.9, 15.1, 5.8];
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: noisy })).toMatchObject({ action: 'finish', stable: true });
+  });
+
   it('finishes at the stream limit even if more streams would have helped', () => {
     const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 50 };
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');

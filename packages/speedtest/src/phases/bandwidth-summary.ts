@@ -1,7 +1,7 @@
 import type { ProbeResult } from '../probe';
 import { capLevel, meanEstimate } from '../stats/confidence';
 import { settledTail, valuesOf, type WindowBasis } from '../stats/ramp';
-import { mean } from '../stats/summary';
+import { clearlyAbove } from '../stats/stability';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
 
@@ -36,10 +36,10 @@ export interface PhaseObservation {
 /**
  * Pure: the phase's figure and its intervals. The figure is the mean of the window the ramp finished on; after a
  * budget stop, of the current step's latest intervals (`settledTail`: warm-up left out, see `decideRamp`).
- * The previous step (fewer streams) stands instead only when it was clearly higher, by more than `tolerance`: more
+ * The previous step (fewer streams) stands instead only when it was clearly higher (`clearlyAbove`): more
  * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
- * estimates of the same rate would bias every result upward. When neither step beat the other by more than
- * `tolerance`, the figure is every interval from the previous step's window on: the same link, measured longer.
+ * estimates of the same rate would bias every result upward. When neither step is clearly above the other, the
+ * figure is every interval from the previous step's window on: the same link, measured longer.
  * A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
  * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
  * (then the phase's average rate stands in).
@@ -73,14 +73,14 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   if (
     previous &&
     previousWindow.length > 0 &&
-    (window.length === 0 || mean(previousWindow) > mean(window) * (1 + observed.tolerance))
+    (window.length === 0 || clearlyAbove(previousWindow, window, observed.tolerance))
   ) {
     window = previousWindow;
     streams = previous.streams;
   } else if (
     previous?.basis &&
     previousWindow.length > 0 &&
-    mean(window) <= mean(previousWindow) * (1 + observed.tolerance)
+    !clearlyAbove(window, previousWindow, observed.tolerance)
   ) {
     // More streams gained nothing: both steps measured the same link, so every interval from the previous step's
     // window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then releases

@@ -159,6 +159,7 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
       minSpanEndsPerInterval: Math.min(0.5, (0.5 * pool.streams * run.timing.intervalMs) / run.timing.targetRequestMs),
       stepStartIndex: run.stepStartIndex,
       previousStepBitsPerSecond: run.previousStep ? mean(run.previousStep.window) : null,
+      previousStepWindow: run.previousStep?.window,
       streams: pool.streams,
       maxStreams: input.options.maxStreams,
       windowIntervals: input.options.stableIntervals,

@@ -1,5 +1,4 @@
-import { relativeSpread, trimmed } from './stability';
-import { mean } from './summary';
+import { clearlyAbove, relativeSpread, trimmed } from './stability';
 
 /**
  * Which closed intervals a step's figure came from: indices [startIndex, endIndex) of the phase's intervals, all of
@@ -26,6 +25,8 @@ export interface RampState {
   stepStartIndex: number;
   /** Mean goodput of the window that ended the previous step, or null in the first step. */
   previousStepBitsPerSecond: number | null;
+  /** That window's values, when known: a gain must then also exceed the noise of both windows. */
+  previousStepWindow?: readonly number[];
   streams: number;
   maxStreams: number;
   /** Intervals that must agree (e.g. 4). */
@@ -42,8 +43,8 @@ export interface RampState {
 
 /**
  * One ramp step. The step is settled when the current stream count's last `windowIntervals` intervals agree within
- * `tolerance` (stable), or when goodput stopped rising: the last window is not more than `tolerance` above the
- * window before it (plateau). Until then TCP is still opening its windows (slow start, or a new connection taking
+ * `tolerance` (stable), or when goodput stopped rising: the last window is not clearly above the window before it
+ * (plateau: not more than `tolerance` above it, or not beyond the noise, see `clearlyAbove`). Until then TCP is still opening its windows (slow start, or a new connection taking
  * its share), and a figure taken then reads low: on a 100 Mbit/s path with 80 ms RTT the step-limited figure that
  * judged a fixed number of intervals read −30 % while the last intervals had reached the rate. A step that never
  * settles is judged after `maxStepIntervals`.
@@ -51,8 +52,8 @@ export interface RampState {
  * plateau, else the last window. Contiguous intervals hold every
  * byte that arrived in them, so bursts (a loss recovered one round trip later, an upload spread over its request)
  * average out, while a subset picked by value (a trimmed middle) would be biased.
- * Then add streams if this step beat the previous one by more than `tolerance` (the first step always does: it is
- * the reference), otherwise finish.
+ * Then add streams if this step is clearly above the previous one (the first step always does: it is the
+ * reference), otherwise finish.
  */
 export function decideRamp(state: RampState): RampDecision {
   const size = state.windowIntervals;
@@ -70,7 +71,7 @@ export function decideRamp(state: RampState): RampDecision {
     !state.spanEndsPerInterval ||
     spanEnds.reduce((sum, ends) => sum + ends, 0) >= judged * (state.minSpanEndsPerInterval ?? 0.5);
   const stable = progressed && relativeSpread(window) <= state.tolerance;
-  const plateau = progressed && earlier.length > 0 && mean(window) <= mean(earlier) * (1 + state.tolerance);
+  const plateau = progressed && earlier.length > 0 && !clearlyAbove(window, earlier, state.tolerance);
   const limited = step.length >= state.maxStepIntervals;
   if (!stable && !plateau && !limited) return { action: 'wait' };
   // A stable last window stands alone unless the one before was stable too: a window that is not holds the end of
@@ -80,14 +81,15 @@ export function decideRamp(state: RampState): RampDecision {
   const endIndex = state.intervalsBitsPerSecond.length;
   const basis: WindowBasis = { startIndex: endIndex - representative.length, endIndex, pick: 'all' };
   const firstStep = state.previousStepBitsPerSecond === null;
-  const gained = firstStep || mean(representative) > (state.previousStepBitsPerSecond ?? 0) * (1 + state.tolerance);
+  const previous = state.previousStepWindow ?? [state.previousStepBitsPerSecond ?? 0];
+  const gained = firstStep || clearlyAbove(representative, previous, state.tolerance);
   if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
   return { action: 'finish', window: representative, basis, stable: stable || plateau };
 }
 
 /**
  * The latest contiguous intervals that stand for a step (pure): the last two windows of `size` intervals once the
- * last is not more than `tolerance` above the one before (goodput stopped rising: twice the bytes, half the noise),
+ * last is not clearly above the one before (`clearlyAbove`: goodput stopped rising; twice the bytes, half the noise),
  * else the last window (still rising: the latest is nearest the link), or the whole step when it is shorter than a
  * window.
  */
@@ -96,7 +98,7 @@ export function settledTail(step: readonly number[], size: number, tolerance: nu
   const window = step.slice(-size);
   if (step.length < 2 * size) return window;
   const earlier = step.slice(-2 * size, -size);
-  return mean(window) <= mean(earlier) * (1 + tolerance) ? step.slice(-2 * size) : window;
+  return clearlyAbove(window, earlier, tolerance) ? window : step.slice(-2 * size);
 }
 
 /** The values a basis names, taken from (final) interval rates; empty when those intervals are not there. */
