@@ -16,6 +16,7 @@ import { chromiumArgs } from '../lib/chromium.mjs';
  * @property {number} downLoadedLatencyMs
  * @property {number} upLoadedLatencyMs
  * @property {string} [detail] engine-specific notes for the log (our engine: why each direction stopped, streams)
+ * @property {unknown} [raw] the engine's whole result (our engine: with every request and interval), for `--samples`
  */
 
 /** @param {string} executablePath the shaped link's chromiumPath wrapper */
@@ -103,8 +104,7 @@ export const speedkitEngine = {
         const w = /** @type {any} */ (window);
         if (w.__speedkitError) return { error: String(w.__speedkitError) };
         if (!w.__speedkitResult) return undefined;
-        const { samples: _samples, intervals: _intervals, ...result } = w.__speedkitResult;
-        return { result };
+        return { result: w.__speedkitResult };
       },
       null,
       { timeout: timeoutMs, polling: 250 },
@@ -113,7 +113,7 @@ export const speedkitEngine = {
     // waitForFunction resolves only on a truthy value, so `outcome` is one of the two objects above.
     if (!outcome) throw new Error('speedkit: the page published nothing');
     if (outcome.error) throw new Error(`speedkit failed: ${outcome.error}`);
-    return normalizeSpeedkit(outcome.result);
+    return { ...normalizeSpeedkit(outcome.result), raw: outcome.result };
   },
 };
 

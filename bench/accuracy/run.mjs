@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     retruth: { type: 'string' },
     // Namespace prefix, so a second run (e.g. an engine change against a baseline) can share the machine.
     prefix: { type: 'string' },
+    // Keep every request and interval of our engine's runs (bench/results/accuracy/<name>-samples/).
+    samples: { type: 'boolean', default: false },
   },
 });
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
@@ -126,6 +128,7 @@ try {
         iperfSeconds: args.smoke ? 3 : 5,
         engineTimeoutMs: timeoutMs,
         log,
+        samplesDir: args.samples ? join(resultsDir, `${args.name}-samples`) : undefined,
       });
       rows.push(...result.rows);
       errors.push(...result.errors.map((e) => ({ profile: profile.id, ...e })));

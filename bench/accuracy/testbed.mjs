@@ -1,5 +1,7 @@
 // One profile of the testbed: shape the link, measure truth (iperf3, HTTP RTT probes), then run every engine
 // `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expectedJitterMs } from './profiles.mjs';
 import { meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
@@ -17,7 +19,7 @@ const iperfRuns = 3;
  * @property {import('@playwright/test').Browser} browser
  * @property {Engine[]} engines
  */
-/** @typedef {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void }} Options */
+/** @typedef {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void, samplesDir?: string }} Options */
 
 /**
  * Truth for one profile before any engine runs: idle jitter of the path itself (no added delay, after a warm-up that
@@ -113,6 +115,12 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
         `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
         (result.detail ? ` (${result.detail})` : ''),
     );
+    if (options.samplesDir && result.raw) {
+      // `--samples`: the engine's whole result (every request and interval), to diagnose where an error comes from.
+      mkdirSync(options.samplesDir, { recursive: true });
+      const file = `${profile.id.replace(/[^\w.]+/g, '_')}-${engine.name}-${repetition}.json`;
+      writeFileSync(join(options.samplesDir, file), JSON.stringify(result.raw));
+    }
     return { rows };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -16,6 +16,8 @@ export interface ProbeResult {
   /** Resource-timing readings when usable, else the engine's own: for spreading upload bytes over time. */
   requestStartMs: number;
   responseStartMs: number;
+  /** True when the signal cut the body short (a download the phase no longer needed): `receivedBytes` arrived. */
+  cut?: boolean;
 }
 
 let sequence = 0;
@@ -71,7 +73,8 @@ export async function ping(context: ProbeContext, during: string): Promise<Probe
 
 /**
  * One download of `bytes`, reporting every body chunk as it arrives (`onChunk(fromMs, toMs, bytes)`) so the
- * goodput meter sees bytes in real time, also those of a request that is later aborted.
+ * goodput meter sees bytes in real time. A body cut short by the signal still gives a result (`cut`, with the bytes
+ * that arrived): the bandwidth phase ends its downloads that way. An abort before the response began rejects.
  */
 export async function download(
   context: ProbeContext,
@@ -85,16 +88,23 @@ export async function download(
   ensureOk(response, url);
   let received = 0;
   let lastMs = headersMs;
+  let cut = false;
   const reader = response.body?.getReader();
-  for (;;) {
-    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
-    if (chunk.done) break;
-    const nowMs = performance.now();
-    received += chunk.value.byteLength;
-    onChunk(lastMs, nowMs, chunk.value.byteLength);
-    lastMs = nowMs;
+  try {
+    for (;;) {
+      const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (chunk.done) break;
+      const nowMs = performance.now();
+      received += chunk.value.byteLength;
+      onChunk(lastMs, nowMs, chunk.value.byteLength);
+      lastMs = nowMs;
+    }
+  } catch (error) {
+    if (!isAbort(error, context.signal)) throw error;
+    cut = true;
   }
-  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, received);
+  const result = await finish(url, response, { startMs, headersMs, endMs: performance.now() }, received);
+  return cut ? { ...result, cut } : result;
 }
 
 /**

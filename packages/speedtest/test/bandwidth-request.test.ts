@@ -1,21 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { pathTiming } from '../src/phases/bandwidth-request';
+import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
 
 describe('pathTiming', () => {
   it('keeps the configured values on short paths', () => {
-    expect(pathTiming(configured, 20)).toEqual({ ...configured, downloadSummary: 'window' });
-    expect(pathTiming(configured, 62.5)).toEqual({ ...configured, downloadSummary: 'window' });
+    expect(pathTiming(configured, 20)).toEqual({ ...configured });
+    expect(pathTiming(configured, 31.25)).toEqual({ ...configured });
   });
 
-  it('makes requests last eight round trips and intervals two on long paths', () => {
-    expect(pathTiming(configured, 80)).toEqual({ targetRequestMs: 640, intervalMs: 250, downloadSummary: 'step' });
-    expect(pathTiming(configured, 200)).toEqual({ targetRequestMs: 1600, intervalMs: 400, downloadSummary: 'step' });
+  it('makes upload requests last sixteen round trips and intervals two on long paths', () => {
+    expect(pathTiming(configured, 80)).toEqual({ targetRequestMs: 1280, intervalMs: 250 });
+    expect(pathTiming(configured, 200)).toEqual({ targetRequestMs: 3200, intervalMs: 400 });
   });
 
   it('falls back to the configured values when the RTT is unknown', () => {
-    expect(pathTiming(configured, Number.NaN)).toEqual({ ...configured, downloadSummary: 'window' });
-    expect(pathTiming(configured, 0)).toEqual({ ...configured, downloadSummary: 'window' });
+    expect(pathTiming(configured, Number.NaN)).toEqual({ ...configured });
+    expect(pathTiming(configured, 0)).toEqual({ ...configured });
+  });
+});
+
+describe('downloadRequestBytes', () => {
+  const options = { maxBytesPerDirection: 300_000_000, maxStreams: 4, minRequestBytes: 100_000 };
+
+  it('gives every stream a fair share of the byte budget, so each of the most streams gets a request', () => {
+    expect(downloadRequestBytes({ ...options, maxDownloadRequestBytes: 100_000_000 })).toBe(75_000_000);
+    expect(downloadRequestBytes({ ...options, maxBytesPerDirection: 5_000_000, maxDownloadRequestBytes: 1e8 })).toBe(
+      1_250_000,
+    );
+  });
+
+  it('stays within the request limits', () => {
+    expect(downloadRequestBytes({ ...options, maxDownloadRequestBytes: 10_000_000 })).toBe(10_000_000);
+    expect(downloadRequestBytes({ ...options, maxBytesPerDirection: 100_000, maxDownloadRequestBytes: 1e8 })).toBe(
+      100_000,
+    );
   });
 });

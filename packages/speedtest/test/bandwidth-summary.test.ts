@@ -36,29 +36,24 @@ describe('summarizeBandwidth', () => {
     expect(intervals[5]).toMatchObject({ startMs: 2250, streams: 2 });
   });
 
-  it('judges a budget stop on every interval of the current step, at most medium confidence', () => {
+  it('judges a budget stop on the current step after its transition interval, at most medium confidence', () => {
     const { result } = summarizeBandwidth({ ...observed, finalWindow: null, stopReason: 'bytes' });
-    // Step 2 after its transition interval: 200, 200, 200, 200 (the middle half kept).
-    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'medium', sampleCount: 2 });
+    // Step 2 after its transition interval: 200, 200, 200, 200.
+    expect(result.bitsPerSecond).toMatchObject({ value: 200, level: 'medium', sampleCount: 4 });
   });
 
-  it('averages a long unstable step over the middle half of its intervals, not only the last window', () => {
-    const closedIntervals = [50, 100, 100, 100, 100, 190, 260, 140, 250, 150, 210, 200];
+  it('leaves the warm-up of an unsettled step out after a budget stop: its last window', () => {
+    const closedIntervals = [50, 100, 100, 100, 100, 190, 120, 140, 250, 150, 210, 200];
     const { result } = summarizeBandwidth({ ...observed, closedIntervals, finalWindow: null, stopReason: 'time' });
-    // Step: 260, 140, 250, 150, 210, 200 → without 140 and 260 → mean of 150, 200, 210, 250.
+    // Step: 120, 140, 250, 150, 210, 200 → its last window 250, 150, 210, 200.
     expect(result.bitsPerSecond).toMatchObject({ value: 202.5, sampleCount: 4 });
   });
 
-  it('averages every interval of a download step after a budget stop on a long path (bursty intervals)', () => {
-    const closedIntervals = [50, 100, 100, 100, 100, 190, 260, 140, 250, 150, 210, 200];
-    const { result } = summarizeBandwidth({
-      ...observed,
-      closedIntervals,
-      finalWindow: null,
-      stopReason: 'time',
-      downloadSummary: 'step',
-    });
-    expect(result.bitsPerSecond).toMatchObject({ value: 1210 / 6, sampleCount: 6 });
+  it('takes both last windows of a budget-stopped step that reached its plateau (bursty intervals)', () => {
+    const closedIntervals = [50, 100, 100, 100, 100, 190, 20, 260, 140, 250, 150, 210, 200, 190, 220];
+    const { result } = summarizeBandwidth({ ...observed, closedIntervals, finalWindow: null, stopReason: 'time' });
+    // Step without the slow-start interval 20: 260 140 250 150 (200) | 210 200 190 220 (205): not rising.
+    expect(result.bitsPerSecond).toMatchObject({ value: 1620 / 8, sampleCount: 8 });
   });
 
   it('keeps the previous step when more streams lowered goodput by more than the tolerance', () => {
@@ -74,7 +69,7 @@ describe('summarizeBandwidth', () => {
     expect(result.streams).toBe(2);
   });
 
-  it('averages every interval of an upload step after a budget stop, not the middle half', () => {
+  it('averages both last windows of an upload step after a budget stop, not the middle half', () => {
     // Upload intervals on a 47.8 Mbit/s link with 40 ms delay (Mbit/s): overlapping requests make them swing.
     const upload = [62.6, 30, 60.5, 51, 55.5, 43.7, 40.8, 52.5];
     const { result } = summarizeBandwidth({
@@ -85,7 +80,7 @@ describe('summarizeBandwidth', () => {
       previousStep: { window: [20, 20, 20, 20], streams: 1 },
       stopReason: 'time',
     });
-    // (62.6 + 30 + 60.5 + 51 + 55.5 + 43.7 + 40.8 + 52.5) / 8 = 396.6 / 8; the middle half would give 50.675.
+    // Not rising (48.125 after 51.025), so both windows: 396.6 / 8; the middle half would give 50.675.
     expect(result.bitsPerSecond.value).toBeCloseTo(49.575, 9);
     expect(result.bitsPerSecond.sampleCount).toBe(8);
   });
@@ -103,6 +98,23 @@ describe('summarizeBandwidth', () => {
     });
     expect(result.bitsPerSecond).toMatchObject({ value: 100_000_000, level: 'low' });
     expect(result.headlineSource).toBe('phase-average');
+  });
+
+  it('takes every interval from the previous window on when more streams gained nothing (same link, longer)', () => {
+    // 5 Mbit/s, 200 ms, 0.5 % loss: losses hold bytes back, then release them, so short windows swing widely.
+    const closedIntervals = [0, 4.8, 4.3, 5.3, 4.0, 7.3, 5.9, 4.8, 4.7, 2.7, 5.6, 4.5];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals,
+      stepStartIndex: 5,
+      finalWindow: [5.9, 4.8, 4.7, 2.7, 5.6, 4.5],
+      finalBasis: { startIndex: 6, endIndex: 12, pick: 'all' },
+      previousStep: { window: [4.8, 4.3, 5.3, 4.0], streams: 1, basis: { startIndex: 1, endIndex: 5, pick: 'all' } },
+    });
+    // The final window (4.7) is not 5 % above the previous (4.6), nor the previous above it: indices 1–11.
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(1));
+    expect(result.bitsPerSecond.value).toBeCloseTo(53.9 / 11, 9);
+    expect(result.streams).toBe(2);
   });
 
   it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {

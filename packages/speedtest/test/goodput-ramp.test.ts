@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { decideRamp, nextRequestBytes, type RampState, valuesOf } from '../src/stats/ramp';
+import { decideRamp, nextRequestBytes, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
 
 describe('GoodputMeter', () => {
   it('turns bytes per 100 ms interval into bits per second', () => {
@@ -74,11 +74,13 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 100, 100, 100] }).action).toBe('wait');
   });
 
-  it('adds streams after the first full window even when one stream is still unstable', () => {
-    expect(decideRamp({ ...base, intervalsBitsPerSecond: [10, 50, 100, 70, 120] })).toEqual({
+  it('keeps the first step waiting while one stream is still opening its window, then adds streams at its limit', () => {
+    const rising = [10, 50, 100, 70, 120];
+    expect(decideRamp({ ...base, intervalsBitsPerSecond: rising }).action).toBe('wait');
+    expect(decideRamp({ ...base, maxStepIntervals: 4, intervalsBitsPerSecond: rising })).toEqual({
       action: 'add-streams',
-      window: [70, 100],
-      basis: { startIndex: 1, endIndex: 5, pick: 'trimmed' },
+      window: [50, 100, 70, 120],
+      basis: { startIndex: 1, endIndex: 5, pick: 'all' },
     });
   });
 
@@ -114,46 +116,109 @@ describe('decideRamp', () => {
     expect(decideRamp({ ...flat, spanEndsPerInterval: [1, 1, 0, 1, 0] }).action).toBe('finish');
   });
 
+  it('counts progress over both windows, scaled to how often long requests end', () => {
+    // One upload stream of 3.2 s requests in 400 ms intervals: about one end per 8 intervals.
+    const state = { ...base, maxStreams: 1, maxStepIntervals: 20, minSpanEndsPerInterval: 1 / 16 };
+    const flat = [0, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9];
+    expect(
+      decideRamp({ ...state, intervalsBitsPerSecond: flat, spanEndsPerInterval: [0, 0, 0, 1, 0, 0, 0, 0, 0] }),
+    ).toMatchObject({ action: 'finish', stable: true });
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: flat, spanEndsPerInterval: Array(9).fill(0) }).action).toBe(
+      'wait',
+    );
+  });
+
+  it('does not take noise for a gain: finishes when the doubled step is higher only within its swings', () => {
+    const state = { ...base, streams: 2, previousStepBitsPerSecond: 3.25, previousStepWindow: [4.0, 1.5, 4.1, 3.4] };
+    const noisy = [0, 4.6, 0.1, 2.3, 9.4, 2.5, 5.9, 15.1, 5.8];
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: noisy })).toMatchObject({ action: 'finish', stable: true });
+  });
+
   it('finishes at the stream limit even if more streams would have helped', () => {
     const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 50 };
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, 100, 100, 100, 100] }).action).toBe('finish');
   });
 
-  it('represents an upload step by all of its intervals, stable or not', () => {
+  it('finishes a swinging step at its plateau on both of its last windows (upload intervals)', () => {
+    // Upload intervals on a 47.8 Mbit/s link with 40 ms delay (Mbit/s): overlapping requests make them swing, so no
+    // window agrees within 5 %, but the last window (48.125) is not above the one before (51.025): a plateau.
     const upload = [62.6, 30, 60.5, 51, 55.5, 43.7, 40.8, 52.5];
-    const state = { ...base, streams: 2, previousStepBitsPerSecond: 48, maxStepIntervals: 8, summary: 'step' as const };
-    // Step = every interval after the transition one; its mean is 396.6 / 8 = 49.575, not a gain over 48 by > 5%.
+    const state = { ...base, streams: 2, previousStepBitsPerSecond: 48, maxStepIntervals: 12 };
+    // Their mean is 396.6 / 8 = 49.575, not a gain over 48 by > 5%.
     expect(decideRamp({ ...state, intervalsBitsPerSecond: [0, ...upload] })).toEqual({
       action: 'finish',
       window: upload,
       basis: { startIndex: 1, endIndex: 9, pick: 'all' },
-      stable: false,
+      stable: true,
     });
     const steady = [0, 48, 50, 49, 48, 49];
     expect(decideRamp({ ...state, intervalsBitsPerSecond: steady })).toEqual({
       action: 'finish',
-      window: [48, 50, 49, 48, 49],
-      basis: { startIndex: 1, endIndex: 6, pick: 'all' },
+      window: [50, 49, 48, 49],
+      basis: { startIndex: 2, endIndex: 6, pick: 'all' },
       stable: true,
     });
   });
 
-  it('keeps waiting while goodput swings, then judges the step at its interval limit as unstable', () => {
+  it('waits while goodput still rises past two windows (TCP opening a long path), then finishes at the plateau', () => {
+    // 100 Mbit/s, 80 ms RTT: a fixed two-window limit judged this step at 8 intervals (mean 62) while it still rose.
+    const rising = [10, 30, 45, 55, 60, 62, 70, 80, 90];
+    const state = { ...base, streams: 4, maxStreams: 4, previousStepBitsPerSecond: 40, maxStepIntervals: 20 };
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: rising }).action).toBe('wait');
+    const settled = [...rising, 94, 95, 96, 94, 95];
+    const decision = decideRamp({ ...state, intervalsBitsPerSecond: settled });
+    expect(decision.action).toBe('finish');
+    if (decision.action === 'finish') {
+      // The stable last window alone: the one before it (70 … 94) was lower by more than the tolerance.
+      expect(decision.window).toEqual([95, 96, 94, 95]);
+      expect(decision.stable).toBe(true);
+    }
+  });
+
+  it('takes a stable last window alone after a window that held a burst, and both when both were stable', () => {
+    // 100 Mbit/s, 80 ms, 0.5 % loss, one stream: the end of slow start (60) and the burst a loss released (113, 136).
+    const state = { ...base, streams: 2, maxStreams: 2, previousStepBitsPerSecond: 95, maxStepIntervals: 20 };
+    const burst = decideRamp({ ...state, intervalsBitsPerSecond: [0, 60, 113, 136, 92, 97, 95, 94, 97] });
+    expect(burst).toMatchObject({ action: 'finish', window: [97, 95, 94, 97], stable: true });
+    const steady = decideRamp({ ...state, intervalsBitsPerSecond: [0, 96, 95, 97, 94, 97, 95, 94, 97] });
+    expect(steady).toMatchObject({ action: 'finish', window: [96, 95, 97, 94, 97, 95, 94, 97], stable: true });
+  });
+
+  it('keeps waiting while goodput swings, then judges the step at its interval limit on its last window', () => {
     const swinging = [0, 100, 140, 90, 130, 95, 135];
     expect(decideRamp({ ...base, maxStreams: 1, intervalsBitsPerSecond: swinging }).action).toBe('wait');
     const decision = decideRamp({ ...base, maxStreams: 1, maxStepIntervals: 6, intervalsBitsPerSecond: swinging });
-    // The middle half of six: without 90 (lowest) and 140 (highest).
+    // The last four of six contiguous intervals: warm-up left out, no value picked by size.
     expect(decision).toEqual({
       action: 'finish',
-      window: [95, 100, 130, 135],
-      basis: { startIndex: 1, endIndex: 7, pick: 'trimmed' },
+      window: [90, 130, 95, 135],
+      basis: { startIndex: 3, endIndex: 7, pick: 'all' },
       stable: false,
     });
     // Taken again from the same intervals after late bytes landed in them, the basis gives the window of those values.
-    const settled = [0, 101, 141, 91, 131, 96, 136];
-    if (decision.action === 'finish') expect(valuesOf(decision.basis, settled)).toEqual([96, 101, 131, 136]);
+    const later = [0, 101, 141, 91, 131, 96, 136];
+    if (decision.action === 'finish') expect(valuesOf(decision.basis, later)).toEqual([91, 131, 96, 136]);
     // Intervals that are not there (fewer than the basis names) give nothing rather than a shorter window.
-    if (decision.action === 'finish') expect(valuesOf(decision.basis, settled.slice(0, 5))).toEqual([]);
+    if (decision.action === 'finish') expect(valuesOf(decision.basis, later.slice(0, 5))).toEqual([]);
+  });
+});
+
+describe('settledTail', () => {
+  it('takes the whole step when it is no longer than a window', () => {
+    expect(settledTail([1, 2, 3], 4, 0.05)).toEqual([1, 2, 3]);
+  });
+
+  it('takes the last window while goodput still rises', () => {
+    expect(settledTail([10, 20, 30, 40, 50, 60, 70, 80], 4, 0.05)).toEqual([50, 60, 70, 80]);
+    expect(settledTail([10, 20, 30, 40, 50, 60], 4, 0.05)).toEqual([30, 40, 50, 60]);
+  });
+
+  it('takes the last two windows once the last is not above the one before by more than the tolerance', () => {
+    expect(settledTail([5, 100, 96, 104, 100, 103, 99, 101, 100], 4, 0.05)).toEqual([
+      100, 96, 104, 100, 103, 99, 101, 100,
+    ]);
+    // A falling step (e.g. cross traffic) is averaged over both windows rather than reported at its lowest.
+    expect(settledTail([100, 100, 100, 100, 80, 80, 80, 80], 4, 0.05)).toHaveLength(8);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jitter } from '../src/stats/jitter';
-import { isStable, relativeSpread, trimmed } from '../src/stats/stability';
+import { clearlyAbove, isStable, relativeSpread, trimmed } from '../src/stats/stability';
 
 describe('jitter', () => {
   it('is the mean absolute difference of consecutive pings: 10,12,9,9 gives (2+3+0)/3', () => {
@@ -50,5 +50,23 @@ describe('trimmed', () => {
 
   it('keeps everything when there are too few values to drop any', () => {
     expect(trimmed([3, 1, 2])).toEqual([1, 2, 3]);
+  });
+});
+
+describe('clearlyAbove', () => {
+  it('needs more than the tolerance when both windows are steady', () => {
+    expect(clearlyAbove([106, 106, 106, 106], [100, 100, 100, 100], 0.05)).toBe(true);
+    expect(clearlyAbove([104, 104, 104, 104], [100, 100, 100, 100], 0.05)).toBe(false);
+    expect(clearlyAbove([100, 100], [106, 106], 0.05)).toBe(false);
+  });
+
+  it('needs more than two standard errors when the windows swing (lossy long path)', () => {
+    // 5 Mbit/s, 200 ms, 0.5 % loss, 400 ms intervals: 6.7 against 4.4 is noise, not a gain.
+    expect(clearlyAbove([2.5, 5.9, 15.1, 5.8], [4.0, 1.5, 4.1, 3.4], 0.05)).toBe(false);
+    expect(clearlyAbove([9.5, 10.1, 9.8, 10.3], [4.0, 4.5, 4.1, 4.4], 0.05)).toBe(true);
+  });
+
+  it('compares with a single reference value without noise of its own', () => {
+    expect(clearlyAbove([180, 180, 181, 180], [100], 0.05)).toBe(true);
   });
 });

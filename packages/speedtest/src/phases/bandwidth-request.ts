@@ -1,34 +1,28 @@
 /**
- * How a bandwidth phase adapts to the path's round-trip time (pure). Short paths (RTT ≤ 62.5 ms with the defaults)
- * keep the configured values; the accuracy of those is what docs/accuracy.md validated before true-RTT links.
+ * How a bandwidth phase adapts to the path's round-trip time (pure). Short paths (RTT ≤ 31.25 ms with the defaults)
+ * keep the configured values.
  */
 export interface PathTiming {
-  /** How long each request should last, ms. */
+  /** How long each upload request should last, ms (downloads are one long request per stream). */
   targetRequestMs: number;
   /** Length of a goodput interval, ms. */
   intervalMs: number;
-  /** What stands for a ramp step (see stats/ramp.ts): the whole step's mean on long paths. */
-  downloadSummary: 'window' | 'step';
 }
 
 /**
- * - Requests last at least 8 round trips. Every HTTP/1.1 request leaves its connection idle for about one round trip
- *   (request out, first byte back), so requests sized to last `targetRequestMs` only fill target / (target + RTT) of
- *   a stream's time: 71 % with 500 ms requests on a 200 ms path. Overlapping streams hide part of that, but TCP's
- *   congestion window only grows while a connection is busy.
+ * - Upload requests last at least 16 round trips. Every HTTP/1.1 upload leaves its connection idle for about one
+ *   round trip (last byte out, response back, next request out), so a stream is busy only target / (target + RTT) of
+ *   its time: with 8 round trips one stream on a 100 Mbit/s, 80 ms path read 76.5 Mbit/s (requests at 87 Mbit/s,
+ *   idle 12 % of the time). Other streams hide part of that; 16 round trips halve what is left.
  * - Intervals last at least 2 round trips: TCP sends in bursts once per round trip, so an interval shorter than that
  *   swings between nearly empty and nearly double the rate and never looks stable.
- * - Download steps are summarised by all their intervals once an interval holds less than 4 round trips: bytes are
- *   conserved, so the mean of every interval is the step's goodput, while the interquartile mean of a bursty
- *   (right-skewed) series reads low.
  * @param configured the configured `targetRequestMs` and `intervalMs`
  * @param idleRttMs median idle round trip of this test, ms (NaN or ≤ 0 = unknown: the configured values)
  */
 export function pathTiming(configured: { targetRequestMs: number; intervalMs: number }, idleRttMs: number): PathTiming {
-  if (!Number.isFinite(idleRttMs) || idleRttMs <= 0) return { ...configured, downloadSummary: 'window' };
+  if (!Number.isFinite(idleRttMs) || idleRttMs <= 0) return { ...configured };
   return {
-    targetRequestMs: Math.max(configured.targetRequestMs, idleRttMs * 8),
+    targetRequestMs: Math.max(configured.targetRequestMs, idleRttMs * 16),
     intervalMs: Math.max(configured.intervalMs, idleRttMs * 2),
-    downloadSummary: configured.intervalMs < idleRttMs * 4 ? 'step' : 'window',
   };
 }

@@ -26,6 +26,12 @@ export interface StreamPool {
   /** One promise per stream, in the order they were added. */
   readonly streamsDone: Promise<void>[];
   streams: number;
+  /**
+   * Size (bytes) the latest finished request chose for its stream's next one. A stream added later starts there: from
+   * `minRequestBytes` it spent its first requests mostly waiting for round trips (100 kB requests on a 100 Mbit/s,
+   * 80 ms path ran at 1–2 Mbit/s for seconds) and never got a congestion window of its own.
+   */
+  nextRequestBytes: number;
   issuedBytes: number;
   /** The first request error that was not an abort; it ends the phase. */
   failure: unknown;
@@ -51,16 +57,37 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
   }
 }
 
-/** One stream: requests one after another, each sized to last about `targetRequestMs`, until the budget or the stop. */
+/**
+ * One stream: requests one after another until the budget or the stop. Uploads are sized to last about
+ * `targetRequestMs` (an upload's bytes are only known once it has finished). Downloads are one long request each
+ * (`downloadRequestBytes`), counted chunk by chunk and cut when the phase decides: a connection that never waits
+ * between requests keeps its congestion window open like iperf3's single stream, while a chain of requests idled
+ * one round trip per request, and a request's lost tail waited for a retransmission timeout.
+ */
 async function runStream(pool: StreamPool): Promise<void> {
-  let requestBytes = pool.options.minRequestBytes;
+  let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
     const nextBytes = await transferOnce(pool, sizeBytes);
     if (nextBytes === null) return;
-    requestBytes = nextBytes;
+    if (pool.direction === 'upload') requestBytes = nextBytes;
   }
+}
+
+/**
+ * Size of each download request (bytes, pure): a fair share of the direction's byte budget among the most streams
+ * that may run, so every stream gets a request, within [minRequestBytes, maxDownloadRequestBytes]. Bytes not
+ * received before the phase ends never cross the link (the request is cut).
+ */
+export function downloadRequestBytes(options: {
+  maxBytesPerDirection: number;
+  maxStreams: number;
+  minRequestBytes: number;
+  maxDownloadRequestBytes: number;
+}): number {
+  const shareBytes = Math.ceil(options.maxBytesPerDirection / Math.max(1, options.maxStreams));
+  return Math.max(options.minRequestBytes, Math.min(options.maxDownloadRequestBytes, shareBytes));
 }
 
 /** Takes up to `wantedBytes` from the direction's byte budget; 0 once it is spent. */
@@ -79,11 +106,28 @@ async function transferOnce(pool: StreamPool, sizeBytes: number): Promise<number
   const parallelStreams = pool.streams;
   try {
     const probe = await sendRequest(pool, sizeBytes);
-    const sample = transferSample(pool.direction, probe, sizeBytes, parallelStreams, pool.idleRttMs, pool.testOriginMs);
+    // A cut download moved only what arrived; its sample says so (and its rate is that of those bytes).
+    const movedBytes = probe.cut ? (probe.receivedBytes ?? 0) : sizeBytes;
+    const sample = transferSample(
+      pool.direction,
+      probe,
+      movedBytes,
+      parallelStreams,
+      pool.idleRttMs,
+      pool.testOriginMs,
+    );
     pool.samples.push(sample);
     pool.onSample(sample);
     const { minRequestBytes } = pool.options;
-    return nextRequestBytes(sizeBytes, sample.durationMs, pool.targetRequestMs, minRequestBytes, pool.maxRequestBytes);
+    const next = nextRequestBytes(
+      sizeBytes,
+      sample.durationMs,
+      pool.targetRequestMs,
+      minRequestBytes,
+      pool.maxRequestBytes,
+    );
+    pool.nextRequestBytes = next;
+    return next;
   } catch (error) {
     if (isAbort(error, pool.stop.signal)) return null;
     // A failed request ends the phase: the figures would silently lack a stream otherwise.

@@ -1,8 +1,7 @@
 import type { ProbeResult } from '../probe';
 import { capLevel, meanEstimate } from '../stats/confidence';
-import { valuesOf, type WindowBasis } from '../stats/ramp';
-import { trimmed } from '../stats/stability';
-import { mean } from '../stats/summary';
+import { settledTail, valuesOf, type WindowBasis } from '../stats/ramp';
+import { clearlyAbove } from '../stats/stability';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
 
@@ -32,16 +31,15 @@ export interface PhaseObservation {
   /** Bytes the goodput meter counted (bytes). */
   meteredBytes: number;
   samples: readonly RequestSample[];
-  /** How a download step is summarised after a budget stop (bandwidth-request.ts): 'step' on long paths. */
-  downloadSummary?: 'window' | 'step';
 }
 
 /**
  * Pure: the phase's figure and its intervals. The figure is the mean of the window the ramp finished on; after a
- * budget stop, of the current step's intervals (download: their middle half; upload: all of them, see `decideRamp`).
- * The previous step (fewer streams) stands instead only when it was clearly higher, by more than `tolerance`: more
+ * budget stop, of the current step's latest intervals (`settledTail`: warm-up left out, see `decideRamp`).
+ * The previous step (fewer streams) stands instead only when it was clearly higher (`clearlyAbove`): more
  * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
- * estimates of the same rate would bias every result upward.
+ * estimates of the same rate would bias every result upward. When neither step is clearly above the other, the
+ * figure is every interval from the previous step's window on: the same link, measured longer.
  * A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
  * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
  * (then the phase's average rate stands in).
@@ -60,7 +58,6 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     streams: streamsAt(index),
   }));
   const stepIntervals = closedIntervals.slice(observed.stepStartIndex + 1);
-  const wholeStep = direction === 'upload' || observed.downloadSummary === 'step';
   // A window the ramp decided on is taken again from the final intervals (bytes in flight at the decision have landed
   // since), so the headline is the mean of interval values the CSV reports.
   const again = (snapshot: readonly number[], basis: WindowBasis | null | undefined) => {
@@ -69,19 +66,28 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   };
   let window = observed.finalWindow
     ? again(observed.finalWindow, observed.finalBasis)
-    : wholeStep
-      ? stepIntervals
-      : trimmed(stepIntervals);
+    : settledTail(stepIntervals, observed.stableIntervals, observed.tolerance);
   let streams = observed.streams;
   const previous = observed.previousStep;
   const previousWindow = previous ? again(previous.window, previous.basis) : [];
   if (
     previous &&
     previousWindow.length > 0 &&
-    (window.length === 0 || mean(previousWindow) > mean(window) * (1 + observed.tolerance))
+    (window.length === 0 || clearlyAbove(previousWindow, window, observed.tolerance))
   ) {
     window = previousWindow;
     streams = previous.streams;
+  } else if (
+    previous?.basis &&
+    previousWindow.length > 0 &&
+    !clearlyAbove(window, previousWindow, observed.tolerance)
+  ) {
+    // More streams gained nothing: both steps measured the same link, so every interval from the previous step's
+    // window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then releases
+    // them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read 0.1–9.4.
+    const endIndex = observed.finalBasis?.endIndex ?? closedIntervals.length;
+    const merged = closedIntervals.slice(previous.basis.startIndex, endIndex);
+    if (merged.length > window.length) window = merged;
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
   const ceiling =

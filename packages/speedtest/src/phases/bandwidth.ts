@@ -50,6 +50,8 @@ interface PhaseRun {
   stopReason: StopReason | null;
   finalWindow: number[] | null;
   finalBasis: WindowBasis | null;
+  /** Up to when the meter's intervals were complete when the phase stopped (uploads cut then never add bytes). */
+  settledAtStopMs: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   try {
     await rampUntilDecided(run);
   } finally {
-    await drainAndStop(run, streamsReturned);
+    drainAndStop(run);
     input.signal.removeEventListener('abort', forwardAbort);
     await Promise.allSettled([streamsReturned, pingerDone]);
   }
@@ -99,6 +101,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     inFlightStartsMs: new Set<number>(),
     streamsDone: [],
     streams: 0,
+    nextRequestBytes: options.minRequestBytes,
     issuedBytes: 0,
     failure: null,
     draining: false,
@@ -116,6 +119,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     stopReason: null,
     finalWindow: null,
     finalBasis: null,
+    settledAtStopMs: Number.POSITIVE_INFINITY,
   };
 }
 
@@ -151,14 +155,17 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
     const decision = decideRamp({
       intervalsBitsPerSecond,
       spanEndsPerInterval: pool.meter.closedSpanEnds(settledMs),
+      // Half the completions the streams' requests give per interval, at most the default: long uploads end rarely.
+      minSpanEndsPerInterval: Math.min(0.5, (0.5 * pool.streams * run.timing.intervalMs) / run.timing.targetRequestMs),
       stepStartIndex: run.stepStartIndex,
       previousStepBitsPerSecond: run.previousStep ? mean(run.previousStep.window) : null,
+      previousStepWindow: run.previousStep?.window,
       streams: pool.streams,
       maxStreams: input.options.maxStreams,
       windowIntervals: input.options.stableIntervals,
       tolerance: input.options.stableTolerance,
-      maxStepIntervals: input.options.stableIntervals * 2,
-      summary: input.direction === 'upload' ? 'step' : run.timing.downloadSummary,
+      // Room for a plateau test (two windows) after the transition interval, plus one window for a slow opener.
+      maxStepIntervals: input.options.stableIntervals * 3,
     });
     if (applyDecision(run, decision)) return;
   }
@@ -210,17 +217,15 @@ function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
 }
 
 /**
- * No new request starts; requests in flight may finish (each is sized to last about targetRequestMs) so their
- * samples count in full and connections close cleanly instead of mid-body; whatever is still running then is cut.
- * Pause and abort skip the wait.
+ * No new request starts and the requests in flight are cut: the figure rests on intervals every byte of which had
+ * arrived when the ramp decided (downloads count chunks as they arrive; an upload interval closes only once every
+ * request overlapping it has finished), so whatever is still moving would only add bytes moved (an upload sized to
+ * last several round trips at 100 Mbit/s is megabytes).
  */
-async function drainAndStop(run: PhaseRun, streamsReturned: Promise<void>): Promise<void> {
-  const { pool } = run;
-  pool.draining = true;
-  if (!run.input.signal.aborted && !pool.failure) {
-    await Promise.race([streamsReturned.catch(() => undefined), sleep(run.timing.targetRequestMs, pool.stop.signal)]);
-  }
-  pool.stop.abort('phase finished');
+function drainAndStop(run: PhaseRun): void {
+  run.pool.draining = true;
+  run.settledAtStopMs = settledAtMs(run.pool);
+  run.pool.stop.abort('phase finished');
 }
 
 function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
@@ -228,9 +233,9 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
   const { result, intervals } = summarizeBandwidth({
     direction: input.direction,
     // Intervals after the last byte would only add the idle tail of the phase to the figures.
-    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs)),
+    // Nor intervals that requests cut at the stop would have filled.
+    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs)),
     intervalMs: timing.intervalMs,
-    downloadSummary: timing.downloadSummary,
     phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
     phaseDurationMs: endMs - run.phaseStartMs,
     streamChanges: run.streamChanges,

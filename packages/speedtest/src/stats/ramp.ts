@@ -1,5 +1,4 @@
-import { relativeSpread, trimmed } from './stability';
-import { mean } from './summary';
+import { clearlyAbove, relativeSpread, trimmed } from './stability';
 
 /**
  * Which closed intervals a step's figure came from: indices [startIndex, endIndex) of the phase's intervals, all of
@@ -26,6 +25,8 @@ export interface RampState {
   stepStartIndex: number;
   /** Mean goodput of the window that ended the previous step, or null in the first step. */
   previousStepBitsPerSecond: number | null;
+  /** That window's values, when known: a gain must then also exceed the noise of both windows. */
+  previousStepWindow?: readonly number[];
   streams: number;
   maxStreams: number;
   /** Intervals that must agree (e.g. 4). */
@@ -34,52 +35,70 @@ export interface RampState {
   tolerance: number;
   /** Spans (body chunks, finished uploads) that ended in each interval, aligned with the rates; omitted = enough. */
   spanEndsPerInterval?: readonly number[];
-  /** A step that never stabilises is judged on all its intervals after this many. */
+  /** Span ends per interval that healthy streams give at the least (default 0.5: 500 ms requests, 250 ms intervals). */
+  minSpanEndsPerInterval?: number;
+  /** A step that never settles (neither stable nor at a plateau) is judged after this many intervals. */
   maxStepIntervals: number;
-  /**
-   * What stands for a step: `window` = the agreeing window when stable, else the step's interquartile mean (download,
-   * whose intervals hold the bytes as they arrived); `step` = every interval of the step (upload, see below).
-   */
-  summary?: 'window' | 'step';
 }
 
 /**
- * One ramp step: wait until the current stream count has `windowIntervals` intervals that agree within
- * `tolerance`, or the step ran `maxStepIntervals` (the first step, one stream, only needs one full window: it is the
- * reference for the next step, and slow start keeps it noisy). A stable step is represented by its agreeing window,
- * an unstable one by the middle half of all its intervals (`trimmed`: their interquartile mean), or, with
- * `summary: 'step'`, any step by all its intervals. Then add streams if this step beat the previous one by more than
- * `tolerance` (one more connection still helps), otherwise finish.
+ * One ramp step. The step is settled when the current stream count's last `windowIntervals` intervals agree within
+ * `tolerance` (stable), or when goodput stopped rising: the last window is not clearly above the window before it
+ * (plateau: not more than `tolerance` above it, or not beyond the noise, see `clearlyAbove`). Until then TCP is still opening its windows (slow start, or a new connection taking
+ * its share), and a figure taken then reads low: on a 100 Mbit/s path with 80 ms RTT the step-limited figure that
+ * judged a fixed number of intervals read −30 % while the last intervals had reached the rate. A step that never
+ * settles is judged after `maxStepIntervals`.
+ * The step's figure is its latest contiguous intervals, warm-up excluded (`settledTail`): the last two windows at a
+ * plateau, else the last window. Contiguous intervals hold every
+ * byte that arrived in them, so bursts (a loss recovered one round trip later, an upload spread over its request)
+ * average out, while a subset picked by value (a trimmed middle) would be biased.
+ * Then add streams if this step is clearly above the previous one (the first step always does: it is the
+ * reference), otherwise finish.
  */
 export function decideRamp(state: RampState): RampDecision {
+  const size = state.windowIntervals;
   // The first interval after a change mixes two stream counts (and slow start); it is never judged.
   const step = state.intervalsBitsPerSecond.slice(state.stepStartIndex + 1);
-  if (step.length < state.windowIntervals) return { action: 'wait' };
-  const window = step.slice(-state.windowIntervals);
+  if (step.length < size) return { action: 'wait' };
+  const window = step.slice(-size);
+  const earlier = step.length >= 2 * size ? step.slice(-2 * size, -size) : [];
   // Agreeing intervals only count when transfers ended inside them: one stalled request spread evenly over many
   // intervals looks perfectly flat. Half a completion per interval is the least a healthy upload stream gives.
-  const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-state.windowIntervals);
+  // Counted over both windows when there are two: an upload lasting 16 round trips may end in neither of 4 intervals.
+  const judged = Math.min(step.length, 2 * size);
+  const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-judged);
   const progressed =
-    !state.spanEndsPerInterval || spanEnds.reduce((sum, ends) => sum + ends, 0) >= state.windowIntervals / 2;
+    !state.spanEndsPerInterval ||
+    spanEnds.reduce((sum, ends) => sum + ends, 0) >= judged * (state.minSpanEndsPerInterval ?? 0.5);
   const stable = progressed && relativeSpread(window) <= state.tolerance;
-  // Upload intervals hold each request's bytes spread at that request's average rate, so overlapping requests make
-  // them swing around the true rate; any subset (an agreeing window, a trimmed middle) then picks a biased sample,
-  // while the mean of the whole step keeps every byte in it. Measured on a 47.8 Mbit/s link with 40 ms delay:
-  // interquartile mean +6.1%, whole step +0.4% (docs/accuracy.md).
-  const representative = state.summary === 'step' ? [...step] : stable ? window : trimmed(step);
+  const plateau = progressed && earlier.length > 0 && !clearlyAbove(window, earlier, state.tolerance);
+  const limited = step.length >= state.maxStepIntervals;
+  if (!stable && !plateau && !limited) return { action: 'wait' };
+  // A stable last window stands alone unless the one before was stable too: a window that is not holds the end of
+  // slow start or a burst released after a loss, whose bytes partly crossed the link before it.
+  const earlierStable = earlier.length > 0 && relativeSpread(earlier) <= state.tolerance;
+  const representative = stable && !earlierStable ? window : settledTail(step, size, state.tolerance);
   const endIndex = state.intervalsBitsPerSecond.length;
-  const basis: WindowBasis =
-    state.summary === 'step'
-      ? { startIndex: state.stepStartIndex + 1, endIndex, pick: 'all' }
-      : stable
-        ? { startIndex: endIndex - window.length, endIndex, pick: 'all' }
-        : { startIndex: state.stepStartIndex + 1, endIndex, pick: 'trimmed' };
+  const basis: WindowBasis = { startIndex: endIndex - representative.length, endIndex, pick: 'all' };
   const firstStep = state.previousStepBitsPerSecond === null;
-  if (firstStep && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
-  if (!stable && step.length < state.maxStepIntervals) return { action: 'wait' };
-  const gained = firstStep || mean(representative) > (state.previousStepBitsPerSecond ?? 0) * (1 + state.tolerance);
+  const previous = state.previousStepWindow ?? [state.previousStepBitsPerSecond ?? 0];
+  const gained = firstStep || clearlyAbove(representative, previous, state.tolerance);
   if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
-  return { action: 'finish', window: representative, basis, stable };
+  return { action: 'finish', window: representative, basis, stable: stable || plateau };
+}
+
+/**
+ * The latest contiguous intervals that stand for a step (pure): the last two windows of `size` intervals once the
+ * last is not clearly above the one before (`clearlyAbove`: goodput stopped rising; twice the bytes, half the noise),
+ * else the last window (still rising: the latest is nearest the link), or the whole step when it is shorter than a
+ * window.
+ */
+export function settledTail(step: readonly number[], size: number, tolerance: number): number[] {
+  if (step.length <= size) return [...step];
+  const window = step.slice(-size);
+  if (step.length < 2 * size) return window;
+  const earlier = step.slice(-2 * size, -size);
+  return clearlyAbove(window, earlier, tolerance) ? window : step.slice(-2 * size);
 }
 
 /** The values a basis names, taken from (final) interval rates; empty when those intervals are not there. */

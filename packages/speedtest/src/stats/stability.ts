@@ -1,4 +1,4 @@
-import { mean } from './summary';
+import { mean, standardDeviation } from './summary';
 
 /** (max − min) / mean of a window: 0 for a flat line, 0.05 when the extremes are 5% of the mean apart. */
 export function relativeSpread(values: readonly number[]): number {
@@ -28,4 +28,20 @@ export function trimmed(values: readonly number[], lowFraction = 0.25, highFract
   const low = Math.floor(sorted.length * lowFraction);
   const high = Math.floor(sorted.length * highFraction);
   return sorted.slice(low, sorted.length - high);
+}
+
+/**
+ * True when `values` lie above `reference` by more than `tolerance` (relative to the reference's mean) and by more
+ * than their noise: two standard errors of the difference of the two means. Goodput intervals on a lossy long path
+ * swing widely (5 Mbit/s, 200 ms, 0.5 % loss: 0.1–15 Mbit/s in 400 ms intervals, as losses hold bytes back and
+ * release them), and a 5 % test alone then called a window "rising" or a doubling of streams "a gain" at random.
+ */
+export function clearlyAbove(values: readonly number[], reference: readonly number[], tolerance: number): boolean {
+  const valuesMean = mean(values);
+  const referenceMean = mean(reference);
+  if (!(valuesMean > referenceMean * (1 + tolerance))) return false;
+  const standardError = Math.sqrt(
+    standardDeviation(values) ** 2 / values.length + standardDeviation(reference) ** 2 / reference.length,
+  );
+  return valuesMean - referenceMean > 2 * standardError;
 }
