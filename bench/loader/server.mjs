@@ -1,13 +1,14 @@
 // Static server for the loader benchmark: serves apps/speedtest/dist like a CDN would (brotli, cacheable), and
 // answers `.js` requests that accept BinaryAST with an encoding made at start-up by the project's own encoder
-// (wasm/binast, optimised layout, lazy level 0: the Worker's defaults). Both JavaScript and BinaryAST are
+// (wasm/binast, context layout, lazy level 0: the Worker's defaults). Both JavaScript and BinaryAST are
 // compressed the same way, as a pre-compressing CDN would: brotli q11 when the client accepts it, else gzip -9
 // (Chromium offers brotli only over HTTPS, so on this plain-HTTP bench link both sides travel as gzip). The
 // comparison is about the formats, not about one side being sent raw.
 // Pages get what the BinaryAST Worker's size-hint middleware adds (workers/src/binast/size-hint.ts): each opt-in
 // script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and a
-// `<link rel=preload>` goes before the ones whose BinaryAST is not smaller, so the loader's cost model sees the
-// real ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
+// `<link rel=preload>` plus `data-binast-preloaded` go with the ones BinaryAST cannot win even at 1.6 Mbit/s (the
+// loader's own `mayWin`, as the Worker decides), so the loader's cost model sees the real ratio of the format under
+// test. `?always` on a page adds `data-always` to the loader's tag (the model is
 // skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
 // Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
+import { mayWin } from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -87,11 +89,11 @@ function annotate(html, always) {
   const marked = html.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src];
     if (!size) return tag;
-    const hinted = `<script type="binast" src="${src}" data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}"></script>`;
+    const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}"`;
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
-    return size.binastGzipBytes >= size.jsGzipBytes && !always
-      ? `<link rel="preload" as="script" href="${src}">${hinted}`
-      : hinted;
+    return mayWin(size.jsGzipBytes, size.binastGzipBytes) || always
+      ? `<script type="binast" src="${src}" ${hint}></script>`
+      : `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`;
   });
   return always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked;
 }
