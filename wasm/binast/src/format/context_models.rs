@@ -145,6 +145,32 @@ struct Contexts {
     follower: usize,
 }
 
+/// Codes one decision with the bit at `index` of the three context models `at` picks from `models`, mixed with
+/// `weights`, and stores the three adapted bits back.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn mixed_at<C: Coder, M>(
+    coder: &mut C,
+    stretch: &[i16],
+    models: &mut [M],
+    bits_of: impl Fn(&mut M) -> &mut [Bit],
+    at: Contexts,
+    weights: &mut Weights3,
+    index: usize,
+    bit: bool,
+) -> bool {
+    let mut bits = [
+        bits_of(&mut models[at.coarse])[index],
+        bits_of(&mut models[at.fine])[index],
+        bits_of(&mut models[at.follower])[index],
+    ];
+    let bit = mixed_bit(coder, stretch, &mut bits, weights, bit);
+    bits_of(&mut models[at.coarse])[index] = bits[0];
+    bits_of(&mut models[at.fine])[index] = bits[1];
+    bits_of(&mut models[at.follower])[index] = bits[2];
+    bit
+}
+
 impl Models {
     /// Fresh models for `roles` string roles and `text_bytes` bytes of new string text (the header's total).
     pub fn new(roles: usize, text_bytes: usize) -> Models {
@@ -196,16 +222,7 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.weights[at.coarse];
         let value = tree_walk(coder, 7, value, |c, node, bit| {
-            let mut bits = [
-                models[at.coarse].bits[node],
-                models[at.fine].bits[node],
-                models[at.follower].bits[node],
-            ];
-            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
-            models[at.coarse].bits[node] = bits[0];
-            models[at.fine].bits[node] = bits[1];
-            models[at.follower].bits[node] = bits[2];
-            bit
+            mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, node, bit)
         });
         self.last[at.coarse] = value;
         value
@@ -223,16 +240,7 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.weights[at.coarse];
         let value = uint_symbol(coder, value, |c, index, bit| {
-            let mut bits = [
-                models[at.coarse].bits[index],
-                models[at.fine].bits[index],
-                models[at.follower].bits[index],
-            ];
-            let bit = mixed_bit(c, stretch, &mut bits, weights, bit);
-            models[at.coarse].bits[index] = bits[0];
-            models[at.fine].bits[index] = bits[1];
-            models[at.follower].bits[index] = bits[2];
-            bit
+            mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, index, bit)
         });
         self.last[at.coarse] = value;
         value
