@@ -111,6 +111,22 @@ test('a CSP that forbids inline scripts: every script falls back to its plain UR
   expect(initiators).toEqual(Array(5).fill('link'));
 });
 
+test('a CSP that allows inline scripts but not blob: URLs: decoded scripts run inline, nothing falls back', async ({
+  page,
+}) => {
+  const errors = pageErrors(page);
+  const reference = await plainRender(page);
+  await page.unrouteAll();
+  await forceBinast(page, "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'");
+  const { records, html } = await loaderRender(page);
+  expect(html).toBe(reference);
+  for (const record of records) {
+    expect(['binast', 'js']).toContain(record.outcome);
+    expect(record.executedFrom).toBe('inline');
+  }
+  expect(errors).toEqual([]);
+});
+
 test('a strict nonce CSP with wasm-unsafe-eval (the documented setup): no fallback at all', async ({ page }) => {
   const reference = await plainRender(page);
   const { records, html } = await loaderRender(page, '/demo/loader-csp');

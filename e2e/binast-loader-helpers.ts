@@ -12,6 +12,7 @@ export interface LoaderRecord {
   transferBytes?: number;
   decodeMs?: number;
   decodedBefore?: boolean;
+  executedFrom?: 'blob' | 'inline';
   jsBytes?: number;
   binastBytes?: number;
   decoderCached?: boolean;

@@ -9,14 +9,11 @@ const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
 const origin = 'http://binast-bench.invalid';
 
 /**
- * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up),
- * and the main thread's cost per script when it hands a response to the Worker as the loader does (its body
- * transferred as a stream) and takes the source back: Chromium's own busy time of the page's main thread
- * (DevTools `Performance.getMetrics` TaskDuration) over that exchange, minus the same exchange with an empty body
- * (the benchmark's own round trip). Compiling and running the script are left out: a plain script costs them too.
+ * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up).
+ * What the page's main thread pays is measured separately (main-thread.mjs).
  * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
  * @param {number} runs
- * @returns {Promise<Record<string, { ms: number, outputChars: number, mainThreadMs: number }>>}
+ * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
  */
 export async function chromiumDecodeMs(encodings, runs) {
   const browser = await chromium.launch({
@@ -31,7 +28,6 @@ export async function chromiumDecodeMs(encodings, runs) {
       ['/', { body: Buffer.from('<!doctype html><title>decode bench</title>'), type: 'text/html' }],
       ['/worker.js', { body: Buffer.from(workerSource(runs)), type: 'text/javascript' }],
     ]);
-    files.set('/empty.binjs', { body: Buffer.alloc(0), type: 'application/octet-stream' });
     for (const [name, bytes] of encodings) {
       files.set(`/${name}.binjs`, { body: Buffer.from(bytes), type: 'application/octet-stream' });
     }
@@ -42,7 +38,7 @@ export async function chromiumDecodeMs(encodings, runs) {
         : route.fulfill({ status: 404, body: 'not found' });
     });
     await page.goto(`${origin}/`);
-    /** @type {Record<string, { ms: number, outputChars: number, mainThreadMs: number }>} */
+    /** @type {Record<string, { ms: number, outputChars: number }>} */
     const results = await page.evaluate(
       (names) =>
         new Promise((resolve, reject) => {
@@ -53,45 +49,6 @@ export async function chromiumDecodeMs(encodings, runs) {
         }),
       [...encodings.keys()],
     );
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const busyMs = async () => {
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      return (metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0) * 1000;
-    };
-    await page.evaluate(() => {
-      const worker = new Worker('/worker.js', { type: 'module' });
-      /** @param {string} path */
-      const exchange = async (path) => {
-        const response = await fetch(path);
-        const source = await new Promise((resolve) => {
-          worker.onmessage = (event) => resolve(event.data);
-          const body = /** @type {ReadableStream<Uint8Array>} */ (response.body);
-          worker.postMessage({ body }, [body]);
-        });
-        // What the loader does with the source before inserting it (compiling is not counted).
-        document.createElement('script').text = source;
-        return source.length;
-      };
-      Object.assign(globalThis, { exchange });
-    });
-    /** @param {string} path */
-    const mainThreadMs = async (path) => {
-      const before = await busyMs();
-      await page.evaluate((p) => /** @type {any} */ (globalThis).exchange(p), path);
-      return (await busyMs()) - before;
-    };
-    for (const name of encodings.keys()) {
-      const samples = [];
-      await mainThreadMs(`/${name}.binjs`);
-      for (let i = 0; i < runs; i++) {
-        const empty = await mainThreadMs('/empty.binjs');
-        samples.push((await mainThreadMs(`/${name}.binjs`)) - empty);
-      }
-      samples.sort((a, b) => a - b);
-      const result = results[name];
-      if (result) result.mainThreadMs = Math.max(0, samples[Math.floor(samples.length / 2)] ?? 0);
-    }
     return results;
   } finally {
     await browser.close();
@@ -99,8 +56,7 @@ export async function chromiumDecodeMs(encodings, runs) {
 }
 
 /**
- * The worker: instantiate the decoder once, then time each file; afterwards it answers the main-thread exchanges
- * (a transferred body stream in, the source out; an empty body gives an empty source).
+ * The worker: instantiate the decoder once, then time each file.
  * @param {number} runs
  */
 function workerSource(runs) {
@@ -108,11 +64,6 @@ function workerSource(runs) {
 const ready = init({});
 onmessage = async (event) => {
   await ready;
-  if (event.data.body) {
-    const bytes = new Uint8Array(await new Response(event.data.body).arrayBuffer());
-    postMessage(bytes.length ? decodeToJavaScript(bytes) : '');
-    return;
-  }
   const results = {};
   for (const name of event.data) {
     const bytes = new Uint8Array(await (await fetch('/' + name + '.binjs')).arrayBuffer());

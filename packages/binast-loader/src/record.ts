@@ -49,6 +49,11 @@ export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision,
    * nothing was decoded, `decodeMs` is the time to read it back.
    */
   decodedBefore?: boolean;
+  /**
+   * How a script of the BinaryAST path ran: `blob` (from a `blob:` URL, the default for classic scripts: the source
+   * never becomes a string on the main thread) or `inline` (modules, and pages whose CSP refuses `blob:` scripts).
+   */
+  executedFrom?: 'blob' | 'inline';
   /** Insertion to end of execution (for the plain fallback: insertion to `load`, so it includes the refetch), in ms. */
   executeMs?: number;
 }

@@ -1,7 +1,8 @@
 // The decoder module the loader imports (`binast.js`, beside the loader): `default` initialises,
-// `decodeToJavaScript(response)` decodes a BinaryAST response. Decoding runs in a dedicated Web Worker and the
-// response's body streams straight into it (a transferred ReadableStream), so the page's main thread neither reads
-// the bytes nor decodes: it only compiles the result, as it would a plain script. Where a Worker cannot start (a CSP
+// `decodeToJavaScript(response)` decodes a BinaryAST response into a Blob of JavaScript. Decoding runs in a dedicated
+// Web Worker and the response's body streams straight into it (a transferred ReadableStream); the Worker answers with
+// a Blob, which the page runs from a `blob:` URL (blob-script.ts), so the page's main thread neither reads the bytes,
+// nor decodes, nor holds the source as a string: the browser loads and compiles it as it would a plain script. Where a Worker cannot start (a CSP
 // without `worker-src`/`script-src` for this origin, no module Workers), it decodes on the main thread instead.
 // It also holds the loader's whole BinaryAST path (`prepareScript`: probe, fetch, decode, inline execution), so the
 // loader's 2 KB only decides and runs plain scripts. Not part of those 2 KB: imported only when the loader's cost
@@ -9,13 +10,14 @@
 import type { BinastJob, Runner } from '../decoder';
 import { binastAccept, isBinastContentType } from '../media-type';
 import { measure } from '../record';
+import { runBlob } from './blob-script';
 import { probeEnvironment, runInline } from './inline';
 
-type Decode = (response: Response) => Promise<string>;
+type Decode = (response: Response) => Promise<Blob>;
 
 interface Reply {
   id: number;
-  source?: string;
+  source?: Blob;
   error?: string;
 }
 
@@ -61,13 +63,13 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
   const startMs = performance.now();
   let response: Response;
   let binast = false;
-  let source = '';
+  let source = new Blob();
   try {
     // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
     // crossorigin="anonymous"; see the README for cross-origin scripts.
     response = await fetch(url, { headers: { accept: binastAccept } });
     binast = isBinastContentType(response.headers.get('content-type'));
-    if (!binast) source = await response.text();
+    if (!binast) source = await response.blob();
   } catch {
     return fallback('fetch');
   }
@@ -97,8 +99,11 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
   }
   return async () => {
     const runStartMs = performance.now();
-    if (await runInline(script, url, record.module, nonce, source))
-      return finish(binast ? 'binast' : 'js', true, runStartMs);
+    // Modules run inline: from a `blob:` URL, their relative imports and import.meta.url would resolve against it.
+    let ran = record.module ? undefined : await runBlob(script, url, nonce, source);
+    record.executedFrom = ran === undefined ? 'inline' : 'blob';
+    ran ??= await runInline(script, url, record.module, nonce, await source.text());
+    if (ran) return finish(binast ? 'binast' : 'js', true, runStartMs);
     return fallback('syntax')();
   };
 }
@@ -122,12 +127,12 @@ async function decodedBefore(url: string): Promise<boolean> {
   }
 }
 
-async function readDecoded(url: string, response: Response): Promise<string | undefined> {
+async function readDecoded(url: string, response: Response): Promise<Blob | undefined> {
   const etag = response.headers.get('etag');
   try {
     const hit = etag && (await (await caches.open(decodedCacheName)).match(decodedKey(url, etag)));
     if (!hit) return undefined;
-    const source = await hit.text();
+    const source = await hit.blob();
     // The BinaryAST body is not needed any more.
     await response.body?.cancel();
     return source;
@@ -136,7 +141,7 @@ async function readDecoded(url: string, response: Response): Promise<string | un
   }
 }
 
-async function keepDecoded(url: string, response: Response, source: string): Promise<void> {
+async function keepDecoded(url: string, response: Response, source: Blob): Promise<void> {
   const etag = response.headers.get('etag');
   if (!etag) return;
   try {
@@ -149,8 +154,8 @@ async function keepDecoded(url: string, response: Response, source: string): Pro
   }
 }
 
-/** A BinaryAST response -> JavaScript source; rejects with the decoder's error on corrupt input. */
-export function decodeToJavaScript(response: Response): Promise<string> {
+/** A BinaryAST response -> a Blob of JavaScript source; rejects with the decoder's error on corrupt input. */
+export function decodeToJavaScript(response: Response): Promise<Blob> {
   if (!decode) return Promise.reject(new Error('binast decoder not initialised'));
   return decode(response);
 }
@@ -160,7 +165,7 @@ async function startHere(): Promise<Decode> {
   await glue.default({});
   return async (response) => {
     try {
-      return glue.decodeToJavaScript(new Uint8Array(await response.arrayBuffer()));
+      return new Blob([glue.decodeToJavaScript(new Uint8Array(await response.arrayBuffer()))]);
     } catch (error) {
       // A trap leaves the instance unusable; the next script gets a fresh one.
       if (error instanceof WebAssembly.RuntimeError) glue.__wbg_reset_state();
@@ -172,7 +177,7 @@ async function startHere(): Promise<Decode> {
 function startWorker(): Promise<Decode> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./binast-worker.js', import.meta.url), { type: 'module' });
-    const pending = new Map<number, { resolve(source: string): void; reject(error: Error): void }>();
+    const pending = new Map<number, { resolve(source: Blob): void; reject(error: Error): void }>();
     let nextId = 1;
     const call: Decode = (response) =>
       new Promise((resolveCall, rejectCall) => {
@@ -202,7 +207,7 @@ function startWorker(): Promise<Decode> {
       const waiting = pending.get(data.id);
       pending.delete(data.id);
       if (data.error !== undefined) waiting?.reject(new Error(data.error));
-      else waiting?.resolve(data.source ?? '');
+      else waiting?.resolve(data.source ?? new Blob());
     };
   });
 }

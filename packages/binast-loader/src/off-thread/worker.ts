@@ -1,5 +1,6 @@
 // The decoder's Web Worker: instantiates the wasm-bindgen glue once, reports readiness (message id 0), then answers
-// each { id, body } with { id, source } or { id, error }. `body` is the response's stream, transferred from the page:
+// each { id, body } with { id, source } (a Blob: posting it hands the page a reference, where a string would be
+// copied onto the page's main thread) or { id, error }. `body` is the response's stream, transferred from the page:
 // its chunks are copied into one buffer here as they arrive, while the rest downloads and while the Wasm
 // instantiates, so the page's main thread never touches the bytes. The tree itself is decoded once the last byte
 // is in: the optimised layout spreads every node over many streams, and the last stream is needed as early as the
@@ -24,7 +25,7 @@ addEventListener('message', async ({ data }: MessageEvent<Request>) => {
   try {
     const bytes = data.bytes ?? (await readAll(data.body as ReadableStream<Uint8Array>, data.sizeHint));
     await ready;
-    postMessage({ id: data.id, source: decodeToJavaScript(bytes) });
+    postMessage({ id: data.id, source: new Blob([decodeToJavaScript(bytes)], { type: 'text/javascript' }) });
   } catch (error) {
     // A trap (never expected: the decoder returns errors) leaves the instance unusable; start a fresh one.
     if (error instanceof WebAssembly.RuntimeError) __wbg_reset_state();

@@ -1,0 +1,134 @@
+// What running a script through the loader's BinaryAST path costs the page's main thread, beyond what the plain
+// `<script src>` of the same library costs it, in Debian Chromium: issue #17 asks for at most 5 ms per script.
+// Three ways to run each library, interleaved run by run, each on a fresh copy of the source (a unique trailing
+// comment, so no V8 cache serves a later run):
+//   plain   `<script src>` of the minified library, fetched over the (routed) network: V8 streams its compile
+//   blob    what the loader does: the decoder's Worker decodes the BinaryAST and posts a Blob, the page runs it from a
+//           `blob:` URL (packages/binast-loader/src/off-thread/blob-script.ts)
+//   inline  what the loader did before: the Worker posts the source string, the page runs it as inline text
+// Each figure is Chromium's own busy time of the page's main thread (DevTools `Performance.getMetrics`
+// TaskDuration) from starting the load to the script's end; the library's execution is in all three, so the
+// differences are what the path adds.
+import { readFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../lib/chromium.mjs';
+
+const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
+const origin = 'http://binast-main.invalid';
+/** @typedef {'plain' | 'blob' | 'inline'} Way */
+const ways = /** @type {const} */ (['plain', 'blob', 'inline']);
+
+/**
+ * Median main-thread ms of each way, and what blob and inline add to plain, per library.
+ * @param {Map<string, { source: string, binast: Uint8Array }>} libraries name -> minified source and its encoding
+ * @param {number} runs
+ * @returns {Promise<Record<string, { plainMs: number, blobAddedMs: number, inlineAddedMs: number }>>}
+ */
+export async function mainThreadCost(libraries, runs) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  });
+  try {
+    const page = await browser.newPage();
+    const files = new Map([
+      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
+      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
+      ['/', { body: Buffer.from('<!doctype html><title>main-thread bench</title>'), type: 'text/html' }],
+      ['/worker.js', { body: Buffer.from(workerSource), type: 'text/javascript' }],
+    ]);
+    for (const [name, { source, binast }] of libraries) {
+      files.set(`/${name}.js`, { body: Buffer.from(source), type: 'text/javascript' });
+      files.set(`/${name}.binjs`, { body: Buffer.from(binast), type: 'application/octet-stream' });
+    }
+    await page.route(`${origin}/**`, (route) => {
+      const url = new URL(route.request().url());
+      const file = files.get(url.pathname);
+      if (!file) return route.fulfill({ status: 404, body: 'not found' });
+      // A fresh copy per run (see the header): the run number rides in the query.
+      const body = url.search ? Buffer.concat([file.body, Buffer.from(`\n//${url.search}`)]) : file.body;
+      return route.fulfill({ status: 200, body, contentType: file.type });
+    });
+    await page.goto(`${origin}/`);
+    await page.evaluate(pageSide);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const busyMs = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return (metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0) * 1000;
+    };
+    /** @type {Record<string, { plainMs: number, blobAddedMs: number, inlineAddedMs: number }>} */
+    const results = {};
+    let copy = 0;
+    for (const name of libraries.keys()) {
+      /** @type {Record<Way, number[]>} */
+      const samples = { plain: [], blob: [], inline: [] };
+      for (let run = 0; run <= runs; run++) {
+        for (const way of ways) {
+          const before = await busyMs();
+          await page.evaluate(([w, n, c]) => /** @type {any} */ (globalThis).runLibrary(w, n, c), [way, name, ++copy]);
+          // The first round warms the decoder and the page up: not counted.
+          if (run > 0) samples[way].push((await busyMs()) - before);
+        }
+      }
+      const plainMs = median(samples.plain);
+      results[name] = {
+        plainMs,
+        blobAddedMs: median(samples.blob) - plainMs,
+        inlineAddedMs: median(samples.inline) - plainMs,
+      };
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** @param {number[]} values */
+const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+// The decoder's Worker as the loader runs it: the BinaryAST body streams in, a Blob (or a string) goes out.
+const workerSource = `import init, { decodeToJavaScript } from '/binast.js';
+const ready = init({});
+onmessage = async ({ data }) => {
+  await ready;
+  const bytes = new Uint8Array(await new Response(data.body).arrayBuffer());
+  const source = decodeToJavaScript(bytes) + '\\n//' + data.copy;
+  postMessage(data.way === 'blob' ? new Blob([source], { type: 'text/javascript' }) : source);
+};
+`;
+
+/** Runs in the page: `runLibrary(way, name, copy)` resolves once the library ran. */
+function pageSide() {
+  const worker = new Worker('/worker.js', { type: 'module' });
+  /** @param {HTMLScriptElement} script */
+  const loaded = (script) =>
+    new Promise((resolve) => {
+      script.onload = script.onerror = resolve;
+      document.head.append(script);
+    });
+  /** @param {'plain' | 'blob' | 'inline'} way @param {string} name @param {number} copy */
+  const runLibrary = async (way, name, copy) => {
+    const script = document.createElement('script');
+    if (way === 'plain') {
+      script.src = `/${name}.js?${copy}`;
+      await loaded(script);
+    } else {
+      const body = /** @type {ReadableStream<Uint8Array>} */ ((await fetch(`/${name}.binjs`)).body);
+      const source = await new Promise((resolve) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.postMessage({ body, way, copy }, [body]);
+      });
+      if (way === 'blob') {
+        script.src = URL.createObjectURL(source);
+        await loaded(script);
+        URL.revokeObjectURL(script.src);
+      } else {
+        script.text = source;
+        document.head.append(script);
+      }
+    }
+    script.remove();
+  };
+  Object.assign(globalThis, { runLibrary });
+}
