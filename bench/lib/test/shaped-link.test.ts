@@ -20,6 +20,12 @@ const namespaces = () => execFileSync('ip', ['netns', 'list']).toString();
 const goodputBps = (mbit: number) => (mbit * 1e6 * 1448) / 1514;
 /** A short iperf3 window (s): enough to see the shaping, not meant as accuracy truth. */
 const twoSeconds = { seconds: 2, warmUpSeconds: 1 };
+/**
+ * The better of two short iperf3 runs: a run can fall short of the shaped rate when the machine stalls (vitest runs
+ * the workerd suites beside this one), never exceed it; the accuracy bench's truth takes the best of three likewise.
+ */
+const shapedBps = async (link: Parameters<typeof iperfBps>[0], direction: 'down' | 'up') =>
+  Math.max(await iperfBps(link, direction, twoSeconds), await iperfBps(link, direction, twoSeconds));
 
 // The reason is in the suite's name so `npm test` can print it next to the skip count.
 describe.skipIf(skipReason !== undefined)(
@@ -40,18 +46,18 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
-      const bps = await iperfBps(link, 'down', twoSeconds);
+      const bps = await shapedBps(link, 'down');
       expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(0.03);
     }, 30_000);
 
     it('shapes the upload independently of the download', async () => {
-      const bps = await iperfBps(link, 'up', twoSeconds);
+      const bps = await shapedBps(link, 'up');
       expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(0.03);
     }, 30_000);
 
     it('changes rates in place with setRates', async () => {
       await link.setRates({ downMbit: 40, upMbit: 5 });
-      const bps = await iperfBps(link, 'down', twoSeconds);
+      const bps = await shapedBps(link, 'down');
       expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(0.03);
     }, 30_000);
 
