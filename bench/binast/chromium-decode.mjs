@@ -1,12 +1,7 @@
 // Decode + regenerate speed of the browser's decoder (the decode-only build the loader ships, wasm/binast/pkg/decode)
 // in Debian Chromium, in a dedicated Web Worker as the loader's goal describes. Files are served to the page through
 // Playwright's request routing (no server, no network): the glue, the Wasm, and each encoding.
-import { readFileSync } from 'node:fs';
-import { chromium } from '@playwright/test';
-import { chromiumArgs } from '../lib/chromium.mjs';
-
-const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
-const origin = 'http://binast-bench.invalid';
+import { withDecoderPage } from './decoder-page.mjs';
 
 /**
  * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up).
@@ -16,28 +11,13 @@ const origin = 'http://binast-bench.invalid';
  * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
  */
 export async function chromiumDecodeMs(encodings, runs) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-  });
-  try {
-    const page = await browser.newPage();
-    const files = new Map([
-      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
-      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
-      ['/', { body: Buffer.from('<!doctype html><title>decode bench</title>'), type: 'text/html' }],
-      ['/worker.js', { body: Buffer.from(workerSource(runs)), type: 'text/javascript' }],
-    ]);
-    for (const [name, bytes] of encodings) {
-      files.set(`/${name}.binjs`, { body: Buffer.from(bytes), type: 'application/octet-stream' });
-    }
-    await page.route(`${origin}/**`, (route) => {
-      const file = files.get(new URL(route.request().url()).pathname);
-      return file
-        ? route.fulfill({ status: 200, body: file.body, contentType: file.type })
-        : route.fulfill({ status: 404, body: 'not found' });
-    });
-    await page.goto(`${origin}/`);
+  const files = new Map(
+    [...encodings].map(([name, bytes]) => [
+      `/${name}.binjs`,
+      { body: Buffer.from(bytes), type: 'application/octet-stream' },
+    ]),
+  );
+  return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files }, async (page) => {
     /** @type {Record<string, { ms: number, outputChars: number }>} */
     const results = await page.evaluate(
       (names) =>
@@ -50,9 +30,7 @@ export async function chromiumDecodeMs(encodings, runs) {
       [...encodings.keys()],
     );
     return results;
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /**

@@ -9,12 +9,8 @@
 // Each figure is Chromium's own busy time of the page's main thread (DevTools `Performance.getMetrics`
 // TaskDuration) from starting the load to the script's end; the library's execution is in all three, so the
 // differences are what the path adds.
-import { readFileSync } from 'node:fs';
-import { chromium } from '@playwright/test';
-import { chromiumArgs } from '../lib/chromium.mjs';
+import { withDecoderPage } from './decoder-page.mjs';
 
-const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
-const origin = 'http://binast-main.invalid';
 /** @typedef {'plain' | 'blob' | 'inline'} Way */
 const ways = /** @type {const} */ (['plain', 'blob', 'inline']);
 
@@ -25,31 +21,12 @@ const ways = /** @type {const} */ (['plain', 'blob', 'inline']);
  * @returns {Promise<Record<string, { plainMs: number, blobAddedMs: number, inlineAddedMs: number }>>}
  */
 export async function mainThreadCost(libraries, runs) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-  });
-  try {
-    const page = await browser.newPage();
-    const files = new Map([
-      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
-      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
-      ['/', { body: Buffer.from('<!doctype html><title>main-thread bench</title>'), type: 'text/html' }],
-      ['/worker.js', { body: Buffer.from(workerSource), type: 'text/javascript' }],
-    ]);
-    for (const [name, { source, binast }] of libraries) {
-      files.set(`/${name}.js`, { body: Buffer.from(source), type: 'text/javascript' });
-      files.set(`/${name}.binjs`, { body: Buffer.from(binast), type: 'application/octet-stream' });
-    }
-    await page.route(`${origin}/**`, (route) => {
-      const url = new URL(route.request().url());
-      const file = files.get(url.pathname);
-      if (!file) return route.fulfill({ status: 404, body: 'not found' });
-      // A fresh copy per run (see the header): the run number rides in the query.
-      const body = url.search ? Buffer.concat([file.body, Buffer.from(`\n//${url.search}`)]) : file.body;
-      return route.fulfill({ status: 200, body, contentType: file.type });
-    });
-    await page.goto(`${origin}/`);
+  const files = new Map();
+  for (const [name, { source, binast }] of libraries) {
+    files.set(`/${name}.js`, { body: Buffer.from(source), type: 'text/javascript' });
+    files.set(`/${name}.binjs`, { body: Buffer.from(binast), type: 'application/octet-stream' });
+  }
+  return withDecoderPage({ title: 'main-thread bench', workerSource, files }, async (page) => {
     await page.evaluate(pageSide);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -79,9 +56,7 @@ export async function mainThreadCost(libraries, runs) {
       };
     }
     return results;
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /** @param {number[]} values */

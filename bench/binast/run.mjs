@@ -161,7 +161,7 @@ rmSync(scratch, { recursive: true, force: true });
 process.stdout.write('decoding in Chromium (decode-only build, in a Web Worker)…\n');
 const chromiumResults = await chromiumDecodeMs(encodings, runs);
 process.stdout.write('main-thread cost in Chromium (plain <script src> vs Blob URL vs inline)…\n');
-const mainThread = await mainThreadCost(pageLibraries, Math.max(runs, 5));
+const mainThread = await mainThreadCost(pageLibraries, Math.max(runs, 9));
 for (const row of rows) {
   const result = chromiumResults[row.library];
   // MB/s of regenerated JavaScript (what the goal counts), not of the original source.
