@@ -100,13 +100,22 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
   return async () => {
     const runStartMs = performance.now();
     // Modules run inline: from a `blob:` URL, their relative imports and import.meta.url would resolve against it.
-    let ran = record.module ? undefined : await runBlob(script, url, nonce, source);
+    let ran = record.module || source.size < blobMinBytes ? undefined : await runBlob(script, url, nonce, source);
     record.executedFrom = ran === undefined ? 'inline' : 'blob';
     ran ??= await runInline(script, url, record.module, nonce, await source.text());
     if (ran) return finish(binast ? 'binast' : 'js', true, runStartMs);
     return fallback('syntax')();
   };
 }
+
+/**
+ * Smallest decoded script (UTF-8 bytes) run from a `blob:` URL rather than inline. Loading a `blob:` script costs the
+ * main thread a few ms of its own, which only pays once the source is large enough that handing it over as a string
+ * and parsing it inline cost more: in bench:binast (2026-11-25, medians of 9 runs, added to the plain script's cost)
+ * inline was 3–5 ms cheaper for react, underscore, backbone and fuzzball (18–47 KB), even for lodash (73 KB), and
+ * 5.5–13 ms dearer for react-dom, angular and d3 (177–625 KB; babel, 2.3 MB: 171 ms dearer).
+ */
+const blobMinBytes = 96 * 1024;
 
 // Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
 // view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
