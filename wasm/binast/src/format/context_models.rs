@@ -263,6 +263,41 @@ impl Models {
         value
     }
 
+    /// Codes a flag or small tag at `place`: first whether it is 0 (most flags are false), then, if not, the
+    /// integer. A bare integer costs four decisions even for a 0; this is one for a 0 and five otherwise, and the
+    /// files came out slightly smaller too (the zero decision learns faster than a 4-level tree).
+    pub fn flag<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        place: Place,
+        key: PlaceKey,
+        value: u32,
+    ) -> u32 {
+        let at = self.contexts("flag", place, key);
+        let (stretch, models) = (&self.stretch, &mut self.uints);
+        let weights = &mut self.weights[at.coarse];
+        // Bit 0 of an integer model is not a node of its trees, so it holds this decision.
+        let zero = mixed_at(
+            coder,
+            stretch,
+            models,
+            |m| &mut m.bits,
+            at,
+            weights,
+            0,
+            value == 0,
+        );
+        let value = if zero {
+            0
+        } else {
+            uint_symbol(coder, value, |c, index, bit| {
+                mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, index, bit)
+            })
+        };
+        self.last[at.coarse] = value;
+        value
+    }
+
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
     /// decoding, read when encoding. `max_len` bounds a decoded length.
     pub fn text<C: Coder>(

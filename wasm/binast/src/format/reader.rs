@@ -422,9 +422,7 @@ impl<'a> Reader<'a> {
             context.spend()?;
             let place = (self.role, self.node_name, self.field);
             let key = self.places.key(Category::Flag);
-            let value = context
-                .models
-                .uint(&mut context.coder, "flag", place, key, 0);
+            let value = context.models.flag(&mut context.coder, place, key, 0);
             return u8::try_from(value)
                 .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
         }

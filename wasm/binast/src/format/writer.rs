@@ -327,13 +327,9 @@ impl Writer {
         if let Some(context) = &mut self.context {
             context.symbols += 1;
             let key = (self.role, self.node_name, field);
-            context.models.uint(
-                &mut context.coder,
-                "flag",
-                key,
-                PlaceKey::NONE,
-                u32::from(value),
-            );
+            context
+                .models
+                .flag(&mut context.coder, key, PlaceKey::NONE, u32::from(value));
         } else if let Some(out) = self.stream("flag", field) {
             out.push(value);
         }
