@@ -4,8 +4,12 @@
 import { parse } from 'acorn';
 import { encodeAst, encodeAstJson } from '../pkg/binast.js';
 
-/** Wire format numbers written after the BINJS magic. */
-const layouts = /** @type {const} */ ({ multipart: 1, optimised: 2, context: 3 });
+/**
+ * Wire format numbers written after the BINJS magic, by layout. The context layout's number changes whenever its
+ * models change (3 → 4: the nibble-bucketed text model), so a stored encoding keyed by it is never read by a
+ * decoder of another version.
+ */
+export const layoutFormats = /** @type {const} */ ({ multipart: 1, optimised: 2, context: 4 });
 
 /**
  * Parses JavaScript with the options the encoder and the round-trip tests agree on.
@@ -24,7 +28,7 @@ export function parseJavaScript(source, sourceType = 'script') {
  */
 export function encodeJavaScript(source, options = {}) {
   const { layout = 'context', lazyLevel = 0, sourceType = 'script', bridge = 'serde' } = options;
-  const format = layouts[layout];
+  const format = layoutFormats[layout];
   if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);
@@ -41,7 +45,7 @@ export function encodeJavaScript(source, options = {}) {
  */
 export function encodeProgram(ast, options = {}) {
   const { layout = 'context', lazyLevel = 0, bridge = 'serde' } = options;
-  const format = layouts[layout];
+  const format = layoutFormats[layout];
   if (format === undefined) throw new Error(`unknown layout ${layout}: use multipart, optimised or context`);
   if (!Number.isInteger(lazyLevel) || lazyLevel < 0 || lazyLevel > 3) {
     throw new Error(`lazyLevel must be an integer from 0 to 3, got ${lazyLevel}`);

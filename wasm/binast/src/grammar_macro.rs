@@ -87,7 +87,7 @@ macro_rules! grammar {
 
         /// Every interface the reader knows, with the function that reads its fields.
         pub(crate) static READERS: &[(&str, ReadFn)] = &[
-            $( (stringify!($variant), |r: &mut Reader| { let _ = &r; Ok(Node::$variant { $( $field: { r.field = stringify!($field); Field::read(r)? } ),* }) }), )*
+            $( (stringify!($variant), |r: &mut Reader| { let _ = &r; Ok(Node::$variant { $( $field: { r.enter_field(stringify!($field)); Field::read(r)? } ),* }) }), )*
             ("LiteralStringExpression", |r: &mut Reader| LitValue::read(r, LitKind::Str).map(Node::Literal)),
             ("LiteralNumericExpression", |r: &mut Reader| LitValue::read(r, LitKind::Num).map(Node::Literal)),
             ("LiteralBooleanExpression", |r: &mut Reader| LitValue::read(r, LitKind::Bool).map(Node::Literal)),

@@ -183,7 +183,7 @@ fn corrupt_input_is_an_error_never_a_panic() {
             }
         }
     }
-    assert!(decode(b"BINJS\x08").is_err(), "unknown format");
+    assert!(decode(b"BINJS\x0a").is_err(), "unknown format");
     assert!(decode(&[0xff; 64]).is_err());
 }
 

@@ -160,7 +160,7 @@ fn random_bytes_after_the_magic_fail_cleanly() {
             failure_persistence: None,
             ..ProptestConfig::default()
         };
-        let strategy = (0u8..4, proptest::collection::vec(any::<u8>(), 0..512));
+        let strategy = (0u8..10, proptest::collection::vec(any::<u8>(), 0..512));
         proptest::test_runner::TestRunner::new(config)
             .run(&strategy, |(format, tail)| {
                 decode_never_panics(&[b"BINJS".as_slice(), &[format], &tail].concat());

@@ -1,6 +1,7 @@
 import { mayWin } from '@speedkit/binast-loader/model';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
+import { variantPrefix } from './store';
 
 /**
  * The size hint the loader's cost model reads (packages/binast-loader/src/model.ts): how many bytes a script takes
@@ -9,9 +10,8 @@ import { type BinastConfig, readConfig } from './config';
  * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`.
  */
 
-/** Where the hint for a script path lives in R2, per layout and lazy level like the encodings. */
-export const hintKey = (path: string, config: BinastConfig) =>
-  `binast-hint/${config.layout}-lazy${config.lazyLevel}${path}`;
+/** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
+export const hintKey = (path: string, config: BinastConfig) => `binast-hint/${variantPrefix(config)}${path}`;
 
 /** Bytes after gzip (CompressionStream, the runtime's default level): what a compressing CDN sends, for both formats. */
 export async function gzipBytes(bytes: Uint8Array): Promise<number> {

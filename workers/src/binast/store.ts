@@ -1,13 +1,21 @@
+import { layoutFormats } from '@speedkit/binast';
 import { sha256Hex } from '../shared/sha256';
 import type { BinastConfig } from './config';
 
 /**
+ * The part of every R2 key that names what the bytes are: layout, its wire format number and lazy level, so
+ * changing a setting, or deploying a decoder for a new version of the layout (format 3 → 4), never serves or reads
+ * an encoding made for another (`context-f4-lazy0`).
+ */
+export const variantPrefix = (config: BinastConfig) =>
+  `${config.layout}-f${layoutFormats[config.layout]}-lazy${config.lazyLevel}`;
+
+/**
  * Where an encoding lives in R2: identity of the source (its ETag plus path, because unrelated files can share an
- * mtime-based ETag, or a hash of the body when there is no ETag), then layout and lazy level, so changing either
- * setting never serves a stale variant.
+ * mtime-based ETag, or a hash of the body when there is no ETag) under the variant's prefix.
  */
 export async function variantKey(path: string, identity: string, config: BinastConfig): Promise<string> {
-  return `binast/${config.layout}-lazy${config.lazyLevel}/${await sha256Hex(`${path}\n${identity}`)}`;
+  return `binast/${variantPrefix(config)}/${await sha256Hex(`${path}\n${identity}`)}`;
 }
 
 /** Marks a source the encoder rejected, so later requests do not parse it again. */

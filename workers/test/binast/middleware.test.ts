@@ -74,14 +74,14 @@ describe('BinaryAST negotiation for .js responses', () => {
     expect((await callBinast('/app.js', binastAccept, {}, v2)).note).toBe('miss; encoding');
   });
 
-  it('stores each layout and lazy level under its own key', async () => {
+  it('stores each layout, its wire format number and lazy level under its own key', async () => {
     const multipart = { BINAST_LAYOUT: 'multipart', BINAST_LAZY_LEVEL: '1' };
     await callBinast(demoScript, binastAccept);
     expect((await callBinast(demoScript, binastAccept, multipart)).note).toBe('miss; encoding');
     const { bytes } = await callBinast(demoScript, binastAccept, multipart);
     expect(bytes[5]).toBe(0x02); // varnum(1): format 1, multipart
     const listed = await env.VARIANTS?.list({ prefix: 'binast/' });
-    expect(listed?.objects.map((o) => o.key.split('/')[1]).sort()).toEqual(['context-lazy0', 'multipart-lazy1']);
+    expect(listed?.objects.map((o) => o.key.split('/')[1]).sort()).toEqual(['context-f4-lazy0', 'multipart-f1-lazy1']);
   });
 });
 

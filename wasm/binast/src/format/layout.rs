@@ -10,8 +10,9 @@ pub enum Layout {
     Multipart = 1,
     /// Format 2: the tree split into per-kind streams.
     Optimised = 2,
-    /// Format 3: one range-coded sequence, every value predicted from its context by adaptive models.
-    Context = 3,
+    /// Format 4: one range-coded sequence, every value predicted from its context by adaptive models. (Format 3
+    /// was its first version, with a slower text model; no decoder reads it any more.)
+    Context = 4,
 }
 
 impl Layout {
@@ -20,7 +21,7 @@ impl Layout {
         match format {
             1 => Some(Layout::Multipart),
             2 => Some(Layout::Optimised),
-            3 => Some(Layout::Context),
+            4 => Some(Layout::Context),
             _ => None,
         }
     }

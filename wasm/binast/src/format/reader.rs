@@ -2,7 +2,7 @@
 //! bounds-checked and every index validated, so corrupt input is an error. It knows nothing of the grammar: a node's
 //! fields are read by `grammar/tree_io.rs` between `begin_node` and `end_node`.
 
-use super::context_models::{by_recency, context_table, Models};
+use super::context_models::{by_recency, context_table, Category, Models, PlaceKey, PLACES};
 use super::entropy::Decoder;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
@@ -32,7 +32,7 @@ pub(crate) fn stream_layouts() -> Result<(), DecodeError> {
 #[cold]
 #[inline(never)]
 fn context_only() -> DecodeError {
-    DecodeError::BadHeader("this decoder reads the context layout (format 3) only".into())
+    DecodeError::BadHeader("this decoder reads the context layout (format 4) only".into())
 }
 
 /// What a node replaced in the reader or writer, put back when it ends.
@@ -40,7 +40,37 @@ pub(crate) struct NodeFrame {
     pub(crate) field: &'static str,
     pub(crate) role: &'static str,
     pub(crate) node_name: &'static str,
+    /// The reader's place numbers (see `Reader::enter_field`); unused by the writer.
+    pub(crate) places: Places,
 }
+
+/// Where the reader is, as numbers for the context cache: every (interface, field) it reads is the place
+/// `interface index × 16 + field ordinal`, found by counting fields as the generated code enters them instead
+/// of hashing names per value.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Places {
+    /// The current field's place.
+    field: u32,
+    /// The place the current node was read at (its parent's field).
+    outer: u32,
+    /// The current node's first place, and how many of its fields were entered.
+    first: u32,
+    entered: u32,
+}
+
+impl Places {
+    /// The context cache's key for a value of `category` in the current field.
+    #[inline]
+    fn key(&self, category: Category) -> PlaceKey {
+        if self.field == UNNUMBERED || self.outer == UNNUMBERED {
+            return PlaceKey::NONE;
+        }
+        PlaceKey::new(category, self.outer, self.field)
+    }
+}
+
+/// The place of the program itself and of fields past the 15th of an interface (none has that many).
+const UNNUMBERED: u32 = PLACES - 1;
 
 /// Decoding state: stream positions and the resolved tables.
 pub struct Reader<'a> {
@@ -65,6 +95,7 @@ pub struct Reader<'a> {
     pub(crate) field: &'static str,
     role: &'static str,
     node_name: &'static str,
+    places: Places,
     /// The context layout's decoder and models (`None` for the other layouts).
     context: Option<Box<ContextReader<'a>>>,
 }
@@ -98,10 +129,11 @@ impl ContextReader<'_> {
     fn string(
         &mut self,
         table: usize,
-        key: (&'static str, &'static str, &'static str),
+        place: (&'static str, &'static str, &'static str),
+        key: PlaceKey,
     ) -> Result<Option<Vec<u8>>, DecodeError> {
         self.spend()?;
-        let symbol = self.models.uint(&mut self.coder, "string", key, 0) as usize;
+        let symbol = self.models.uint(&mut self.coder, "string", place, key, 0) as usize;
         let strings = &mut self.strings[table];
         let recency = &mut self.models.recency[table];
         match symbol {
@@ -179,8 +211,27 @@ impl<'a> Reader<'a> {
             field: "",
             role: "",
             node_name: "",
+            places: Places {
+                field: UNNUMBERED,
+                outer: UNNUMBERED,
+                first: UNNUMBERED,
+                entered: 0,
+            },
             context: None,
         }
+    }
+
+    /// Makes `name` the field being read (the generated code calls this before each field, in order).
+    #[inline]
+    pub(crate) fn enter_field(&mut self, name: &'static str) {
+        self.field = name;
+        let places = &mut self.places;
+        places.field = if places.entered < 16 && places.first != UNNUMBERED {
+            places.first + places.entered
+        } else {
+            UNNUMBERED
+        };
+        places.entered += 1;
     }
 
     /// A reader of a context-layout tree: `coded` is the range-coded sequence, `kinds` the grammar's own list,
@@ -261,8 +312,9 @@ impl<'a> Reader<'a> {
         let reference = match &mut self.context {
             Some(context) => {
                 context.spend()?;
-                let key = (self.role, self.node_name, field);
-                context.models.kind(&mut context.coder, key, 0) as usize
+                let place = (self.role, self.node_name, field);
+                let key = self.places.key(Category::Kind);
+                context.models.kind(&mut context.coder, place, key, 0) as usize
             }
             None => {
                 stream_layouts()?;
@@ -280,10 +332,22 @@ impl<'a> Reader<'a> {
         if self.depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep { limit: MAX_DEPTH });
         }
+        // Interfaces past the 255th (none today) get no place numbers.
+        let first = u32::try_from(grammar_index)
+            .ok()
+            .filter(|&index| index < PLACES / 16 - 1)
+            .map_or(UNNUMBERED, |index| index * 16);
+        let places = Places {
+            field: self.places.field,
+            outer: self.places.field,
+            first,
+            entered: 0,
+        };
         let frame = NodeFrame {
             field,
             role: std::mem::replace(&mut self.role, field),
             node_name: std::mem::replace(&mut self.node_name, name),
+            places: std::mem::replace(&mut self.places, places),
         };
         Ok(Some((grammar_index, frame)))
     }
@@ -293,6 +357,7 @@ impl<'a> Reader<'a> {
         self.role = frame.role;
         self.node_name = frame.node_name;
         self.field = frame.field;
+        self.places = frame.places;
         self.depth -= 1;
     }
 
@@ -300,7 +365,8 @@ impl<'a> Reader<'a> {
     pub(crate) fn string(&mut self) -> Result<Option<Vec<u8>>, DecodeError> {
         if let Some(context) = &mut self.context {
             let table = context_table(string_role(self.field, self.role));
-            return context.string(table, (self.role, self.node_name, self.field));
+            let key = self.places.key(Category::String);
+            return context.string(table, (self.role, self.node_name, self.field), key);
         }
         stream_layouts()?;
         let (table, stream) = match self.layout {
@@ -341,8 +407,11 @@ impl<'a> Reader<'a> {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = (self.role, self.node_name, field);
-            return Ok(context.models.uint(&mut context.coder, "length", key, 0) as usize);
+            let place = (self.role, self.node_name, field);
+            let key = self.places.key(Category::Length);
+            return Ok(context
+                .models
+                .uint(&mut context.coder, "length", place, key, 0) as usize);
         }
         stream_layouts()?;
         Ok(self.varnum("length", true, field)? as usize)
@@ -351,8 +420,9 @@ impl<'a> Reader<'a> {
     pub(crate) fn flag(&mut self) -> Result<u8, DecodeError> {
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = (self.role, self.node_name, self.field);
-            let value = context.models.uint(&mut context.coder, "flag", key, 0);
+            let place = (self.role, self.node_name, self.field);
+            let key = self.places.key(Category::Flag);
+            let value = context.models.flag(&mut context.coder, place, key, 0);
             return u8::try_from(value)
                 .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
         }
@@ -370,12 +440,23 @@ impl<'a> Reader<'a> {
     pub(crate) fn number(&mut self) -> Result<f64, DecodeError> {
         if let Some(context) = &mut self.context {
             context.spend()?;
-            let key = ("", self.role, "");
+            let place = ("", self.role, "");
+            // Numbers are predicted from the literal's own place alone (its parent's field).
+            let outer = self.places.outer;
+            let (number_key, delta_key) = if outer == UNNUMBERED {
+                (PlaceKey::NONE, PlaceKey::NONE)
+            } else {
+                (
+                    PlaceKey::new(Category::Number, outer, 0),
+                    PlaceKey::new(Category::Delta, outer, 0),
+                )
+            };
             let coder = &mut context.coder;
-            let n = match context.models.uint(coder, "number", key, 0) {
+            let n = match context.models.uint(coder, "number", place, number_key, 0) {
                 0 => return Ok(context.models.float(coder, 0.0)),
                 1 => {
-                    let folded = i64::from(context.models.uint(coder, "delta", key, 0));
+                    let folded =
+                        i64::from(context.models.uint(coder, "delta", place, delta_key, 0));
                     let delta = if folded & 1 == 1 {
                         -(folded + 1) / 2
                     } else {
@@ -421,9 +502,9 @@ impl<'a> Reader<'a> {
     ) -> Result<T, DecodeError> {
         if self.context.is_some() {
             // Written in place in the context layout (see `Writer::lazy`).
-            let field = self.field;
+            let (field, places) = (self.field, self.places);
             let value = read(self)?;
-            self.field = field;
+            (self.field, self.places) = (field, places);
             return Ok(value);
         }
         stream_layouts()?;

@@ -3,11 +3,11 @@
 //! stream, the second emits. It knows nothing of the grammar: a node's fields are written by `grammar/tree_io.rs`
 //! between `begin_node` and `end_node`.
 
-use super::context_models::{by_recency, context_table, Models};
+use super::context_models::{by_recency, context_table, Models, PlaceKey};
 use super::entropy::Encoder;
 use super::hash::FnvMap;
 use super::layout::Layout;
-use super::reader::NodeFrame;
+use super::reader::{NodeFrame, Places};
 use super::roles::{stream_name, string_role, STRING_ROLES};
 use super::varnum::write_varnum;
 
@@ -229,6 +229,7 @@ impl Writer {
             context.models.kind(
                 &mut context.coder,
                 (self.role, self.node_name, field),
+                PlaceKey::NONE,
                 reference,
             );
         } else if let Some(out) = self.stream("kind", field) {
@@ -238,6 +239,7 @@ impl Writer {
             field,
             role: std::mem::replace(&mut self.role, field),
             node_name: std::mem::replace(&mut self.node_name, name),
+            places: Places::default(),
         }
     }
 
@@ -253,9 +255,12 @@ impl Writer {
         let field = self.field;
         if let Some(context) = &mut self.context {
             context.symbols += 1;
-            context
-                .models
-                .kind(&mut context.coder, (self.role, self.node_name, field), 0);
+            context.models.kind(
+                &mut context.coder,
+                (self.role, self.node_name, field),
+                PlaceKey::NONE,
+                0,
+            );
         } else if let Some(out) = self.stream("kind", field) {
             write_varnum(out, 0);
         }
@@ -310,7 +315,7 @@ impl Writer {
             let key = (self.role, self.node_name, field);
             context
                 .models
-                .uint(&mut context.coder, "length", key, count32);
+                .uint(&mut context.coder, "length", key, PlaceKey::NONE, count32);
         } else if let Some(out) = self.stream("length", field) {
             write_varnum(out, count32);
         }
@@ -324,7 +329,7 @@ impl Writer {
             let key = (self.role, self.node_name, field);
             context
                 .models
-                .uint(&mut context.coder, "flag", key, u32::from(value));
+                .flag(&mut context.coder, key, PlaceKey::NONE, u32::from(value));
         } else if let Some(out) = self.stream("flag", field) {
             out.push(value);
         }
@@ -343,15 +348,19 @@ impl Writer {
             match small_integer(value) {
                 Some(n) => {
                     let symbol = number_symbol(n, context.last_number);
-                    context.models.uint(coder, "number", key, symbol);
+                    context
+                        .models
+                        .uint(coder, "number", key, PlaceKey::NONE, symbol);
                     if symbol == 1 {
                         let delta = zigzag(i64::from(n) - i64::from(context.last_number));
-                        context.models.uint(coder, "delta", key, delta);
+                        context
+                            .models
+                            .uint(coder, "delta", key, PlaceKey::NONE, delta);
                     }
                     context.last_number = n;
                 }
                 None => {
-                    context.models.uint(coder, "number", key, 0);
+                    context.models.uint(coder, "number", key, PlaceKey::NONE, 0);
                     context.models.float(coder, value);
                 }
             }
@@ -456,26 +465,28 @@ impl ContextWriter {
         self.symbols += 1;
         let coder = &mut self.coder;
         let Some(bytes) = value else {
-            self.models.uint(coder, "string", key, 0);
+            self.models.uint(coder, "string", key, PlaceKey::NONE, 0);
             return;
         };
         let recency = &mut self.models.recency[table];
         match self.string_ids[table].get(bytes) {
             Some(&id) if !by_recency(table) => {
-                self.models.uint(coder, "string", key, id + 2);
+                self.models
+                    .uint(coder, "string", key, PlaceKey::NONE, id + 2);
             }
             Some(&id) => {
                 let index = recency.iter().rposition(|&seen| seen == id).unwrap_or(0);
                 let position = (recency.len() - 1 - index) as u32;
                 recency.remove(index);
                 recency.push(id);
-                self.models.uint(coder, "string", key, position + 2);
+                self.models
+                    .uint(coder, "string", key, PlaceKey::NONE, position + 2);
             }
             None => {
                 let id = self.string_ids[table].len() as u32;
                 self.string_ids[table].insert(bytes.to_vec(), id);
                 recency.push(id);
-                self.models.uint(coder, "string", key, 1);
+                self.models.uint(coder, "string", key, PlaceKey::NONE, 1);
                 self.text_bytes += bytes.len() as u64;
                 let mut text = bytes.to_vec();
                 // Encoding never fails: the length bound only applies when decoding.

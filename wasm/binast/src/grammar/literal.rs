@@ -130,7 +130,7 @@ impl LitValue {
     }
 
     pub(crate) fn read(r: &mut Reader, kind: LitKind) -> Result<LitValue, DecodeError> {
-        r.field = "value";
+        r.enter_field("value");
         Ok(match kind {
             LitKind::Str => {
                 let bytes = r
