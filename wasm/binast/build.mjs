@@ -2,7 +2,9 @@
 // Done by hand rather than by `wasm-pack build` because the glue needs `--experimental-reset-state-function`:
 // after any Wasm trap the callers (workers/src/binast/codec.ts) throw the instance away and start a fresh one,
 // since a trap leaves the old instance's stack pointer and heap in whatever state the trap found them.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// The decode-only build has no wasm-bindgen glue: its two imports and one export (src/stream_api.rs) are driven by
+// js/decode.js, copied beside it, which gives every decode a fresh instance and can suspend it while bytes arrive.
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mustExec } from '../../scripts/lib/exec.mjs';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
@@ -13,10 +15,11 @@ const outDir = join(crateDir, 'pkg');
 const built = join(repoRoot, 'target', 'wasm32-unknown-unknown', 'release', 'binast.wasm');
 
 /**
- * One Wasm module: cargo with `cargoArgs`, wasm-bindgen into `dir`, wasm-opt at `optimise` (-Os / -Oz).
- * @param {{ dir: string, cargoArgs: string[], optimise: string }} target
+ * One Wasm module: cargo with `cargoArgs`, wasm-bindgen into `dir` (or, without `bindgen`, the module as cargo made it
+ * with js/decode.js as its JavaScript), wasm-opt at `optimise` (-Os / -Oz).
+ * @param {{ dir: string, cargoArgs: string[], optimise: string, bindgen: boolean }} target
  */
-async function buildModule({ dir, cargoArgs, optimise }) {
+async function buildModule({ dir, cargoArgs, optimise, bindgen }) {
   const outName = 'binast';
   await mustExec(
     'cargo',
@@ -24,26 +27,33 @@ async function buildModule({ dir, cargoArgs, optimise }) {
     { cwd: repoRoot, env, quiet: true },
   );
   mkdirSync(dir, { recursive: true });
-  await mustExec(
-    'wasm-bindgen',
-    [built, '--out-dir', dir, '--out-name', outName, '--target', 'web', '--experimental-reset-state-function'],
-    { cwd: repoRoot, env, quiet: true },
-  );
   const wasmFile = join(dir, `${outName}_bg.wasm`);
+  if (bindgen) {
+    await mustExec(
+      'wasm-bindgen',
+      [built, '--out-dir', dir, '--out-name', outName, '--target', 'web', '--experimental-reset-state-function'],
+      { cwd: repoRoot, env, quiet: true },
+    );
+  } else {
+    copyFileSync(built, wasmFile);
+    copyFileSync(join(crateDir, 'js', 'decode.js'), join(dir, `${outName}.js`));
+    copyFileSync(join(crateDir, 'js', 'decode.d.ts'), join(dir, `${outName}.d.ts`));
+  }
   // wasm-opt comes from the npm `binaryen` package on PATH (scripts/lib/tools.mjs); it reads the module's features.
   await mustExec('wasm-opt', [optimise, wasmFile, '-o', wasmFile], { cwd: repoRoot, env, quiet: true });
 }
 
 rmSync(outDir, { recursive: true, force: true });
 // Everything (Worker, CLI, Node): encoder + decoder.
-await buildModule({ dir: outDir, cargoArgs: [], optimise: '-Os' });
-// The browser's decoder (what the loader downloads): no encoder, no serde, its own bump allocator
-// (src/bump_alloc.rs); the same file names and `decodeToJavaScript` contract as the full build. Optimised for size
+await buildModule({ dir: outDir, cargoArgs: [], optimise: '-Os', bindgen: true });
+// The browser's decoder (what the loader downloads): no encoder, no serde, no wasm-bindgen, its own bump allocator
+// (src/bump_alloc.rs); the same file names and `decodeToJavaScript` contract as the full build, plus `decodeStream`. Optimised for size
 // with -Os, not -Oz: -Oz stops inlining the reader's small per-value functions and decoded about 40 % slower for
 // 2 KB less gzip (measured with `npm run bench:binast`, issue #17).
 await buildModule({
   dir: join(outDir, 'decode'),
   cargoArgs: ['--no-default-features', '--config', 'profile.release.opt-level="s"'],
   optimise: '-Os',
+  bindgen: false,
 });
 writeFileSync(join(outDir, '.gitignore'), '*\n');

@@ -1,13 +1,9 @@
 //! The decode-only Wasm build's allocator: a bump pointer over linear memory that starts over whenever nothing is
-//! allocated any more. One `decodeToJavaScript` call allocates the input copy, the tree and the output, and frees
-//! all of them before the next call (the glue frees the output once it has made a JS string of it), so every call
-//! starts from an empty heap. Allocation is a few instructions, freeing is a counter (plus giving back the top
-//! block), and the module carries no general-purpose allocator (dlmalloc was about 7 KB of it). The full build
-//! (encoder, long-lived Worker instances) keeps Rust's default allocator.
-//!
-//! One allocation outlives the calls: wasm-bindgen's list of free slots in its `externref` table (a `Vec` made the
-//! first time a JS value, such as a thrown `Error`, crosses the boundary). `wasm_api.rs` makes it at start-up and
-//! calls [`BumpAllocator::keep_live_allocations`], so the heap's starting point sits above it.
+//! allocated any more. An instance decodes one file (`stream_api.rs`): the input windows, the tree and the models
+//! come and go, and the output is the one allocation left when it returns. Allocation is a few instructions,
+//! freeing is a counter (plus giving back the top block), and the module carries no general-purpose allocator
+//! (dlmalloc was about 7 KB of it). The full build (encoder, long-lived Worker instances) keeps Rust's default
+//! allocator.
 //!
 //! Single-threaded by construction: wasm32-unknown-unknown without the atomics feature has one thread.
 
@@ -26,8 +22,6 @@ struct State {
     top: usize,
     end: usize,
     live: usize,
-    /// Allocations made before `keep_live_allocations`, never freed: the heap restarts when only they are live.
-    kept: usize,
 }
 
 /// The allocator; see the module documentation.
@@ -44,16 +38,7 @@ impl BumpAllocator {
             top: 0,
             end: 0,
             live: 0,
-            kept: 0,
         }))
-    }
-
-    /// Keeps every allocation live now for good: the heap restarts above them, when only they are left.
-    pub fn keep_live_allocations(&self) {
-        // SAFETY: single-threaded (see the `Sync` impl), and no reference to the state outlives this call.
-        let state = unsafe { &mut *self.0.get() };
-        state.base = state.top;
-        state.kept = state.live;
     }
 }
 
@@ -99,7 +84,7 @@ unsafe impl GlobalAlloc for BumpAllocator {
         // SAFETY: as in `alloc`.
         let state = unsafe { &mut *self.0.get() };
         state.live -= 1;
-        if state.live == state.kept {
+        if state.live == 0 {
             state.top = state.base;
         } else if ptr as usize + layout.size() == state.top {
             state.top = ptr as usize;

@@ -12,6 +12,7 @@
 //! `category:field` (see `roles.rs`) and keeps one string table per role, so a general-purpose compressor
 //! (brotli, gzip) sees runs of similar values instead of an interleaving.
 
+use crate::format::entropy::{Decoder, Refill};
 use crate::format::layout::{Layout, MAGIC};
 use crate::format::reader::{stream_layouts, Reader};
 use crate::format::roles::STRING_ROLES;
@@ -216,8 +217,7 @@ impl<'a> File<'a> {
         let layout = Layout::from_format(format)
             .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
         if layout == Layout::Context {
-            let symbols = cursor.varnum()? as usize;
-            let text_bytes = cursor.varnum()? as usize;
+            let (symbols, text_bytes) = context_totals(&mut cursor)?;
             let coded = &bytes[cursor.offset..];
             let limit = (coded.len() + 1)
                 .saturating_mul(MAX_VALUES_PER_BYTE)
@@ -317,18 +317,19 @@ impl<'a> File<'a> {
 
     /// Decodes the tree.
     pub fn decode(&self) -> Result<Node, DecodeError> {
-        let mut reader = if self.layout == Layout::Context {
+        let reader = if self.layout == Layout::Context {
             let coded = self.streams.first().copied().unwrap_or_default();
             let kinds = resolve_kinds(&self.kinds)?;
-            Reader::new_context(coded, kinds, self.declared.0, self.declared.1)
+            Reader::new_context(
+                Decoder::new(coded),
+                kinds,
+                self.declared,
+                MAX_VALUES_PER_BYTE,
+            )
         } else {
             self.stream_reader()?
         };
-        let program = reader
-            .node()?
-            .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
-        reader.finish()?;
-        Ok(program)
+        read_tree(reader).map(|(program, _)| program)
     }
 
     fn stream_reader(&self) -> Result<Reader<'_>, DecodeError> {
@@ -341,4 +342,75 @@ impl<'a> File<'a> {
             resolve_kinds(&self.kinds)?,
         ))
     }
+}
+
+/// The program in a reader, once it checked it used its input exactly, and how many bytes of the coded tree it
+/// read (0 for the stream layouts).
+fn read_tree(mut reader: Reader<'_>) -> Result<(Node, usize), DecodeError> {
+    let program = reader
+        .node()?
+        .ok_or_else(|| DecodeError::BadReference("empty tree".into()))?;
+    reader.finish()?;
+    Ok((program, reader.coded_bytes_read()))
+}
+
+/// The values and bytes of new text a context-layout header declares, within the limit any file has.
+fn context_totals(cursor: &mut Cursor<'_>) -> Result<(usize, usize), DecodeError> {
+    let symbols = cursor.varnum()? as usize;
+    let text_bytes = cursor.varnum()? as usize;
+    if symbols > MAX_VALUES || text_bytes > MAX_VALUES {
+        return Err(DecodeError::BadLength(format!(
+            "{symbols} values and {text_bytes} bytes of text declared, more than {MAX_VALUES}"
+        )));
+    }
+    Ok((symbols, text_bytes))
+}
+
+/// The longest header a context-layout file has: the magic and three varnums of up to 5 bytes.
+const CONTEXT_HEADER_MAX_BYTES: usize = MAGIC.len() + 3 * 5;
+
+/// Decodes a context-layout file that arrives in pieces, starting on the first ones: `source` fills a buffer with
+/// the next bytes and returns how many (0 = the end). The per-byte budgets are checked against the bytes read so
+/// far, so a file still arriving never does more work than the same bytes would allow in a whole file. Returns the
+/// program and the file's size in bytes. The other layouts cannot be decoded this way (their streams lie one after
+/// another: see the README's "Streaming").
+pub fn decode_streaming(mut source: Refill<'_>) -> Result<(Node, usize), DecodeError> {
+    let mut head = Vec::new();
+    let mut chunk = vec![0u8; 16 * 1024];
+    while head.len() < CONTEXT_HEADER_MAX_BYTES {
+        let filled = source(&mut chunk).min(chunk.len());
+        if filled == 0 {
+            break;
+        }
+        head.extend_from_slice(&chunk[..filled]);
+    }
+    drop(chunk);
+    let mut cursor = Cursor {
+        bytes: &head,
+        offset: 0,
+    };
+    if head.get(..MAGIC.len()) != Some(MAGIC) {
+        return Err(DecodeError::BadHeader("missing BINJS magic".into()));
+    }
+    cursor.offset = MAGIC.len();
+    let format = cursor.varnum()?;
+    match Layout::from_format(format) {
+        Some(Layout::Context) => {}
+        Some(_) => {
+            // The decode-only build says it reads the context layout alone, as for a whole file.
+            stream_layouts()?;
+            return Err(DecodeError::BadHeader(format!(
+                "format {format} cannot be decoded as a stream: only the context layout (format {}) can",
+                Layout::Context as u32
+            )));
+        }
+        None => return Err(DecodeError::BadHeader(format!("unknown format {format}"))),
+    }
+    let declared = context_totals(&mut cursor)?;
+    let header_bytes = cursor.offset;
+    let first = head.split_off(header_bytes);
+    let coder = Decoder::streaming(first, source);
+    let kinds = resolve_kinds(&READERS.iter().map(|(name, _)| *name).collect::<Vec<_>>())?;
+    let reader = Reader::new_context(coder, kinds, declared, MAX_VALUES_PER_BYTE);
+    read_tree(reader).map(|(program, coded_bytes)| (program, header_bytes + coded_bytes))
 }

@@ -23,6 +23,9 @@ mod container;
 #[cfg(feature = "encoder")]
 mod from_js;
 mod scope_analysis;
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+mod stream_api;
+#[cfg(feature = "encoder")]
 mod wasm_api;
 
 pub use format::wtf8;
@@ -34,6 +37,7 @@ pub(crate) static ALLOCATOR: bump_alloc::BumpAllocator = bump_alloc::BumpAllocat
 pub use codegen::to_javascript;
 pub use container::File;
 pub use error::{DecodeError, EncodeError};
+pub use format::entropy::Refill;
 pub use format::layout::{Layout, MAGIC};
 pub use format::reader::MAX_DEPTH;
 pub use format::varnum::{read_varnum, write_varnum};
@@ -91,6 +95,14 @@ pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, DecodeError> {
     // Regenerated text is 1–2× the size of the file on the library corpus; 2× + 4 KB is reserved at once.
     let capacity_bytes = bytes.len().saturating_mul(2).saturating_add(4096);
     decode(bytes).map(|program| codegen::to_javascript_sized(&program, capacity_bytes))
+}
+
+/// Decodes a context-layout file that arrives in pieces (see [`container::decode_streaming`]) and regenerates
+/// JavaScript source: `source` fills a buffer with the next bytes of the file and returns how many, 0 at its end.
+pub fn decode_stream_to_javascript(source: Refill<'_>) -> Result<String, DecodeError> {
+    let (program, file_bytes) = container::decode_streaming(source)?;
+    let capacity_bytes = file_bytes.saturating_mul(2).saturating_add(4096);
+    Ok(codegen::to_javascript_sized(&program, capacity_bytes))
 }
 
 /// Sizes and counts of a file, for the CLI's `stats`.

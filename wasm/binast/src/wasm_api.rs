@@ -1,5 +1,6 @@
-//! The functions JavaScript calls. Every export returns `Result` so malformed input becomes a thrown JS `Error`,
-//! never a Wasm trap.
+//! The full build's functions JavaScript calls, through wasm-bindgen (the decode-only build has its own plain
+//! interface, `stream_api.rs`). Every export returns `Result` so malformed input becomes a thrown JS `Error`, never a
+//! Wasm trap.
 
 use wasm_bindgen::prelude::*;
 
@@ -87,13 +88,4 @@ pub fn binast_stats(bytes: &[u8]) -> Result<String, JsError> {
         s.nodes,
         s.lazy_functions
     ))
-}
-
-/// Runs when the decode-only module is instantiated: makes wasm-bindgen's `externref` slot list now (creating any JS
-/// value does), then keeps it out of the bump allocator's per-call heap (see `bump_alloc.rs`).
-#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
-#[wasm_bindgen(start)]
-fn start() {
-    drop(JsValue::from_f64(0.0));
-    crate::ALLOCATOR.keep_live_allocations();
 }

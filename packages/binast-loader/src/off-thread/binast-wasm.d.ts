@@ -1,5 +1,3 @@
-// Types of the wasm-bindgen glue copied beside the decoder as `binast-wasm.js` (wasm/binast/pkg/decode/binast.js).
-export default function init(options: object): Promise<unknown>;
-export function decodeToJavaScript(bytes: Uint8Array): string;
-/** Replaces the Wasm instance with a fresh one (wasm-bindgen `--experimental-reset-state-function`). */
-export function __wbg_reset_state(): void;
+// Types of the decode-only build's JavaScript interface, copied beside the decoder as `binast-wasm.js`
+// (wasm/binast/pkg/decode/binast.js, from wasm/binast/js/decode.js).
+export { decodeStream, decodesWhileDownloading, default } from '../../../../wasm/binast/js/decode.js';

@@ -170,17 +170,10 @@ export function decodeToJavaScript(response: Response): Promise<Blob> {
 }
 
 async function startHere(): Promise<Decode> {
-  const glue = (await import(/* @vite-ignore */ './binast-wasm.js')) as typeof import('./binast-wasm.js');
-  await glue.default({});
-  return async (response) => {
-    try {
-      return new Blob([glue.decodeToJavaScript(new Uint8Array(await response.arrayBuffer()))]);
-    } catch (error) {
-      // A trap leaves the instance unusable; the next script gets a fresh one.
-      if (error instanceof WebAssembly.RuntimeError) glue.__wbg_reset_state();
-      throw error;
-    }
-  };
+  const decoder = (await import(/* @vite-ignore */ './binast-wasm.js')) as typeof import('./binast-wasm.js');
+  await decoder.default({});
+  // Each decode runs in a fresh instance (wasm/binast/js/decode.js): a trap cannot reach the next script.
+  return async (response) => new Blob([await decoder.decodeStream(response.body ?? new Uint8Array(0))]);
 }
 
 function startWorker(): Promise<Decode> {
@@ -194,10 +187,9 @@ function startWorker(): Promise<Decode> {
         const body = response.body;
         if (!body) return rejectCall(new Error('response has no body'));
         pending.set(id, { resolve: resolveCall, reject: rejectCall });
-        const sizeHint = Number(response.headers.get('content-length')) || 0;
         try {
           // Transferring the stream hands its chunks to the Worker as they arrive.
-          worker.postMessage({ id, body, sizeHint }, [body]);
+          worker.postMessage({ id, body }, [body]);
         } catch {
           // Browsers that cannot transfer streams: the whole body, read here, moved (not copied) to the Worker.
           new Response(body)

@@ -114,12 +114,7 @@ fn shortest_float(value: f64) -> String {
 /// Number::toString), and it keeps core's float formatting out of the module the browser downloads.
 #[cfg(all(not(feature = "encoder"), target_arch = "wasm32"))]
 fn shortest_float(value: f64) -> String {
-    #[wasm_bindgen::prelude::wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_name = String)]
-        fn js_string(value: f64) -> String;
-    }
-    js_string(value).replace("e+", "e")
+    crate::stream_api::number_to_string(value).replace("e+", "e")
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 //! Reading past the end of the input yields zero bytes and counts them; the reader refuses a file once it has
 //! read more than the coder's flush could explain (`overrun`), so corrupt input ends in an error, never a loop.
 
+use std::borrow::Cow;
+
 use crate::DecodeError;
 
 /// An adaptive probability that the next bit is 1, with how many bits it has seen (its adaptation rate slows
@@ -153,10 +155,24 @@ impl Encoder {
     }
 }
 
-/// The reading half of the range coder.
+/// Where a streaming decoder gets its next bytes: fills the buffer it is given with up to that many bytes of the
+/// coded tree and returns how many; 0 means the input has ended. The browser's decoder passes a host function that
+/// waits for the next network chunk (see `stream_api.rs`), so decoding starts on the first bytes.
+pub type Refill<'a> = Box<dyn FnMut(&mut [u8]) -> usize + 'a>;
+
+/// How much a streaming decoder asks its source for at a time (64 KiB: a few network chunks).
+const WINDOW_BYTES: usize = 64 * 1024;
+
+/// The reading half of the range coder. It reads a window of the input: the whole input (`new`), or the latest
+/// piece a [`Refill`] source gave (`streaming`), refilled when the coder has read it all.
 pub struct Decoder<'a> {
-    input: &'a [u8],
+    window: Cow<'a, [u8]>,
+    /// Read position in `window`; past its end only once the input has ended (the look-ahead's zero bytes).
     offset: usize,
+    /// Bytes of the windows before this one.
+    before: usize,
+    /// The source of further windows; `None` once it said the input ended (or for a whole input).
+    source: Option<Refill<'a>>,
     range: u32,
     code: u32,
 }
@@ -168,9 +184,20 @@ const MAX_OVERRUN_BYTES: usize = 4;
 impl<'a> Decoder<'a> {
     /// Starts decoding `input` (what [`Encoder::finish`] returned).
     pub fn new(input: &'a [u8]) -> Decoder<'a> {
+        Decoder::start(Cow::Borrowed(input), None)
+    }
+
+    /// Starts decoding an input that arrives in pieces: `first` (possibly empty), then whatever `source` gives.
+    pub fn streaming(first: Vec<u8>, source: Refill<'a>) -> Decoder<'a> {
+        Decoder::start(Cow::Owned(first), Some(source))
+    }
+
+    fn start(window: Cow<'a, [u8]>, source: Option<Refill<'a>>) -> Decoder<'a> {
         let mut decoder = Decoder {
-            input,
+            window,
             offset: 0,
+            before: 0,
+            source,
             range: u32::MAX,
             code: 0,
         };
@@ -182,9 +209,38 @@ impl<'a> Decoder<'a> {
 
     #[inline]
     fn next_byte(&mut self) -> u8 {
-        let byte = self.input.get(self.offset).copied().unwrap_or(0);
+        if self.offset == self.window.len() && self.source.is_some() {
+            self.refill();
+        }
+        let byte = self.window.get(self.offset).copied().unwrap_or(0);
         self.offset += 1;
         byte
+    }
+
+    /// Replaces the window (all read) with the source's next bytes, or marks the end of the input.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
+        let Some(source) = self.source.as_mut() else {
+            return;
+        };
+        let window = self.window.to_mut();
+        self.before += window.len();
+        window.clear();
+        window.resize(WINDOW_BYTES, 0);
+        let filled = source(window).min(WINDOW_BYTES);
+        window.truncate(filled);
+        self.offset = 0;
+        if filled == 0 {
+            self.source = None;
+        }
+    }
+
+    /// Bytes of input read so far (the look-ahead's zeros past the end included): what the per-byte budgets of
+    /// values and text are measured against while a streaming input is still arriving.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.before + self.offset
     }
 
     #[inline]
@@ -223,13 +279,21 @@ impl<'a> Decoder<'a> {
 
     /// Checks the decoder read exactly the input: the encoder writes one byte per normalisation step plus four at
     /// the end, and the decoder reads four at the start plus one per step, so any other count is a truncated or
-    /// padded file.
-    pub fn finish(&self) -> Result<(), DecodeError> {
-        if self.offset != self.input.len() {
+    /// padded file. A streaming input must end here: bytes still arriving after the tree are padding.
+    pub fn finish(&mut self) -> Result<(), DecodeError> {
+        if self.offset == self.window.len() && self.source.is_some() {
+            self.refill();
+        }
+        if self.offset != self.window.len() || self.source.is_some() {
             return Err(DecodeError::BadLength(format!(
-                "coded tree of {} bytes, {} used",
-                self.input.len(),
-                self.offset
+                "coded tree of {}{} bytes, {} used",
+                self.before + self.window.len(),
+                if self.source.is_some() {
+                    " or more"
+                } else {
+                    ""
+                },
+                self.position()
             )));
         }
         Ok(())
@@ -238,9 +302,9 @@ impl<'a> Decoder<'a> {
     /// An error once the decoder has read further past the end than a well-formed file makes it.
     #[inline]
     pub fn overrun(&self) -> Result<(), DecodeError> {
-        if self.offset > self.input.len() + MAX_OVERRUN_BYTES {
+        if self.offset > self.window.len() + MAX_OVERRUN_BYTES {
             return Err(DecodeError::UnexpectedEnd {
-                offset: self.input.len(),
+                offset: self.before + self.window.len(),
             });
         }
         Ok(())

@@ -109,6 +109,10 @@ struct ContextReader<'a> {
     strings: Vec<Vec<Vec<u8>>>,
     symbols_left: usize,
     text_bytes_left: usize,
+    /// What the header declared, and how many values (or bytes of text) one byte of input may hold: checked as
+    /// the input is read, so a streaming input that is still arriving is held to the same budget as a whole one.
+    declared: (usize, usize),
+    per_input_byte: usize,
     /// The last small integer read, for differences.
     last_number: u32,
 }
@@ -123,7 +127,20 @@ impl ContextReader<'_> {
             ));
         }
         self.symbols_left -= 1;
+        if self.declared.0 - self.symbols_left > self.budget() {
+            return Err(DecodeError::BadLength(format!(
+                "more than {} values per byte of input",
+                self.per_input_byte
+            )));
+        }
         self.coder.overrun()
+    }
+
+    /// How many values (or bytes of new text) the input read so far may hold.
+    #[inline]
+    fn budget(&self) -> usize {
+        self.per_input_byte
+            .saturating_mul(self.coder.position().saturating_add(1))
     }
 
     fn string(
@@ -133,6 +150,10 @@ impl ContextReader<'_> {
         key: PlaceKey,
     ) -> Result<Option<Vec<u8>>, DecodeError> {
         self.spend()?;
+        let text_used = self.declared.1 - self.text_bytes_left;
+        let text_allowed = self
+            .text_bytes_left
+            .min(self.budget().saturating_sub(text_used));
         let symbol = self.models.uint(&mut self.coder, "string", place, key, 0) as usize;
         let strings = &mut self.strings[table];
         let recency = &mut self.models.recency[table];
@@ -140,7 +161,7 @@ impl ContextReader<'_> {
             0 => Ok(None),
             1 => {
                 let mut text = Vec::new();
-                let max_len = self.text_bytes_left;
+                let max_len = text_allowed;
                 self.models.text(
                     &mut self.coder,
                     (table, STRING_ROLES[table]),
@@ -234,21 +255,25 @@ impl<'a> Reader<'a> {
         places.entered += 1;
     }
 
-    /// A reader of a context-layout tree: `coded` is the range-coded sequence, `kinds` the grammar's own list,
-    /// `symbols` and `text_bytes` the totals the header declared (already checked against the decoder's limits).
+    /// A reader of a context-layout tree: `coder` reads the range-coded sequence, `kinds` is the grammar's own
+    /// list, `declared` the values and bytes of new text the header declared (already checked against the
+    /// decoder's limits), `per_input_byte` how many of either one byte of input may hold.
     pub(crate) fn new_context(
-        coded: &'a [u8],
+        coder: Decoder<'a>,
         kinds: Vec<(&'static str, usize)>,
-        symbols: usize,
-        text_bytes: usize,
+        declared: (usize, usize),
+        per_input_byte: usize,
     ) -> Reader<'a> {
+        let (symbols, text_bytes) = declared;
         let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
         reader.context = Some(Box::new(ContextReader {
-            coder: Decoder::new(coded),
+            coder,
             models: Models::new(STRING_ROLES.len(), text_bytes),
             strings: vec![Vec::new(); STRING_ROLES.len()],
             symbols_left: symbols,
             text_bytes_left: text_bytes,
+            declared,
+            per_input_byte,
             last_number: 0,
         }));
         reader
@@ -551,9 +576,16 @@ impl<'a> Reader<'a> {
         Ok(value)
     }
 
+    /// Bytes of the context layout's coded tree read so far (0 for the stream layouts).
+    pub(crate) fn coded_bytes_read(&self) -> usize {
+        self.context
+            .as_ref()
+            .map_or(0, |context| context.coder.position())
+    }
+
     /// Checks every stream was consumed exactly.
-    pub(crate) fn finish(&self) -> Result<(), DecodeError> {
-        if let Some(context) = &self.context {
+    pub(crate) fn finish(&mut self) -> Result<(), DecodeError> {
+        if let Some(context) = &mut self.context {
             context.coder.finish()?;
             if context.symbols_left != 0 || context.text_bytes_left != 0 {
                 return Err(DecodeError::BadLength(
