@@ -17,6 +17,7 @@ export interface LoaderRecord {
   binastBytes?: number;
   decoderCached?: boolean;
   preloaded?: boolean;
+  streams?: boolean;
   downMbit?: number;
   rttMs?: number;
   savedMs?: number;

@@ -59,3 +59,68 @@ onmessage = async (event) => {
 };
 `;
 }
+
+/** The link the streaming measure paces each file over: 1.6 Mbit/s (the loader bench's slowest profile). */
+const paceBytesPerMs = 200;
+const pieceBytes = 16 * 1024;
+
+/**
+ * What decoding while the bytes arrive saves, per encoding: each file is handed to the decoder (in a Web Worker,
+ * as the loader does) as a stream whose 16 KiB pieces arrive at 1.6 Mbit/s, and the figure is the time from the
+ * last piece to the decoded source — once decoding as the pieces arrive (`decodeStream` with JavaScript Promise
+ * Integration), once gathering the whole file first (what browsers without it do, and what the loader did before).
+ * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
+ * @returns {Promise<{ streams: boolean, tails: Record<string, { streamedTailMs: number, wholeTailMs: number }> }>}
+ */
+export async function chromiumStreamTailMs(encodings) {
+  const files = new Map(
+    [...encodings].map(([name, bytes]) => [
+      `/${name}.binjs`,
+      { body: Buffer.from(bytes), type: 'application/octet-stream' },
+    ]),
+  );
+  return withDecoderPage({ title: 'stream bench', workerSource: streamWorkerSource, files }, (page) =>
+    page.evaluate(
+      (names) =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker('/worker.js', { type: 'module' });
+          worker.onmessage = (event) => resolve(event.data);
+          worker.onerror = (event) => reject(new Error(event.message));
+          worker.postMessage(names);
+        }),
+      [...encodings.keys()],
+    ),
+  );
+}
+
+const streamWorkerSource = `import init, { decodeStream, decodesWhileDownloading } from '/binast.js';
+const ready = init({});
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Decodes bytes paced like a slow link; ms from the last piece to the source. */
+async function tailMs(bytes, whileArriving) {
+  let lastPieceAt = 0;
+  const stream = new ReadableStream({
+    async start(controller) {
+      for (let at = 0; at < bytes.length; at += ${pieceBytes}) {
+        const piece = bytes.slice(at, at + ${pieceBytes});
+        await sleep(piece.length / ${paceBytesPerMs});
+        controller.enqueue(piece);
+      }
+      lastPieceAt = performance.now();
+      controller.close();
+    },
+  });
+  await decodeStream(whileArriving ? stream : new Uint8Array(await new Response(stream).arrayBuffer()));
+  return performance.now() - lastPieceAt;
+}
+onmessage = async (event) => {
+  await ready;
+  const tails = {};
+  for (const name of event.data) {
+    const bytes = new Uint8Array(await (await fetch('/' + name + '.binjs')).arrayBuffer());
+    await decodeStream(bytes);
+    tails[name] = { streamedTailMs: await tailMs(bytes, true), wholeTailMs: await tailMs(bytes, false) };
+  }
+  postMessage({ streams: decodesWhileDownloading, tails });
+};
+`;

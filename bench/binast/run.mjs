@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { libraries } from '@speedkit/binast-cli/corpus';
 import { transformSync } from 'esbuild';
-import { chromiumDecodeMs } from './chromium-decode.mjs';
+import { chromiumDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
 import { measureUnseen } from './unseen.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
@@ -105,6 +105,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
  * @property {number} [chromiumMainThreadMs] main-thread busy ms the loader's BinaryAST path (Blob URL) adds in
  *   Chromium to the plain `<script src>` of the same library, execution included in both (main-thread.mjs)
  * @property {number} [inlineMainThreadMs] the same for running the decoded source as inline text (the path before)
+ * @property {number} [streamedTailMs] ms from the last byte to the source when the file arrives at 1.6 Mbit/s and is
+ *   decoded as it arrives (chromium-decode.mjs)
+ * @property {number} [wholeTailMs] the same when the whole file is gathered first
  */
 /** @typedef {'sourceBytes' | 'gzipBytes' | 'brotliBytes' | 'multipartBytes' | 'multipartBrotliBytes' | 'optimisedBytes' | 'optimisedBrotliBytes' | 'contextBytes' | 'contextBrotliBytes' | 'serdeBridgeMs' | 'jsonBridgeMs'} TotalledKey */
 
@@ -161,6 +164,8 @@ rmSync(scratch, { recursive: true, force: true });
 
 process.stdout.write('decoding in Chromium (decode-only build, in a Web Worker)…\n');
 const chromiumResults = await chromiumDecodeMs(encodings, runs);
+process.stdout.write('decoding while the bytes arrive at 1.6 Mbit/s, in Chromium…\n');
+const streamed = await chromiumStreamTailMs(encodings);
 process.stdout.write('main-thread cost in Chromium (plain <script src> vs Blob URL vs inline)…\n');
 const mainThread = await mainThreadCost(pageLibraries, Math.max(runs, 9));
 for (const row of rows) {
@@ -169,6 +174,8 @@ for (const row of rows) {
   row.chromiumDecodeMBps = result ? round(mbPerSecond(result.outputChars, result.ms)) : 0;
   row.chromiumMainThreadMs = round(mainThread[row.library]?.blobAddedMs ?? 0);
   row.inlineMainThreadMs = round(mainThread[row.library]?.inlineAddedMs ?? 0);
+  row.streamedTailMs = round(streamed.tails[row.library]?.streamedTailMs ?? 0, 1);
+  row.wholeTailMs = round(streamed.tails[row.library]?.wholeTailMs ?? 0, 1);
 }
 const decoderDir = new URL('.', import.meta.resolve('@speedkit/binast/decode'));
 const decoder = {
@@ -222,6 +229,8 @@ const table = [
     'chromium MB/s',
     'main +ms',
     'inline +ms',
+    'tail ms',
+    'whole tail',
   ],
   ...[...rows, totals].map((row) => [
     row.library,
@@ -244,6 +253,8 @@ const table = [
     row.chromiumDecodeMBps ?? '',
     row.chromiumMainThreadMs ?? '',
     row.inlineMainThreadMs ?? '',
+    row.streamedTailMs ?? '',
+    row.wholeTailMs ?? '',
   ]),
 ];
 const widths = table[0].map((_, column) => Math.max(...table.map((line) => String(line[column]).length)));
@@ -266,7 +277,10 @@ process.stdout.write(
     `full build ${decoder.fullBuildGzipBytes} B gzip); Chromium decode median ` +
     `${chromiumSpeeds[Math.floor(chromiumSpeeds.length / 2)]} MB/s of JavaScript (aim >= 30); main thread added per ` +
     `script (Blob URL vs plain <script src>) ${Math.max(...rows.map((row) => row.chromiumMainThreadMs ?? 0))} ms at ` +
-    `most (aim <= 5; inline text: ${Math.max(...rows.map((row) => row.inlineMainThreadMs ?? 0))} ms)\n`,
+    `most (aim <= 5; inline text: ${Math.max(...rows.map((row) => row.inlineMainThreadMs ?? 0))} ms)\n` +
+    `decoding while a file arrives at 1.6 Mbit/s (${streamed.streams ? 'JavaScript Promise Integration' : 'not supported here: gathered first'}): ` +
+    `last byte to source ${round(rows.reduce((total, row) => total + (row.streamedTailMs ?? 0), 0))} ms over the ` +
+    `corpus, against ${round(rows.reduce((total, row) => total + (row.wholeTailMs ?? 0), 0))} ms gathering each file first\n`,
 );
 
 const results = join(repoRoot, 'bench/results');

@@ -99,7 +99,9 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       jsBytes: hint[0],
       binastBytes: hint[1],
       decoderCached,
-      preloaded: script.hasAttribute('data-binast-preloaded'),
+      preloaded: script.dataset.binastPreloaded != null,
+      // JavaScript Promise Integration lets the decoder read the response as it arrives (model.ts `streams`).
+      streams: !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending,
       ...readConnection(),
     };
     const decision: Decision = options.always ? { reason: 'always', savedMs: 0, costMs: 0 } : decide(input);

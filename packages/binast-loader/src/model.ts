@@ -13,6 +13,11 @@ export interface CostInput {
   /** Downlink estimate in Mbit/s and round trip in ms (Network Information, else what already loaded). */
   downMbit?: number;
   rttMs?: number;
+  /**
+   * The browser lets the decoder read the response as it arrives (JavaScript Promise Integration,
+   * `WebAssembly.Suspending`): decoding then overlaps the download instead of following it.
+   */
+  streams?: boolean;
 }
 
 /**
@@ -32,18 +37,28 @@ export interface Decision {
   costMs: number;
 }
 
-/** The decoder on the wire: decode-only Wasm + glue (45.3 KB gzip with the context layout) and its two small modules, bytes. */
-export const decoderWireBytes = 47_500;
-/** Sequential requests before the decoder can run: binast.js, its Worker, the glue, the Wasm. */
+/** The decoder on the wire: the decode-only Wasm and its interface (41.8 KB gzip) and the two small modules, bytes. */
+export const decoderWireBytes = 44_000;
+/** Sequential requests before the decoder can run: binast.js, its Worker, the decoder's interface, the Wasm. */
 export const decoderRoundTrips = 4;
 /**
- * BinaryAST wire bytes handled per ms, end to end: decoding in the Worker, handing the text to the page and
- * compiling it on the main thread, which a plain script does off the main thread while it downloads. The context
- * layout (format 3) decodes ≈ 665 wire bytes per ms in a Chromium Web Worker (median of the bench corpus,
- * `npm run bench:binast` 2026-11-24, load 4–9; 2.6 MB/s of JavaScript); taken 4× lower, as with the earlier layout,
- * so the model errs towards the plain script. Re-measure when the decoder changes.
+ * BinaryAST wire bytes the decoder turns into JavaScript per ms in a Chromium Web Worker, regeneration included:
+ * 316–445 B/ms over react-dom, d3 and babel (context layout, format 4, `npm run bench:binast` "whole tail" column,
+ * 2026-11-25, load 4.4); the slowest, rounded down.
  */
-export const binastWireBytesPerMs = 160;
+export const decodeWireBytesPerMs = 300;
+/**
+ * When decoding streams, what is left after the last byte (regenerating the source from the decoded tree), as a
+ * share of the whole decode: bench:binast "tail ms" against "whole tail" at 1.6 Mbit/s was 0.12–0.14 for react-dom,
+ * d3, angular and babel; taken as 0.15.
+ */
+export const regenerateShare = 0.15;
+/**
+ * The decoded source's cost on the page's main thread beyond a plain script's (handing it over, compiling it without
+ * V8's streaming), per wire byte: 4–17 ms for d3, angular and react-dom (45–74 KB on the wire) in bench:binast
+ * ("main +ms", "inline +ms"), taken as 5,000 B/ms (15 ms for d3).
+ */
+export const mainThreadWireBytesPerMs = 5_000;
 
 /** Decides whether asking for BinaryAST wins for one script; the numbers in the answer explain why. */
 export function decide(input: CostInput): Decision {
@@ -56,8 +71,12 @@ export function decide(input: CostInput): Decision {
   // Mbit/s × 125 = bytes per ms.
   const bytesPerMs = downMbit * 125;
   const savedMs = (jsBytes - binastBytes) / bytesPerMs;
+  const decodeMs = binastBytes / decodeWireBytesPerMs;
+  // Streaming, decoding runs while the bytes arrive: only what outlasts the download, or the regeneration that
+  // follows the last byte, is added.
   const costMs =
-    binastBytes / binastWireBytesPerMs +
+    Math.max(decodeMs - (input.streams ? binastBytes / bytesPerMs : 0), decodeMs * regenerateShare) +
+    binastBytes / mainThreadWireBytesPerMs +
     (input.decoderCached ? 0 : decoderWireBytes / bytesPerMs + decoderRoundTrips * rttMs);
   return { reason: savedMs > costMs ? 'faster' : 'slower', savedMs, costMs };
 }
@@ -68,6 +87,10 @@ export function decide(input: CostInput): Decision {
  */
 export const preloadBelowMbit = 1.6;
 
-/** Whether a script with these wire sizes can win on a link of `preloadBelowMbit` or faster (the Worker's preload rule). */
+/**
+ * Whether a script with these wire sizes can win on a link of `preloadBelowMbit` or faster (the Worker's preload
+ * rule), in a browser that decodes while downloading: the Worker cannot know the visitor's browser, and preloading a
+ * script that could win there would make the loader skip BinaryAST (`preloaded`) where it pays most.
+ */
 export const mayWin = (jsBytes: number, binastBytes: number) =>
-  decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit }).reason === 'faster';
+  decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit, streams: true }).reason === 'faster';

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  binastWireBytesPerMs,
   type CostInput,
   decide,
   decoderRoundTrips,
   decoderWireBytes,
+  decodeWireBytesPerMs,
+  mainThreadWireBytesPerMs,
   mayWin,
+  regenerateShare,
 } from '../src/model';
 
 // d3 on the wire (gzip -9 of the JavaScript): in the earlier optimised layout (larger), in the context layout
-// (format 3, 0.79×), and in a hypothetical format at 0.4×.
+// (0.79×), and in a hypothetical format at 0.4×.
 const d3 = { jsBytes: 93_434, binastBytes: 107_370 };
 const d3Context = { jsBytes: 93_434, binastBytes: 73_599 };
 const d3At04 = { jsBytes: 93_434, binastBytes: 37_374 };
@@ -66,9 +68,12 @@ describe('decide: the plain script whenever BinaryAST cannot be shown to win', (
   it('steps aside on a cold visit when the decoder download outweighs the bytes saved', () => {
     const decision = decide(input({ decoderCached: false, jsBytes: 20_000, binastBytes: 16_000 }));
     expect(decision.reason).toBe('slower');
-    // 42 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB.
+    // 44 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB and its main-thread cost.
     expect(decision.costMs).toBeCloseTo(
-      decoderWireBytes / 200 + decoderRoundTrips * 150 + 16_000 / binastWireBytesPerMs,
+      decoderWireBytes / 200 +
+        decoderRoundTrips * 150 +
+        16_000 / decodeWireBytesPerMs +
+        16_000 / mainThreadWireBytesPerMs,
     );
   });
 });
@@ -79,13 +84,31 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
     expect(decision.reason).toBe('faster');
     // 56,060 bytes saved at 1.6 Mbit/s = 200 bytes per ms.
     expect(decision.savedMs).toBeCloseTo((93_434 - 37_374) / 200);
-    expect(decision.costMs).toBeCloseTo(37_374 / binastWireBytesPerMs);
+    expect(decision.costMs).toBeCloseTo(37_374 / decodeWireBytesPerMs + 37_374 / mainThreadWireBytesPerMs);
   });
 
-  it('steps aside for the context layout at 0.79× on a slow link: decoding costs more than the bytes save', () => {
+  it('steps aside for the context layout at 0.79× on a slow link when decoding must wait for the last byte', () => {
     const decision = decide(input({ ...d3Context }));
     expect(decision.reason).toBe('slower');
     expect(decision.savedMs).toBeCloseTo((93_434 - 73_599) / 200);
+  });
+
+  it('asks for it when the decoder reads the response as it arrives: only the regeneration after the last byte is added', () => {
+    const decision = decide(input({ ...d3Context, streams: true }));
+    expect(decision.reason).toBe('faster');
+    // Decoding (245 ms) hides behind the download (368 ms at 200 B/ms).
+    expect(decision.costMs).toBeCloseTo(
+      (73_599 / decodeWireBytesPerMs) * regenerateShare + 73_599 / mainThreadWireBytesPerMs,
+    );
+  });
+
+  it('adds what outlasts the download when the decoder streams on a link faster than it decodes', () => {
+    const decision = decide(input({ ...d3Context, ...medium, streams: true }));
+    expect(decision.reason).toBe('slower');
+    // 10 Mbit/s = 1,250 B/ms: 245 ms of decoding, 59 ms of it during the download.
+    expect(decision.costMs).toBeCloseTo(
+      73_599 / decodeWireBytesPerMs - 73_599 / 1250 + 73_599 / mainThreadWireBytesPerMs,
+    );
   });
 
   it('counts the decoder download and its round trips only when the decoder is not cached', () => {
@@ -101,18 +124,18 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
   });
 
   it('prefers the plain script at the break-even point (a tie costs a decode for nothing)', () => {
-    // Saved = cost: (js - binast) / 200 = binast / 160  <=>  js = 2.25 × binast.
-    expect(decide(input({ jsBytes: 225_000, binastBytes: 100_000 })).reason).toBe('slower');
-    expect(decide(input({ jsBytes: 225_100, binastBytes: 100_000 })).reason).toBe('faster');
+    // Saved = cost: (js - binast) / 200 = binast / 300 + binast / 5000  <=>  js = 1.70667 × binast.
+    expect(decide(input({ jsBytes: 170_600, binastBytes: 100_000 })).reason).toBe('slower');
+    expect(decide(input({ jsBytes: 170_700, binastBytes: 100_000 })).reason).toBe('faster');
   });
 
   it('follows the link: the same script wins on a slow link and loses on a fast one', () => {
     const sizes = { jsBytes: 100_000, binastBytes: 30_000 };
     expect(decide(input({ ...sizes, ...slow })).reason).toBe('faster');
-    // 10 Mbit/s: 56 ms saved against 187.5 ms of decoding.
+    // 10 Mbit/s: 56 ms saved against 106 ms of decoding and main-thread work.
     expect(decide(input({ ...sizes, ...medium })).reason).toBe('slower');
     expect(decide(input({ ...sizes, ...fast })).reason).toBe('slower');
-    // 10 Mbit/s, a format at 0.1×: 72 ms saved against 62.5 ms of decoding.
+    // 10 Mbit/s, a format at 0.1×: 72 ms saved against 35 ms.
     expect(decide(input({ jsBytes: 100_000, binastBytes: 10_000, ...medium })).reason).toBe('faster');
   });
 
@@ -130,12 +153,13 @@ describe("the preloaded JavaScript, and the Worker's preload rule", () => {
     expect(decide(input({ preloaded: true, ...d3 })).reason).toBe('larger');
   });
 
-  it('preloads (mayWin false) exactly where the model at 1.6 Mbit/s with a cached decoder would not pick BinaryAST', () => {
+  it('preloads (mayWin false) exactly where the model at 1.6 Mbit/s, cached and streaming decoder, would not pick BinaryAST', () => {
     expect(mayWin(d3.jsBytes, d3.binastBytes)).toBe(false);
-    expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(false);
+    expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(true);
     expect(mayWin(d3At04.jsBytes, d3At04.binastBytes)).toBe(true);
-    // The break-even at 200 bytes per ms is js = 2.25 × binast.
-    expect(mayWin(225_000, 100_000)).toBe(false);
-    expect(mayWin(225_100, 100_000)).toBe(true);
+    // Streaming at 200 bytes per ms, the break-even is (js - binast) / 200 = 0.15 × binast / 300 + binast / 5000,
+    // i.e. js = 1.14 × binast.
+    expect(mayWin(113_900, 100_000)).toBe(false);
+    expect(mayWin(114_100, 100_000)).toBe(true);
   });
 });
