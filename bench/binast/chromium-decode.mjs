@@ -16,9 +16,11 @@ const origin = 'http://binast-bench.invalid';
  * (the benchmark's own round trip). Compiling and running the script are left out: a plain script costs them too.
  * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
  * @param {number} runs
+ * @param {URL} [decoder] the folder of the decoder's glue and Wasm (default: this build's decode-only one), so
+ *   two builds can be compared side by side in one run
  * @returns {Promise<Record<string, { ms: number, outputChars: number, mainThreadMs: number }>>}
  */
-export async function chromiumDecodeMs(encodings, runs) {
+export async function chromiumDecodeMs(encodings, runs, decoder = decoderDir) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: chromiumArgs,
@@ -26,8 +28,8 @@ export async function chromiumDecodeMs(encodings, runs) {
   try {
     const page = await browser.newPage();
     const files = new Map([
-      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
-      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
+      ['/binast.js', { body: readFileSync(new URL('binast.js', decoder)), type: 'text/javascript' }],
+      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoder)), type: 'application/wasm' }],
       ['/', { body: Buffer.from('<!doctype html><title>decode bench</title>'), type: 'text/html' }],
       ['/worker.js', { body: Buffer.from(workerSource(runs)), type: 'text/javascript' }],
     ]);

@@ -254,6 +254,12 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts(category, place, key);
+        self.uint_at(coder, at, value)
+    }
+
+    /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large).
+    #[inline(never)]
+    fn uint_at<C: Coder>(&mut self, coder: &mut C, at: Contexts, value: u32) -> u32 {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.weights[at.coarse];
         let value = uint_symbol(coder, value, |c, index, bit| {
@@ -287,15 +293,11 @@ impl Models {
             0,
             value == 0,
         );
-        let value = if zero {
-            0
-        } else {
-            uint_symbol(coder, value, |c, index, bit| {
-                mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, index, bit)
-            })
-        };
-        self.last[at.coarse] = value;
-        value
+        if zero {
+            self.last[at.coarse] = 0;
+            return 0;
+        }
+        self.uint_at(coder, at, value)
     }
 
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
