@@ -7,7 +7,7 @@
 //! names all the time, so most references are small recency positions.
 
 use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
-use super::mixing::{mixed_bit, stretch_table, Weights3, WEIGHTS3};
+use super::mixing::{mixed_bit, stretch_table, Stretch, Weights3, WEIGHTS3};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
@@ -126,7 +126,7 @@ pub struct Models {
     followers: FollowerMap,
     /// The reader's shortcut to `contexts`: (coarse, fine) by small numbers instead of hashed names.
     places: PlaceCache,
-    stretch: Vec<i16>,
+    stretch: Box<Stretch>,
     text: TextModel,
     float_bytes: Vec<Bit>,
     /// Per string role, string numbers by recency: the most recent last.
@@ -153,7 +153,7 @@ struct Contexts {
 #[allow(clippy::too_many_arguments)]
 fn mixed_at<C: Coder, M>(
     coder: &mut C,
-    stretch: &[i16],
+    stretch: &Stretch,
     models: &mut [M],
     bits_of: impl Fn(&mut M) -> &mut [Bit],
     at: Contexts,
