@@ -7,7 +7,7 @@
 //! names all the time, so most references are small recency positions.
 
 use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
-use super::mixing::{mixed_bit, stretch_table, Stretch, Weights3, WEIGHTS3};
+use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
@@ -120,7 +120,7 @@ pub struct Models {
     kinds: Vec<KindModel>,
     uints: Vec<UIntModel>,
     /// Per coarse context: the mixer's weights and the last value coded there.
-    weights: Vec<Weights3>,
+    weights: Vec<Weights>,
     last: Vec<u32>,
     /// (coarse context, last value) → the context of "what followed that value here".
     followers: FollowerMap,
@@ -136,10 +136,11 @@ pub struct Models {
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
 pub type Place = (&'static str, &'static str, &'static str);
 
-/// The three contexts a value is predicted from.
+/// The contexts of a value: the two it is predicted from, and the one that holds the mixer's weights and the
+/// previous value.
 #[derive(Clone, Copy)]
 struct Contexts {
-    /// (interface, field): learns fast.
+    /// (interface, field): holds the weights and the previous value (its own bits are no longer mixed in).
     coarse: usize,
     /// (parent's field, interface, field).
     fine: usize,
@@ -147,8 +148,8 @@ struct Contexts {
     follower: usize,
 }
 
-/// Codes one decision with the bit at `index` of the three context models `at` picks from `models`, mixed with
-/// `weights`, and stores the three adapted bits back.
+/// Codes one decision with the bit at `index` of the fine and follower models `at` picks from `models`, mixed with
+/// `weights`, and stores the two adapted bits back.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn mixed_at<C: Coder, M>(
@@ -157,19 +158,17 @@ fn mixed_at<C: Coder, M>(
     models: &mut [M],
     bits_of: impl Fn(&mut M) -> &mut [Bit],
     at: Contexts,
-    weights: &mut Weights3,
+    weights: &mut Weights,
     index: usize,
     bit: bool,
 ) -> bool {
     let mut bits = [
-        bits_of(&mut models[at.coarse])[index],
         bits_of(&mut models[at.fine])[index],
         bits_of(&mut models[at.follower])[index],
     ];
     let bit = mixed_bit(coder, stretch, &mut bits, weights, bit);
-    bits_of(&mut models[at.coarse])[index] = bits[0];
-    bits_of(&mut models[at.fine])[index] = bits[1];
-    bits_of(&mut models[at.follower])[index] = bits[2];
+    bits_of(&mut models[at.fine])[index] = bits[0];
+    bits_of(&mut models[at.follower])[index] = bits[1];
     bit
 }
 
@@ -221,7 +220,7 @@ impl Models {
         if needed > self.uints.len() {
             self.uints.resize(needed, UIntModel::default());
             self.kinds.resize(needed, KindModel::default());
-            self.weights.resize(needed, WEIGHTS3);
+            self.weights.resize(needed, WEIGHTS);
             self.last.resize(needed, 0);
         }
     }
