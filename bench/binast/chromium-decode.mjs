@@ -8,16 +8,18 @@ import { withDecoderPage } from './decoder-page.mjs';
  * What the page's main thread pays is measured separately (main-thread.mjs).
  * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
  * @param {number} runs
+ * @param {URL} [decoder] the folder of the decoder's JavaScript and Wasm (default: this build's decode-only one), so
+ *   two builds can be compared side by side in one run
  * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
  */
-export async function chromiumDecodeMs(encodings, runs) {
+export async function chromiumDecodeMs(encodings, runs, decoder) {
   const files = new Map(
     [...encodings].map(([name, bytes]) => [
       `/${name}.binjs`,
       { body: Buffer.from(bytes), type: 'application/octet-stream' },
     ]),
   );
-  return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files }, async (page) => {
+  return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files, decoder }, async (page) => {
     /** @type {Record<string, { ms: number, outputChars: number }>} */
     const results = await page.evaluate(
       (names) =>

@@ -11,13 +11,13 @@ const origin = 'http://binast-bench.invalid';
 
 /**
  * Opens the page (at `/`, with `/binast.js`, `/binast_bg.wasm` and `/worker.js` beside it and `files` by path),
- * runs `use` on it and closes the browser.
+ * runs `use` on it and closes the browser. `decoder`: the folder of another build's JavaScript and Wasm.
  * @template T
- * @param {{ title: string, workerSource: string, files: Map<string, { body: Buffer, type: string }> }} setup
+ * @param {{ title: string, workerSource: string, files: Map<string, { body: Buffer, type: string }>, decoder?: URL }} setup
  * @param {(page: import('@playwright/test').Page) => Promise<T>} use
  * @returns {Promise<T>}
  */
-export async function withDecoderPage({ title, workerSource, files }, use) {
+export async function withDecoderPage({ title, workerSource, files, decoder = decoderDir }, use) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: chromiumArgs,
@@ -25,8 +25,8 @@ export async function withDecoderPage({ title, workerSource, files }, use) {
   try {
     const page = await browser.newPage();
     const served = new Map([
-      ['/binast.js', { body: readFileSync(new URL('binast.js', decoderDir)), type: 'text/javascript' }],
-      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoderDir)), type: 'application/wasm' }],
+      ['/binast.js', { body: readFileSync(new URL('binast.js', decoder)), type: 'text/javascript' }],
+      ['/binast_bg.wasm', { body: readFileSync(new URL('binast_bg.wasm', decoder)), type: 'application/wasm' }],
       ['/', { body: Buffer.from(`<!doctype html><title>${title}</title>`), type: 'text/html' }],
       ['/worker.js', { body: Buffer.from(workerSource), type: 'text/javascript' }],
       ...files,

@@ -7,7 +7,7 @@
 //! names all the time, so most references are small recency positions.
 
 use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
-use super::mixing::{mixed_bit, stretch_table, Weights3, WEIGHTS3};
+use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
 
@@ -120,13 +120,13 @@ pub struct Models {
     kinds: Vec<KindModel>,
     uints: Vec<UIntModel>,
     /// Per coarse context: the mixer's weights and the last value coded there.
-    weights: Vec<Weights3>,
+    weights: Vec<Weights>,
     last: Vec<u32>,
     /// (coarse context, last value) → the context of "what followed that value here".
     followers: FollowerMap,
     /// The reader's shortcut to `contexts`: (coarse, fine) by small numbers instead of hashed names.
     places: PlaceCache,
-    stretch: Vec<i16>,
+    stretch: Box<Stretch>,
     text: TextModel,
     float_bytes: Vec<Bit>,
     /// Per string role, string numbers by recency: the most recent last.
@@ -136,10 +136,11 @@ pub struct Models {
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
 pub type Place = (&'static str, &'static str, &'static str);
 
-/// The three contexts a value is predicted from.
+/// The contexts of a value: the two it is predicted from, and the one that holds the mixer's weights and the
+/// previous value.
 #[derive(Clone, Copy)]
 struct Contexts {
-    /// (interface, field): learns fast.
+    /// (interface, field): holds the weights and the previous value (its own bits are no longer mixed in).
     coarse: usize,
     /// (parent's field, interface, field).
     fine: usize,
@@ -147,29 +148,27 @@ struct Contexts {
     follower: usize,
 }
 
-/// Codes one decision with the bit at `index` of the three context models `at` picks from `models`, mixed with
-/// `weights`, and stores the three adapted bits back.
+/// Codes one decision with the bit at `index` of the fine and follower models `at` picks from `models`, mixed with
+/// `weights`, and stores the two adapted bits back.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn mixed_at<C: Coder, M>(
     coder: &mut C,
-    stretch: &[i16],
+    stretch: &Stretch,
     models: &mut [M],
     bits_of: impl Fn(&mut M) -> &mut [Bit],
     at: Contexts,
-    weights: &mut Weights3,
+    weights: &mut Weights,
     index: usize,
     bit: bool,
 ) -> bool {
     let mut bits = [
-        bits_of(&mut models[at.coarse])[index],
         bits_of(&mut models[at.fine])[index],
         bits_of(&mut models[at.follower])[index],
     ];
     let bit = mixed_bit(coder, stretch, &mut bits, weights, bit);
-    bits_of(&mut models[at.coarse])[index] = bits[0];
-    bits_of(&mut models[at.fine])[index] = bits[1];
-    bits_of(&mut models[at.follower])[index] = bits[2];
+    bits_of(&mut models[at.fine])[index] = bits[0];
+    bits_of(&mut models[at.follower])[index] = bits[1];
     bit
 }
 
@@ -221,7 +220,7 @@ impl Models {
         if needed > self.uints.len() {
             self.uints.resize(needed, UIntModel::default());
             self.kinds.resize(needed, KindModel::default());
-            self.weights.resize(needed, WEIGHTS3);
+            self.weights.resize(needed, WEIGHTS);
             self.last.resize(needed, 0);
         }
     }
@@ -254,6 +253,12 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts(category, place, key);
+        self.uint_at(coder, at, value)
+    }
+
+    /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large).
+    #[inline(never)]
+    fn uint_at<C: Coder>(&mut self, coder: &mut C, at: Contexts, value: u32) -> u32 {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.weights[at.coarse];
         let value = uint_symbol(coder, value, |c, index, bit| {
@@ -287,15 +292,11 @@ impl Models {
             0,
             value == 0,
         );
-        let value = if zero {
-            0
-        } else {
-            uint_symbol(coder, value, |c, index, bit| {
-                mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, index, bit)
-            })
-        };
-        self.last[at.coarse] = value;
-        value
+        if zero {
+            self.last[at.coarse] = 0;
+            return 0;
+        }
+        self.uint_at(coder, at, value)
     }
 
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when

@@ -242,8 +242,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Makes `name` the field being read (the generated code calls this before each field, in order).
-    #[inline]
+    /// Makes `name` the field being read (the generated code calls this before each field, in order). Not
+    /// inlined: the grammar has a few hundred fields, and a copy of this in each made the decoder 10 KB larger.
+    #[inline(never)]
     pub(crate) fn enter_field(&mut self, name: &'static str) {
         self.field = name;
         let places = &mut self.places;

@@ -4,7 +4,7 @@
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
 use super::entropy::{Bit, Coder, P_MAX, P_MIN};
-use super::mixing::{squash, stretch_table};
+use super::mixing::{squash, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
 /// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for
@@ -31,7 +31,7 @@ pub struct TextModel {
     shift: u32,
     order0: Vec<Bit>,
     weights: Vec<i32>,
-    stretch: Vec<i16>,
+    stretch: Box<Stretch>,
 }
 
 impl TextModel {
@@ -100,6 +100,6 @@ impl TextModel {
     }
 
     fn stretch_of(&self, bit: Bit) -> i32 {
-        i32::from(self.stretch[(bit.probability() >> 4) as usize])
+        i32::from(self.stretch[(bit.probability() >> 4) as usize & 4095])
     }
 }
