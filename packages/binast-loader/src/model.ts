@@ -89,8 +89,10 @@ export const preloadBelowMbit = 1.6;
 
 /**
  * Whether a script with these wire sizes can win on a link of `preloadBelowMbit` or faster (the Worker's preload
- * rule), in a browser that decodes while downloading: the Worker cannot know the visitor's browser, and preloading a
- * script that could win there would make the loader skip BinaryAST (`preloaded`) where it pays most.
+ * rule), with the decoder cached but without counting on a streaming decoder. Counting on one would leave scripts
+ * unpreloaded that the loader then runs plain after all (a first visit, no streaming, or a link it cannot tell is
+ * slow), which cost 10–14 % at 1.6 Mbit/s in bench:loader (2026-11-25): the preload scanner's head start is worth
+ * more than the little a streaming decode of today's format saves.
  */
 export const mayWin = (jsBytes: number, binastBytes: number) =>
-  decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit, streams: true }).reason === 'faster';
+  decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit }).reason === 'faster';
