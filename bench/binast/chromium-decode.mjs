@@ -1,7 +1,7 @@
 // Decode + regenerate speed of the browser's decoder (the decode-only build the loader ships, wasm/binast/pkg/decode)
 // in Debian Chromium, in a dedicated Web Worker as the loader's goal describes. Files are served to the page through
 // Playwright's request routing (no server, no network): the glue, the Wasm, and each encoding.
-import { withDecoderPage } from './decoder-page.mjs';
+import { askWorker, withDecoderPage } from './decoder-page.mjs';
 
 /**
  * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up).
@@ -19,20 +19,9 @@ export async function chromiumDecodeMs(encodings, runs, decoder) {
       { body: Buffer.from(bytes), type: 'application/octet-stream' },
     ]),
   );
-  return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files, decoder }, async (page) => {
-    /** @type {Record<string, { ms: number, outputChars: number }>} */
-    const results = await page.evaluate(
-      (names) =>
-        new Promise((resolve, reject) => {
-          const worker = new Worker('/worker.js', { type: 'module' });
-          worker.onmessage = (event) => resolve(event.data);
-          worker.onerror = (event) => reject(new Error(event.message));
-          worker.postMessage(names);
-        }),
-      [...encodings.keys()],
-    );
-    return results;
-  });
+  return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files, decoder }, (page) =>
+    askWorker(page, [...encodings.keys()]),
+  );
 }
 
 /**
@@ -82,16 +71,7 @@ export async function chromiumStreamTailMs(encodings) {
     ]),
   );
   return withDecoderPage({ title: 'stream bench', workerSource: streamWorkerSource, files }, (page) =>
-    page.evaluate(
-      (names) =>
-        new Promise((resolve, reject) => {
-          const worker = new Worker('/worker.js', { type: 'module' });
-          worker.onmessage = (event) => resolve(event.data);
-          worker.onerror = (event) => reject(new Error(event.message));
-          worker.postMessage(names);
-        }),
-      [...encodings.keys()],
-    ),
+    askWorker(page, [...encodings.keys()]),
   );
 }
 

@@ -44,3 +44,22 @@ export async function withDecoderPage({ title, workerSource, files, decoder = de
     await browser.close();
   }
 }
+
+/**
+ * Starts the page's `/worker.js` as a module Worker, posts it `message` and resolves with its first reply.
+ * @param {import('@playwright/test').Page} page
+ * @param {unknown} message
+ * @returns {Promise<any>}
+ */
+export function askWorker(page, message) {
+  return page.evaluate(
+    (data) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker('/worker.js', { type: 'module' });
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.postMessage(data);
+      }),
+    message,
+  );
+}

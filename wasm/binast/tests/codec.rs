@@ -1,7 +1,10 @@
 //! Native tests of the whole codec: tables, scopes, lazy skip lengths, both layouts, and the reader on corrupt
 //! input (property-style: many deterministic mutations of real encodings must error, never panic).
 
+mod common;
+
 use binast::{annotate, decode, encode_json, stats, AssertedScope, DeclKind, Layout, Node};
+use common::mutate;
 
 /// A small program exercising scopes: captured names, parameters, direct eval, `this` in arrows, IIFEs.
 const PROGRAM: &str = r#"{"type":"Program","sourceType":"script","body":[
@@ -146,14 +149,6 @@ fn unknown_node_types_are_encode_errors_not_panics() {
     assert!(encode_json(r#"{"sourceType":"script"}"#, Layout::Optimised, 0).is_err());
 }
 
-/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 #[test]
 fn corrupt_input_is_an_error_never_a_panic() {
     for layout in [Layout::Multipart, Layout::Optimised, Layout::Context] {
@@ -169,15 +164,7 @@ fn corrupt_input_is_an_error_never_a_panic() {
         // a decode that succeeds must still regenerate without panicking.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ layout as u64;
         for _ in 0..5_000 {
-            let mut bytes = good.clone();
-            let position = (xorshift(&mut seed) as usize) % bytes.len();
-            match xorshift(&mut seed) % 3 {
-                0 => bytes[position] ^= 1 << (xorshift(&mut seed) % 8),
-                1 => bytes.insert(position, xorshift(&mut seed) as u8),
-                _ => {
-                    bytes.remove(position);
-                }
-            }
+            let (bytes, _) = mutate(&good, &mut seed);
             if let Ok(tree) = decode(&bytes) {
                 let _ = binast::to_javascript(&tree);
             }

@@ -2,7 +2,10 @@
 //! whole-file decoder does, refuses what the whole-file decoder refuses, and holds a file still arriving to the same
 //! per-byte budgets.
 
+mod common;
+
 use binast::{decode_stream_to_javascript, decode_to_javascript, encode_json, Layout, Refill};
+use common::{mutate, xorshift};
 
 /// A byte source serving `bytes` in pieces of `piece` bytes (the last one shorter).
 fn pieces(bytes: &[u8], piece: usize) -> Refill<'_> {
@@ -13,13 +16,6 @@ fn pieces(bytes: &[u8], piece: usize) -> Refill<'_> {
         offset += len;
         len
     })
-}
-
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
 }
 
 /// An ESTree program of `count` statements with varied names, strings and numbers: large enough that its coded
@@ -105,15 +101,7 @@ fn mutated_streams_agree_with_the_whole_file_decoder() {
         .bytes;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..2_000 {
-        let mut bytes = good.clone();
-        let position = (xorshift(&mut seed) as usize) % bytes.len();
-        match xorshift(&mut seed) % 3 {
-            0 => bytes[position] ^= 1 << (xorshift(&mut seed) % 8),
-            1 => bytes.insert(position, xorshift(&mut seed) as u8),
-            _ => {
-                bytes.remove(position);
-            }
-        }
+        let (bytes, position) = mutate(&good, &mut seed);
         let piece = 1 + (xorshift(&mut seed) as usize) % 300;
         let streamed = decode_stream_to_javascript(pieces(&bytes, piece));
         let whole = decode_to_javascript(&bytes);
