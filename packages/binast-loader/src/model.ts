@@ -32,18 +32,19 @@ export interface Decision {
   costMs: number;
 }
 
-/** The decoder on the wire: decode-only Wasm + glue (45.3 KB gzip with the context layout) and its two small modules, bytes. */
-export const decoderWireBytes = 47_500;
+/** The decoder on the wire: decode-only Wasm + glue (45.2 KB gzip, context layout format 4) and its two small modules, bytes. */
+export const decoderWireBytes = 47_350;
 /** Sequential requests before the decoder can run: binast.js, its Worker, the glue, the Wasm. */
 export const decoderRoundTrips = 4;
 /**
  * BinaryAST wire bytes handled per ms, end to end: decoding in the Worker, handing the text to the page and
  * compiling it on the main thread, which a plain script does off the main thread while it downloads. The context
- * layout (format 3) decodes ≈ 665 wire bytes per ms in a Chromium Web Worker (median of the bench corpus,
- * `npm run bench:binast` 2026-11-24, load 4–9; 2.6 MB/s of JavaScript); taken 4× lower, as with the earlier layout,
- * so the model errs towards the plain script. Re-measure when the decoder changes.
+ * layout (format 4) decodes ≈ 660 wire bytes per ms in a Chromium Web Worker (median of the bench corpus: 669 in
+ * `npm run bench:binast` 2026-11-25 20:01 UTC, load 3.6–5.0, and 645 in an interleaved A/B at load 5–9, where
+ * format 3's decoder gave 315: 2.0× faster, but the machine was slower than for format 3's 665 on 2026-11-24);
+ * taken 4× lower, as before, so the model errs towards the plain script. Re-measure when the decoder changes.
  */
-export const binastWireBytesPerMs = 160;
+export const binastWireBytesPerMs = 165;
 
 /** Decides whether asking for BinaryAST wins for one script; the numbers in the answer explain why. */
 export function decide(input: CostInput): Decision {

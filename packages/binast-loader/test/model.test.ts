@@ -9,13 +9,16 @@ import {
 } from '../src/model';
 
 // d3 on the wire (gzip -9 of the JavaScript): in the earlier optimised layout (larger), in the context layout
-// (format 3, 0.79×), and in a hypothetical format at 0.4×.
+// (format 4, 0.80×), and in a hypothetical format at 0.4×.
 const d3 = { jsBytes: 93_434, binastBytes: 107_370 };
-const d3Context = { jsBytes: 93_434, binastBytes: 73_599 };
+const d3Context = { jsBytes: 93_434, binastBytes: 74_349 };
 const d3At04 = { jsBytes: 93_434, binastBytes: 37_374 };
 const slow = { downMbit: 1.6, rttMs: 150 };
 const medium = { downMbit: 10, rttMs: 40 };
 const fast = { downMbit: 100, rttMs: 10 };
+
+// The JavaScript size at which a 100,000-byte BinaryAST saves exactly what it costs at 1.6 Mbit/s, decoder cached.
+const breakEvenJsBytes = Math.floor(100_000 * (1 + 200 / binastWireBytesPerMs));
 
 const input = (overrides: Partial<CostInput>): CostInput => ({ decoderCached: true, ...d3At04, ...slow, ...overrides });
 
@@ -66,7 +69,7 @@ describe('decide: the plain script whenever BinaryAST cannot be shown to win', (
   it('steps aside on a cold visit when the decoder download outweighs the bytes saved', () => {
     const decision = decide(input({ decoderCached: false, jsBytes: 20_000, binastBytes: 16_000 }));
     expect(decision.reason).toBe('slower');
-    // 42 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB.
+    // 47 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB.
     expect(decision.costMs).toBeCloseTo(
       decoderWireBytes / 200 + decoderRoundTrips * 150 + 16_000 / binastWireBytesPerMs,
     );
@@ -85,7 +88,7 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
   it('steps aside for the context layout at 0.79× on a slow link: decoding costs more than the bytes save', () => {
     const decision = decide(input({ ...d3Context }));
     expect(decision.reason).toBe('slower');
-    expect(decision.savedMs).toBeCloseTo((93_434 - 73_599) / 200);
+    expect(decision.savedMs).toBeCloseTo((93_434 - 74_349) / 200);
   });
 
   it('counts the decoder download and its round trips only when the decoder is not cached', () => {
@@ -101,18 +104,19 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
   });
 
   it('prefers the plain script at the break-even point (a tie costs a decode for nothing)', () => {
-    // Saved = cost: (js - binast) / 200 = binast / 160  <=>  js = 2.25 × binast.
-    expect(decide(input({ jsBytes: 225_000, binastBytes: 100_000 })).reason).toBe('slower');
-    expect(decide(input({ jsBytes: 225_100, binastBytes: 100_000 })).reason).toBe('faster');
+    // Saved = cost: (js - binast) / 200 = binast / 165  <=>  js = (1 + 200 / 165) × binast ≈ 2.212 × binast.
+    expect(breakEvenJsBytes).toBeCloseTo(221_212, 0);
+    expect(decide(input({ jsBytes: breakEvenJsBytes - 1, binastBytes: 100_000 })).reason).toBe('slower');
+    expect(decide(input({ jsBytes: breakEvenJsBytes + 100, binastBytes: 100_000 })).reason).toBe('faster');
   });
 
   it('follows the link: the same script wins on a slow link and loses on a fast one', () => {
     const sizes = { jsBytes: 100_000, binastBytes: 30_000 };
     expect(decide(input({ ...sizes, ...slow })).reason).toBe('faster');
-    // 10 Mbit/s: 56 ms saved against 187.5 ms of decoding.
+    // 10 Mbit/s: 56 ms saved against 182 ms of decoding.
     expect(decide(input({ ...sizes, ...medium })).reason).toBe('slower');
     expect(decide(input({ ...sizes, ...fast })).reason).toBe('slower');
-    // 10 Mbit/s, a format at 0.1×: 72 ms saved against 62.5 ms of decoding.
+    // 10 Mbit/s, a format at 0.1×: 72 ms saved against 61 ms of decoding.
     expect(decide(input({ jsBytes: 100_000, binastBytes: 10_000, ...medium })).reason).toBe('faster');
   });
 
@@ -134,8 +138,8 @@ describe("the preloaded JavaScript, and the Worker's preload rule", () => {
     expect(mayWin(d3.jsBytes, d3.binastBytes)).toBe(false);
     expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(false);
     expect(mayWin(d3At04.jsBytes, d3At04.binastBytes)).toBe(true);
-    // The break-even at 200 bytes per ms is js = 2.25 × binast.
-    expect(mayWin(225_000, 100_000)).toBe(false);
-    expect(mayWin(225_100, 100_000)).toBe(true);
+    // The break-even at 200 bytes per ms is js ≈ 2.212 × binast.
+    expect(mayWin(breakEvenJsBytes - 1, 100_000)).toBe(false);
+    expect(mayWin(breakEvenJsBytes + 100, 100_000)).toBe(true);
   });
 });
