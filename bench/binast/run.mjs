@@ -18,7 +18,7 @@ import { transformSync } from 'esbuild';
 import { chromiumDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
 import { measureUnseen } from './unseen.mjs';
-import { decodeToJavaScript, encodeAst, encodeAstJson, parseJavaScript } from './wasm.mjs';
+import { decodeToJavaScript, encodeAst, encodeAstJson, layoutFormats, parseJavaScript } from './wasm.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const runs = Number(process.env.RUNS ?? 3);
@@ -125,17 +125,17 @@ for (const library of libraries) {
   const astPath = join(scratch, `${library.name}.json`);
   writeFileSync(astPath, json);
 
-  const multipart = encodeAst(ast, 1, 0);
-  const optimised = encodeAst(ast, 2, 0);
-  const context = encodeAst(ast, 3, 0);
+  const multipart = encodeAst(ast, layoutFormats.multipart, 0);
+  const optimised = encodeAst(ast, layoutFormats.optimised, 0);
+  const context = encodeAst(ast, layoutFormats.context, 0);
   encodings.set(library.name, context);
   pageLibraries.set(library.name, { source, binast: context });
   const sourceBrotli = brotli(sourceBytes);
   const [serdeMs, jsonBridgeMs] = timePairMs(
-    () => encodeAst(ast, 3, 0),
-    () => encodeAstJson(stringify(ast), 3, 0),
+    () => encodeAst(ast, layoutFormats.context, 0),
+    () => encodeAstJson(stringify(ast), layoutFormats.context, 0),
   );
-  const wasmEncodeMs = timeMs(() => encodeAstJson(json, 3, 0));
+  const wasmEncodeMs = timeMs(() => encodeAstJson(json, layoutFormats.context, 0));
   const decodeMs = timeMs(() => decodeToJavaScript(context));
   const native = JSON.parse(
     execFileSync(join(repoRoot, 'target/release/examples/native_bench'), [String(runs), astPath], { encoding: 'utf8' }),

@@ -35,7 +35,7 @@ pub fn decode_varnums(bytes: &[u8]) -> Result<Vec<u32>, JsError> {
 #[cfg(feature = "encoder")]
 fn layout(format: u32) -> Result<Layout, JsError> {
     Layout::from_format(format)
-        .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1, 2 or 3")))
+        .ok_or_else(|| JsError::new(&format!("unknown layout {format}: use 1, 2 or 4")))
 }
 
 #[cfg(feature = "encoder")]
