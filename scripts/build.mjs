@@ -54,7 +54,15 @@ async function cachedStep(name, inputs, output, build) {
 export async function build() {
   await cachedStep(
     'Wasm: @speedkit/binast in wasm/binast (cargo + wasm-bindgen --target web + wasm-opt)',
-    ['wasm/binast/src', 'wasm/binast/js/decode.js', 'wasm/binast/js/decode.d.ts', 'wasm/binast/Cargo.toml', 'wasm/binast/build.rs', 'wasm/binast/build.mjs', 'Cargo.lock'],
+    [
+      'wasm/binast/src',
+      'wasm/binast/js/decode.js',
+      'wasm/binast/js/decode.d.ts',
+      'wasm/binast/Cargo.toml',
+      'wasm/binast/build.rs',
+      'wasm/binast/build.mjs',
+      'Cargo.lock',
+    ],
     'wasm/binast/pkg',
     () => mustExec('npm', ['run', 'build', '-w', 'wasm/binast'], { cwd: repoRoot, env, quiet: true }),
   );
