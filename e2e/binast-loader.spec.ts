@@ -121,8 +121,8 @@ test('scripts the Worker has encoded are fetched as BinaryAST, decoded in Wasm a
   const { records, html } = await loaderRender(page);
   expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('binast'));
   // The decoded source reached the page as a Blob: the large libraries ran from a blob: URL, never as a string on the
-  // main thread; the small ones (React, lodash and the app, under 96 KB) inline, which costs less for them.
-  expect(records.map((record) => record.executedFrom)).toEqual(['inline', 'blob', 'blob', 'inline', 'inline']);
+  // main thread; the small ones (React and the app, under 64 KB) inline, which costs less for them.
+  expect(records.map((record) => record.executedFrom)).toEqual(['inline', 'blob', 'blob', 'blob', 'inline']);
   // Decoding ran off the main thread, in the decoder's Web Worker.
   expect(workers.filter((url) => url.endsWith('/demo/loader/binast-worker.js'))).toHaveLength(1);
   for (const record of records) expect(record.decodeMs).toBeGreaterThan(0);

@@ -111,11 +111,11 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
 /**
  * Smallest decoded script (UTF-8 bytes) run from a `blob:` URL rather than inline. Loading a `blob:` script costs the
  * main thread a few ms of its own, which only pays once the source is large enough that handing it over as a string
- * and parsing it inline cost more: in bench:binast (2026-11-25, medians of 9 runs, added to the plain script's cost)
- * inline was 3–5 ms cheaper for react, underscore, backbone and fuzzball (18–47 KB), even for lodash (73 KB), and
- * 5.5–13 ms dearer for react-dom, angular and d3 (177–625 KB; babel, 2.3 MB: 171 ms dearer).
+ * and parsing it inline cost more. In two bench:binast runs (2026-11-25, medians of 9 runs, ms added to the plain
+ * script's cost) inline was as cheap or cheaper for react, underscore and backbone (18–26 KB), mixed for fuzzball
+ * (47 KB), and the Blob as cheap or cheaper from lodash (73 KB) on: 4–13 ms less for angular, d3 and react-dom.
  */
-const blobMinBytes = 96 * 1024;
+const blobMinBytes = 64 * 1024;
 
 // Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
 // view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
