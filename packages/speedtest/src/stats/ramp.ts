@@ -1,4 +1,5 @@
 import { clearlyAbove, relativeSpread, trimmed } from './stability';
+import { mean } from './summary';
 
 /**
  * Which closed intervals a step's figure came from: indices [startIndex, endIndex) of the phase's intervals, all of
@@ -71,7 +72,11 @@ export function decideRamp(state: RampState): RampDecision {
     !state.spanEndsPerInterval ||
     spanEnds.reduce((sum, ends) => sum + ends, 0) >= judged * (state.minSpanEndsPerInterval ?? 0.5);
   const stable = progressed && relativeSpread(window) <= state.tolerance;
-  const plateau = progressed && earlier.length > 0 && !clearlyAbove(window, earlier, state.tolerance);
+  // Not "not clearly above" (within the noise): the noise of a window that holds the end of slow start is its own
+  // rise, and a loss burst in the last window widens it further, so a 100 Mbit/s, 80 ms step that still rose from
+  // 50 to 91 Mbit/s passed as a plateau and its figure kept the rise (−15 %). Waiting costs intervals, not accuracy:
+  // stopping on the difference of two windows leaves the mean of both unbiased, and `maxStepIntervals` bounds it.
+  const plateau = progressed && earlier.length > 0 && !(mean(window) > mean(earlier) * (1 + state.tolerance));
   const limited = step.length >= state.maxStepIntervals;
   if (!stable && !plateau && !limited) return { action: 'wait' };
   // A stable last window stands alone unless the one before was stable too: a window that is not holds the end of
