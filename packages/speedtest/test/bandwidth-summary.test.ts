@@ -117,6 +117,26 @@ describe('summarizeBandwidth', () => {
     expect(result.streams).toBe(2);
   });
 
+  it("merges from the previous step's last window only, leaving out the rise a two-window figure held", () => {
+    // Upload, 100/100 Mbit/s, 80 ms, 0.5 % loss (Mbit/s): the first step's figure was its last two windows, the
+    // earlier one still rising as requests grew (23 → 122); the doubled step gained nothing.
+    const closedIntervals = [0, 23, 29, 58, 122, 11, 98, 140, 108, 61, 104, 90, 71, 98, 107];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      direction: 'upload',
+      closedIntervals,
+      stepStartIndex: 9,
+      finalWindow: [104, 90, 71, 98, 107],
+      finalBasis: { startIndex: 10, endIndex: 15, pick: 'all' },
+      previousStep: {
+        window: [23, 29, 58, 122, 11, 98, 140, 108],
+        streams: 1,
+        basis: { startIndex: 1, endIndex: 9, pick: 'all' },
+      },
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(5));
+  });
+
   it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {
     // Bytes of requests still in flight at the decision landed in those intervals afterwards.
     const closedIntervals = [50, 101, 99, 100, 104, 190, 201, 203, 199, 205];

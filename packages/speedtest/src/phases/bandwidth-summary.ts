@@ -83,10 +83,14 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     !clearlyAbove(window, previousWindow, observed.tolerance)
   ) {
     // More streams gained nothing: both steps measured the same link, so every interval from the previous step's
-    // window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then releases
-    // them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read 0.1–9.4.
+    // last window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then
+    // releases them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read
+    // 0.1–9.4. Its last window only, whatever that step's figure was: the first step opens a new connection (and
+    // grows upload requests from `minRequestBytes`), and a window before its last held that rise (an upload on
+    // 100 Mbit/s, 80 ms read −9.5 % with 23 and 29 Mbit/s intervals in).
     const endIndex = observed.finalBasis?.endIndex ?? closedIntervals.length;
-    const merged = closedIntervals.slice(previous.basis.startIndex, endIndex);
+    const startIndex = Math.max(previous.basis.startIndex, previous.basis.endIndex - observed.stableIntervals);
+    const merged = closedIntervals.slice(startIndex, endIndex);
     if (merged.length > window.length) window = merged;
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
