@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { decideRamp, nextRequestBytes, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
+import { decideRamp, nextRequestBytes, pastDecision, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
 
 describe('GoodputMeter', () => {
   it('turns bytes per 100 ms interval into bits per second', () => {
@@ -266,6 +266,16 @@ describe('decideRamp', () => {
     if (decision.action === 'finish') expect(valuesOf(decision.basis, later)).toEqual([91, 131, 96, 136]);
     // Intervals that are not there (fewer than the basis names) give nothing rather than a shorter window.
     if (decision.action === 'finish') expect(valuesOf(decision.basis, later.slice(0, 5))).toEqual([]);
+  });
+});
+
+describe('pastDecision', () => {
+  it('runs the figure one interval past the window the ramp decided on, whatever its values', () => {
+    expect(pastDecision({ startIndex: 3, endIndex: 11, pick: 'all' })).toEqual({
+      startIndex: 3,
+      endIndex: 12,
+      pick: 'all',
+    });
   });
 });
 

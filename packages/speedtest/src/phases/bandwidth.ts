@@ -1,6 +1,6 @@
 import { sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
-import { decideRamp, type RampDecision, type WindowBasis } from '../stats/ramp';
+import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { type PathTiming, pathTiming } from './bandwidth-request';
@@ -50,7 +50,7 @@ interface PhaseRun {
   stopReason: StopReason | null;
   finalWindow: number[] | null;
   finalBasis: WindowBasis | null;
-  /** Once the ramp has finished: the phase runs until this many intervals are complete (see `afterDecisionIntervals`). */
+  /** Once the ramp has finished: the phase runs until this many intervals are complete (`pastDecision`). */
   finishAtIntervals: number | null;
   /** Up to when the meter's intervals were complete when the phase stopped (uploads cut then never add bytes). */
   settledAtStopMs: number;
@@ -221,20 +221,10 @@ function applyDecision(run: PhaseRun, decision: RampDecision): void {
   if (decision.action === 'finish') {
     run.stopReason = decision.stable ? 'stable' : 'step-limit';
     run.finalWindow = decision.window;
-    const endIndex = decision.basis.endIndex + afterDecisionIntervals;
-    run.finalBasis = { ...decision.basis, endIndex };
-    run.finishAtIntervals = endIndex;
+    run.finalBasis = pastDecision(decision.basis);
+    run.finishAtIntervals = run.finalBasis.endIndex;
   }
 }
-
-/**
- * Intervals the figure runs on past the ramp's decision (each at least 2 round trips long). The decision reads the
- * latest windows, and what makes them read "no longer rising" is often a loss: its stream's bytes wait at the
- * receiver for the retransmission, a round trip or two, and arrive in a burst after it. A figure that ended at the
- * decision would end on that stall without its burst (−9.5 % on 5/1 Mbit/s, 200 ms, 0.5 % loss, where the stream's
- * last intervals read 2.4 and 3.4 Mbit/s); one interval more, on which nothing was decided, takes the burst in.
- */
-export const afterDecisionIntervals = 1;
 
 /**
  * No new request starts and the requests in flight are cut: the figure rests on intervals every byte of which had
