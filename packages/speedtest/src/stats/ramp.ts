@@ -65,7 +65,7 @@ export function decideRamp(state: RampState): RampDecision {
   const earlier = step.length >= 2 * size ? step.slice(-2 * size, -size) : [];
   // Agreeing intervals only count when transfers ended inside them: one stalled request spread evenly over many
   // intervals looks perfectly flat. Half a completion per interval is the least a healthy upload stream gives.
-  // Counted over both windows when there are two: an upload lasting 16 round trips may end in neither of 4 intervals.
+  // Counted over both windows when there are two: an upload lasting 8 round trips or more may end in neither of 4 intervals.
   const judged = Math.min(step.length, 2 * size);
   const spanEnds = (state.spanEndsPerInterval ?? []).slice(state.stepStartIndex + 1).slice(-judged);
   const progressed =
