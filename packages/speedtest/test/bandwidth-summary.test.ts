@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type PhaseObservation, summarizeBandwidth, transferSample } from '../src/phases/bandwidth-summary';
+import {
+  busyWeighted,
+  type PhaseObservation,
+  summarizeBandwidth,
+  transferSample,
+} from '../src/phases/bandwidth-summary';
 import type { ProbeResult } from '../src/probe';
+import { meanEstimate } from '../src/stats/confidence';
 
 const observed: PhaseObservation = {
   direction: 'download',
@@ -135,6 +141,29 @@ describe('summarizeBandwidth', () => {
       },
     });
     expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(5));
+  });
+
+  it('weighs each interval of the figure by the time every stream was sending in it', () => {
+    // Upload, 5/1 Mbit/s, 200 ms, 2 % loss (Mbit/s): the last interval was mostly idle gaps, and a burst released in
+    // its 40 ms of sending read 5.9; weighed by time it adds its bytes, not a sixth of the window's rate.
+    const closedIntervals = [0, 1, 0.9, 1, 0.9, 5.9];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      direction: 'upload',
+      closedIntervals,
+      closedBusyMs: [400, 400, 400, 400, 400, 40],
+      stepStartIndex: 0,
+      finalWindow: [1, 0.9, 1, 0.9, 5.9],
+      finalBasis: { startIndex: 1, endIndex: 6, pick: 'all' },
+      previousStep: null,
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(1));
+    expect(result.bitsPerSecond.value).toBeCloseTo((400 * 3.8 + 40 * 5.9) / 1640, 9);
+  });
+
+  it('gives the plain mean when every interval was all sending', () => {
+    const estimate = meanEstimate([1, 2, 3]);
+    expect(busyWeighted(estimate, [1, 2, 3], [250, 250, 250])).toEqual(estimate);
   });
 
   it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {

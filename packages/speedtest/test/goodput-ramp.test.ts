@@ -83,6 +83,13 @@ describe('GoodputMeter', () => {
     expect(meter.closedIntervals(100)).toEqual([80_000]);
   });
 
+  it('reports how long every stream was sending in each interval: its length less its gaps', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 200, 1000);
+    meter.addGap(150, 190);
+    expect(meter.closedBusyMs(200)).toEqual([100, 60]);
+  });
+
   it('counts overlapping gaps once', () => {
     const meter = new GoodputMeter(0, 100);
     meter.addSpan(0, 100, 1000);

@@ -240,11 +240,13 @@ function drainAndStop(run: PhaseRun): void {
 
 function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
   const { input, pool, timing } = run;
+  // Intervals after the last byte would only add the idle tail of the phase to the figures.
+  // Nor intervals that requests cut at the stop would have filled.
+  const closedUntilMs = Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs);
   const { result, intervals } = summarizeBandwidth({
     direction: input.direction,
-    // Intervals after the last byte would only add the idle tail of the phase to the figures.
-    // Nor intervals that requests cut at the stop would have filled.
-    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs)),
+    closedIntervals: pool.meter.closedIntervals(closedUntilMs),
+    closedBusyMs: pool.meter.closedBusyMs(closedUntilMs),
     intervalMs: timing.intervalMs,
     phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
     phaseDurationMs: endMs - run.phaseStartMs,

@@ -127,6 +127,23 @@ export class GoodputMeter {
     return rates;
   }
 
+  /**
+   * Time (ms) of every interval that ended before `settledMs` during which every stream was sending: the interval's
+   * length less its idle gaps. A figure over several intervals weighs each by it, so it is the bytes over the time
+   * they were measured in: an interval mostly in gaps holds a few ms of sending, and a burst a loss released then
+   * divided by those ms alone (5.9 Mbit/s on a 1 Mbit/s link) must not count like a whole interval.
+   */
+  closedBusyMs(settledMs: number): number[] {
+    const closedCount = Math.max(0, Math.floor((settledMs - this.#originMs) / this.#intervalMs));
+    return Array.from({ length: closedCount }, (_, index) => {
+      let busyMs = 0;
+      for (let bin = index * binsPerInterval; bin < (index + 1) * binsPerInterval; bin++) {
+        busyMs += this.#binMs * (1 - (this.#gapByBin[bin] ?? 0));
+      }
+      return busyMs < this.#binMs ? this.#intervalMs : busyMs;
+    });
+  }
+
   #bytesIn(index: number): number {
     let bytes = 0;
     for (let bin = index * binsPerInterval; bin < (index + 1) * binsPerInterval; bin++)
