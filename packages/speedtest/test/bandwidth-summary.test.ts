@@ -143,24 +143,6 @@ describe('summarizeBandwidth', () => {
     expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(5));
   });
 
-  it('does not merge with a previous step judged at its interval limit: it never stopped rising', () => {
-    const closedIntervals = [0, 4.8, 4.3, 5.3, 4.0, 7.3, 5.9, 4.8, 4.7, 2.7, 5.6, 4.5];
-    const { result } = summarizeBandwidth({
-      ...observed,
-      closedIntervals,
-      stepStartIndex: 5,
-      finalWindow: [5.9, 4.8, 4.7, 2.7, 5.6, 4.5],
-      finalBasis: { startIndex: 6, endIndex: 12, pick: 'all' },
-      previousStep: {
-        window: [4.8, 4.3, 5.3, 4.0],
-        streams: 1,
-        basis: { startIndex: 1, endIndex: 5, pick: 'all' },
-        settled: false,
-      },
-    });
-    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(6));
-  });
-
   it('weighs each interval of the figure by the time every stream was sending in it', () => {
     // Upload, 5/1 Mbit/s, 200 ms, 2 % loss (Mbit/s): the last interval was mostly idle gaps, and a burst released in
     // its 40 ms of sending read 5.9; weighed by time it adds its bytes, not a sixth of the window's rate.

@@ -136,7 +136,6 @@ describe('decideRamp', () => {
       action: 'add-streams',
       window: [50, 100, 70, 120],
       basis: { startIndex: 1, endIndex: 5, pick: 'all' },
-      settled: false,
     });
   });
 
@@ -145,7 +144,6 @@ describe('decideRamp', () => {
       action: 'add-streams',
       window: [100, 101, 100, 100],
       basis: { startIndex: 2, endIndex: 6, pick: 'all' },
-      settled: true,
     });
   });
 

@@ -27,8 +27,7 @@ export interface PhaseObservation {
   /** Which intervals that window was (then the window is taken again from `closedIntervals`). */
   finalBasis?: WindowBasis | null;
   /** The window that ended the previous step (fewer streams), or null in the first step. */
-  /** `settled`: that step ended stable or at its plateau, not at its interval limit (omitted: settled). */
-  previousStep: { window: readonly number[]; streams: number; basis?: WindowBasis; settled?: boolean } | null;
+  previousStep: { window: readonly number[]; streams: number; basis?: WindowBasis } | null;
   stopReason: StopReason;
   stableIntervals: number;
   /** Relative difference below which two steps count as the same goodput (e.g. 0.05). */
@@ -94,7 +93,6 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     streams = previous.streams;
   } else if (
     previous?.basis &&
-    previous.settled !== false &&
     previousWindow.length > 0 &&
     !clearlyAbove(window, previousWindow, observed.tolerance)
   ) {
@@ -103,10 +101,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     // releases them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read
     // 0.1–9.4. Its last window only, whatever that step's figure was: the first step opens a new connection (and
     // grows upload requests from `minRequestBytes`), and a window before its last held that rise (an upload on
-    // 100 Mbit/s, 80 ms read −9.5 % with 23 and 29 Mbit/s intervals in). Only after a step that settled: one judged
-    // at its interval limit never stopped rising (an upload stream on 100 Mbit/s, 80 ms, 0.5 % loss hit a
-    // retransmission timeout and its last window was slow start again, 20–80 Mbit/s).
-
+    // 100 Mbit/s, 80 ms read −9.5 % with 23 and 29 Mbit/s intervals in).
     const endIndex = observed.finalBasis?.endIndex ?? closedIntervals.length;
     const startIndex = Math.max(previous.basis.startIndex, previous.basis.endIndex - observed.stableIntervals);
     const merged = closedIntervals.slice(startIndex, endIndex);
