@@ -18,6 +18,10 @@ export interface ProbeResult {
   responseStartMs: number;
   /** True when the signal cut the body short (a download the phase no longer needed): `receivedBytes` arrived. */
   cut?: boolean;
+  /** Uploads: the server's `[offsetMs, bytes]` read times from its handler's start, when it sent them. */
+  receiveTimeline?: [number, number][] | null;
+  /** Uploads: when the server answered, on the timeline's clock (ms); null when it did not say. */
+  serverEndMs?: number | null;
 }
 
 let sequence = 0;
@@ -128,9 +132,15 @@ export async function upload(context: ProbeContext, bytes: number, payload: Blob
     // An abort must not turn into a sample without a receipt; any other unreadable body is just an unknown count.
     if (isAbort(error, context.signal)) throw error;
     return null;
-  })) as { receivedBytes?: unknown } | null;
+  })) as { receivedBytes?: unknown; receiveDurationMs?: unknown; receiveTimeline?: unknown } | null;
   const receivedBytes = typeof receipt?.receivedBytes === 'number' ? receipt.receivedBytes : null;
-  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, receivedBytes);
+  const result = await finish(url, response, { startMs, headersMs, endMs: performance.now() }, receivedBytes);
+  // Checked where it is used (upload-spans.ts): a timeline that does not add up is ignored there.
+  const receiveTimeline = Array.isArray(receipt?.receiveTimeline)
+    ? (receipt.receiveTimeline as [number, number][])
+    : null;
+  const serverEndMs = typeof receipt?.receiveDurationMs === 'number' ? receipt.receiveDurationMs : null;
+  return { ...result, receiveTimeline, serverEndMs };
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts (callers check the signal). */

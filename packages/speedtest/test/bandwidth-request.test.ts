@@ -7,12 +7,12 @@ const configured = { targetRequestMs: 500, intervalMs: 250 };
 describe('pathTiming', () => {
   it('keeps the configured values on short paths', () => {
     expect(pathTiming(configured, 20)).toEqual({ ...configured });
-    expect(pathTiming(configured, 31.25)).toEqual({ ...configured });
+    expect(pathTiming(configured, 62.5)).toEqual({ targetRequestMs: 500, intervalMs: 250 });
   });
 
-  it('makes upload requests last sixteen round trips and intervals two on long paths', () => {
-    expect(pathTiming(configured, 80)).toEqual({ targetRequestMs: 1280, intervalMs: 250 });
-    expect(pathTiming(configured, 200)).toEqual({ targetRequestMs: 3200, intervalMs: 400 });
+  it('makes upload requests last eight round trips and intervals two on long paths', () => {
+    expect(pathTiming(configured, 80)).toEqual({ targetRequestMs: 640, intervalMs: 250 });
+    expect(pathTiming(configured, 200)).toEqual({ targetRequestMs: 1600, intervalMs: 400 });
   });
 
   it('falls back to the configured values when the RTT is unknown', () => {

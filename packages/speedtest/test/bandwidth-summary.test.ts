@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type PhaseObservation, summarizeBandwidth, transferSample } from '../src/phases/bandwidth-summary';
+import {
+  busyWeighted,
+  type PhaseObservation,
+  summarizeBandwidth,
+  transferSample,
+} from '../src/phases/bandwidth-summary';
 import type { ProbeResult } from '../src/probe';
+import { meanEstimate } from '../src/stats/confidence';
 
 const observed: PhaseObservation = {
   direction: 'download',
@@ -115,6 +121,49 @@ describe('summarizeBandwidth', () => {
     expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(1));
     expect(result.bitsPerSecond.value).toBeCloseTo(53.9 / 11, 9);
     expect(result.streams).toBe(2);
+  });
+
+  it("merges from the previous step's last window only, leaving out the rise a two-window figure held", () => {
+    // Upload, 100/100 Mbit/s, 80 ms, 0.5 % loss (Mbit/s): the first step's figure was its last two windows, the
+    // earlier one still rising as requests grew (23 → 122); the doubled step gained nothing.
+    const closedIntervals = [0, 23, 29, 58, 122, 11, 98, 140, 108, 61, 104, 90, 71, 98, 107];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      direction: 'upload',
+      closedIntervals,
+      stepStartIndex: 9,
+      finalWindow: [104, 90, 71, 98, 107],
+      finalBasis: { startIndex: 10, endIndex: 15, pick: 'all' },
+      previousStep: {
+        window: [23, 29, 58, 122, 11, 98, 140, 108],
+        streams: 1,
+        basis: { startIndex: 1, endIndex: 9, pick: 'all' },
+      },
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(5));
+  });
+
+  it('weighs each interval of the figure by the time every stream was sending in it', () => {
+    // Upload, 5/1 Mbit/s, 200 ms, 2 % loss (Mbit/s): the last interval was mostly idle gaps, and a burst released in
+    // its 40 ms of sending read 5.9; weighed by time it adds its bytes, not a sixth of the window's rate.
+    const closedIntervals = [0, 1, 0.9, 1, 0.9, 5.9];
+    const { result } = summarizeBandwidth({
+      ...observed,
+      direction: 'upload',
+      closedIntervals,
+      closedBusyMs: [400, 400, 400, 400, 400, 40],
+      stepStartIndex: 0,
+      finalWindow: [1, 0.9, 1, 0.9, 5.9],
+      finalBasis: { startIndex: 1, endIndex: 6, pick: 'all' },
+      previousStep: null,
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(1));
+    expect(result.bitsPerSecond.value).toBeCloseTo((400 * 3.8 + 40 * 5.9) / 1640, 9);
+  });
+
+  it('gives the plain mean when every interval was all sending', () => {
+    const estimate = meanEstimate([1, 2, 3]);
+    expect(busyWeighted(estimate, [1, 2, 3], [250, 250, 250])).toEqual(estimate);
   });
 
   it('takes the decided windows again from the final intervals, so the headline is the mean of reported values', () => {

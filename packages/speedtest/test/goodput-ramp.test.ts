@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { decideRamp, nextRequestBytes, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
+import { decideRamp, nextRequestBytes, pastDecision, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
 
 describe('GoodputMeter', () => {
   it('turns bytes per 100 ms interval into bits per second', () => {
@@ -49,6 +49,61 @@ describe('GoodputMeter', () => {
     meter.addSpan(0, 90, 10);
     meter.addSpan(0, 250, 10);
     expect(meter.closedSpanEnds(300)).toEqual([2, 0, 1]);
+  });
+
+  it('adds the stretches of one transfer each over its own span, counting one end at the last', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpans([
+      { startMs: 0, endMs: 100, bytes: 1000 },
+      { startMs: 100, endMs: 200, bytes: 0 },
+      { startMs: 200, endMs: 250, bytes: 500 },
+    ]);
+    expect(meter.closedIntervals(300)).toEqual([80_000, 0, 40_000]);
+    expect(meter.closedSpanEnds(300)).toEqual([0, 0, 1]);
+    expect(meter.totalBytes).toBe(1500);
+    expect(meter.lastEndMs).toBe(250);
+  });
+
+  it('leaves an idle gap out of both the bytes and the time of its interval', () => {
+    // One stream at 1000 bytes per 100 ms, idle for the last 50 ms of the first interval (between two uploads).
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 50, 500);
+    meter.addGap(50, 100);
+    meter.addSpan(100, 200, 1000);
+    expect(meter.closedIntervals(200)).toEqual([80_000, 80_000]);
+  });
+
+  it('drops the bytes other streams moved during a gap, so a stream that filled the pause reads no higher', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 50, 250);
+    meter.addSpan(0, 50, 250);
+    // Stream two idles for 50 ms while stream one takes the whole link.
+    meter.addSpan(50, 100, 500);
+    meter.addGap(50, 100);
+    expect(meter.closedIntervals(100)).toEqual([80_000]);
+  });
+
+  it('reports how long every stream was sending in each interval: its length less its gaps', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 200, 1000);
+    meter.addGap(150, 190);
+    expect(meter.closedBusyMs(200)).toEqual([100, 60]);
+  });
+
+  it('counts overlapping gaps once', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 100, 1000);
+    meter.addGap(50, 100);
+    meter.addGap(60, 100);
+    // 500 bytes in the 50 ms outside the gaps.
+    expect(meter.closedIntervals(100)).toEqual([80_000]);
+  });
+
+  it('falls back to the whole interval when a gap covers all of it', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 100, 1000);
+    meter.addGap(0, 100);
+    expect(meter.closedIntervals(100)).toEqual([80_000]);
   });
 
   it('ignores non-positive byte counts', () => {
@@ -131,7 +186,25 @@ describe('decideRamp', () => {
   it('does not take noise for a gain: finishes when the doubled step is higher only within its swings', () => {
     const state = { ...base, streams: 2, previousStepBitsPerSecond: 3.25, previousStepWindow: [4.0, 1.5, 4.1, 3.4] };
     const noisy = [0, 4.6, 0.1, 2.3, 9.4, 2.5, 5.9, 15.1, 5.8];
-    expect(decideRamp({ ...state, intervalsBitsPerSecond: noisy })).toMatchObject({ action: 'finish', stable: true });
+    // Judged at its interval limit (its last window is more than 5 % above the one before, so it is no plateau).
+    expect(decideRamp({ ...state, maxStepIntervals: 8, intervalsBitsPerSecond: noisy })).toMatchObject({
+      action: 'finish',
+      stable: false,
+    });
+  });
+
+  it('does not take the end of slow start for a plateau when a loss burst makes the last window swing', () => {
+    // 100/100 Mbit/s, 80 ms, 0.5 % loss, one download stream (Mbit/s): the window before the last still rises
+    // (10.8 → 80.4) and the last holds a stall and its burst (24.5, 160.7). Within the noise of both, but 84 % higher.
+    const state = { ...base, maxStepIntervals: 20 };
+    const opening = [1.3, 10.8, 49.3, 58.8, 80.4, 24.5, 160.7, 95.6, 84.7];
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: opening }).action).toBe('wait');
+    // Once the rise has left the earlier window, the step is at its plateau and both windows stand for it.
+    const settled = [...opening, 96.6, 90.3, 91.2, 98.1];
+    expect(decideRamp({ ...state, intervalsBitsPerSecond: settled })).toMatchObject({
+      action: 'add-streams',
+      window: [24.5, 160.7, 95.6, 84.7, 96.6, 90.3, 91.2, 98.1],
+    });
   });
 
   it('finishes at the stream limit even if more streams would have helped', () => {
@@ -200,6 +273,16 @@ describe('decideRamp', () => {
     if (decision.action === 'finish') expect(valuesOf(decision.basis, later)).toEqual([91, 131, 96, 136]);
     // Intervals that are not there (fewer than the basis names) give nothing rather than a shorter window.
     if (decision.action === 'finish') expect(valuesOf(decision.basis, later.slice(0, 5))).toEqual([]);
+  });
+});
+
+describe('pastDecision', () => {
+  it('runs the figure one interval past the window the ramp decided on, whatever its values', () => {
+    expect(pastDecision({ startIndex: 3, endIndex: 11, pick: 'all' })).toEqual({
+      startIndex: 3,
+      endIndex: 12,
+      pick: 'all',
+    });
   });
 });
 

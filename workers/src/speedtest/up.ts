@@ -1,6 +1,7 @@
 import { jsonError } from '../shared/json';
 import { maxUploadBytes, measurementHeaders } from './limits';
 import { parseBytesParam } from './params';
+import { ReceiveTimeline } from './receive-timeline';
 
 /** What the server saw of one upload; returned as JSON so clients can compare client and server byte counts. */
 export interface UploadReceipt {
@@ -9,20 +10,31 @@ export interface UploadReceipt {
   declaredBytes: number | null;
   /** From the handler's start until the last body byte was read (ms); coarse inside Workers (clock moves on I/O). */
   receiveDurationMs: number;
+  /**
+   * `[offsetMs, bytes]`: bytes read by then, from the handler's start (ms), at most one point per 5 ms, first [0, 0].
+   * The engine places an upload's bytes at the times the server read them (packages/speedtest). The Workers clock only
+   * moves on I/O, and reading a body chunk is I/O, so each point is the time of a read.
+   */
+  receiveTimeline: [number, number][];
 }
 
-/** Reads and discards a body, counting it; stops with `tooLarge` as soon as it passes `maxBytes`. */
+/**
+ * Reads and discards a body, counting it into `timeline` as it arrives (`nowMs` is the handler's clock); stops with
+ * `tooLarge` as soon as it passes `maxBytes`.
+ */
 async function countBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
+  timeline: ReceiveTimeline,
+  nowMs: () => number,
 ): Promise<{ bytes: number; tooLarge: boolean }> {
   if (!body) return { bytes: 0, tooLarge: false };
   const reader = body.getReader();
-  let bytes = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { bytes, tooLarge: false };
-    bytes += value.byteLength;
+    if (done) return { bytes: timeline.bytes, tooLarge: false };
+    timeline.add(nowMs(), value.byteLength);
+    const bytes = timeline.bytes;
     if (bytes > maxBytes) {
       await reader.cancel('upload over the cap');
       return { bytes, tooLarge: true };
@@ -51,7 +63,8 @@ export async function handleUp(request: Request): Promise<Response> {
       },
     );
   }
-  const counted = await countBody(request.body, maxUploadBytes);
+  const timeline = new ReceiveTimeline();
+  const counted = await countBody(request.body, maxUploadBytes, timeline, () => performance.now() - startedMs);
   const receiveDurationMs = performance.now() - startedMs;
   const headers = measurementHeaders(receiveDurationMs);
   if (counted.tooLarge) {
@@ -63,7 +76,12 @@ export async function handleUp(request: Request): Promise<Response> {
     );
   }
   headers.set('x-received-bytes', String(counted.bytes));
-  const receipt: UploadReceipt = { receivedBytes: counted.bytes, declaredBytes, receiveDurationMs };
+  const receipt: UploadReceipt = {
+    receivedBytes: counted.bytes,
+    declaredBytes,
+    receiveDurationMs,
+    receiveTimeline: timeline.points(),
+  };
   headers.set('content-type', 'application/json; charset=utf-8');
   return new Response(JSON.stringify(receipt), { headers });
 }

@@ -87,6 +87,21 @@ describe('POST /__up', () => {
     expect(await response.json()).toMatchObject({ receivedBytes: 300000, declaredBytes: 300000 });
   });
 
+  it('answers when the body arrived: a timeline from [0, 0] to the bytes received, never going back', async () => {
+    const response = await call('/__up?bytes=300000', { method: 'POST', body: new Uint8Array(300000) });
+    const receipt = (await response.json()) as { receiveTimeline: [number, number][]; receiveDurationMs: number };
+    const timeline = receipt.receiveTimeline;
+    expect(timeline[0]).toEqual([0, 0]);
+    expect(timeline.at(-1)?.[1]).toBe(300000);
+    for (let index = 1; index < timeline.length; index++) {
+      const [timeMs, bytes] = timeline[index] as [number, number];
+      const [previousMs, previousBytes] = timeline[index - 1] as [number, number];
+      expect(timeMs).toBeGreaterThanOrEqual(previousMs);
+      expect(bytes).toBeGreaterThanOrEqual(previousBytes);
+    }
+    expect(timeline.at(-1)?.[0]).toBeLessThanOrEqual(receipt.receiveDurationMs);
+  });
+
   it('accepts a text body without a bytes parameter, as @cloudflare/speedtest sends it', async () => {
     const response = await call('/__up', { method: 'POST', body: '0'.repeat(1000) });
     expect(await response.json()).toMatchObject({ receivedBytes: 1000, declaredBytes: null });

@@ -1,6 +1,7 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
+import { uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { transferSample } from './bandwidth-summary';
 
@@ -21,8 +22,12 @@ export interface StreamPool {
   readonly stop: AbortController;
   readonly onSample: (sample: RequestSample) => void;
   readonly samples: RequestSample[];
-  /** Start times (ms) of the requests in flight: an upload's bytes are only known up to the oldest of them. */
-  readonly inFlightStartsMs: Set<number>;
+  /**
+   * For each request in flight, the instant (ms) from which its stream may still add bytes or an idle gap: its start,
+   * or for an upload the end of its stream's previous upload as the server read it (the gap up to this request's
+   * first byte is only known once it has finished). The meter's intervals are complete up to the oldest of them.
+   */
+  readonly inFlightFromMs: Map<object, number>;
   /** One promise per stream, in the order they were added. */
   readonly streamsDone: Promise<void>[];
   streams: number;
@@ -66,10 +71,11 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
  */
 async function runStream(pool: StreamPool): Promise<void> {
   let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
+  const stream: StreamState = { lastReadEndMs: null };
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
-    const nextBytes = await transferOnce(pool, sizeBytes);
+    const nextBytes = await transferOnce(pool, stream, sizeBytes);
     if (nextBytes === null) return;
     if (pool.direction === 'upload') requestBytes = nextBytes;
   }
@@ -99,13 +105,20 @@ function claimBytes(pool: StreamPool, wantedBytes: number): number {
   return sizeBytes;
 }
 
+/** What a stream remembers between its requests. */
+interface StreamState {
+  /** When the server read the last byte of this stream's previous upload (client clock, ms); null before one. */
+  lastReadEndMs: number | null;
+}
+
 /** One request and its sample; the size of the next request, or null when the stream should end. */
-async function transferOnce(pool: StreamPool, sizeBytes: number): Promise<number | null> {
+async function transferOnce(pool: StreamPool, stream: StreamState, sizeBytes: number): Promise<number | null> {
   const startMs = performance.now();
-  pool.inFlightStartsMs.add(startMs);
+  const request = {};
+  pool.inFlightFromMs.set(request, Math.min(startMs, stream.lastReadEndMs ?? startMs));
   const parallelStreams = pool.streams;
   try {
-    const probe = await sendRequest(pool, sizeBytes);
+    const probe = await sendRequest(pool, stream, sizeBytes);
     // A cut download moved only what arrived; its sample says so (and its rate is that of those bytes).
     const movedBytes = probe.cut ? (probe.receivedBytes ?? 0) : sizeBytes;
     const sample = transferSample(
@@ -135,19 +148,35 @@ async function transferOnce(pool: StreamPool, sizeBytes: number): Promise<number
     pool.stop.abort('a request failed');
     return null;
   } finally {
-    pool.inFlightStartsMs.delete(startMs);
+    pool.inFlightFromMs.delete(request);
   }
 }
 
 /** The request itself; its bytes go into the goodput meter as they move. */
-async function sendRequest(pool: StreamPool, sizeBytes: number): Promise<ProbeResult> {
+async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: number): Promise<ProbeResult> {
   const context = { serverUrl: pool.options.serverUrl, signal: pool.stop.signal };
   if (pool.direction === 'download') {
     return download(context, sizeBytes, (fromMs, toMs, chunkBytes) => pool.meter.addSpan(fromMs, toMs, chunkBytes));
   }
   const probe = await upload(context, sizeBytes, pool.payload);
-  // Bytes left the client between the request start and one round trip before the response began.
-  const sentEndMs = Math.max(probe.requestStartMs, probe.responseStartMs - pool.idleRttMs);
-  pool.meter.addSpan(probe.requestStartMs, sentEndMs, sizeBytes);
+  // At the times the server read them when it said so, else spread from the request's start to one round trip
+  // before the response began (upload-spans.ts).
+  const spans = uploadSpans({
+    requestStartMs: probe.requestStartMs,
+    responseStartMs: probe.responseStartMs,
+    idleRttMs: pool.idleRttMs,
+    bytes: sizeBytes,
+    receiveTimeline: probe.receiveTimeline,
+    serverEndMs: probe.serverEndMs,
+  });
+  pool.meter.addSpans(spans.spans);
+  // The server's read times show the round trip this connection idled between its previous upload and this one
+  // (response back, next request out): it is left out of goodput (GoodputMeter.addGap).
+  if (spans.fromServer) {
+    if (stream.lastReadEndMs !== null) pool.meter.addGap(stream.lastReadEndMs, spans.receiveStartMs);
+    stream.lastReadEndMs = spans.receiveEndMs;
+  } else {
+    stream.lastReadEndMs = null;
+  }
   return probe;
 }

@@ -1,5 +1,5 @@
 import type { ProbeResult } from '../probe';
-import { capLevel, meanEstimate } from '../stats/confidence';
+import { capLevel, type Estimate, meanEstimate } from '../stats/confidence';
 import { settledTail, valuesOf, type WindowBasis } from '../stats/ramp';
 import { clearlyAbove } from '../stats/stability';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
@@ -10,6 +10,11 @@ export interface PhaseObservation {
   direction: 'download' | 'upload';
   /** Goodput (bit/s) of each closed interval up to the last byte. */
   closedIntervals: readonly number[];
+  /**
+   * Time (ms) of each closed interval during which every stream was sending (`GoodputMeter.closedBusyMs`); the figure
+   * weighs its intervals by it. Omitted: every interval counts the same.
+   */
+  closedBusyMs?: readonly number[];
   intervalMs: number;
   /** Phase start relative to the test start (ms). */
   phaseOffsetMs: number;
@@ -64,9 +69,17 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     const values = basis ? valuesOf(basis, closedIntervals) : [];
     return values.length > 0 ? values : [...snapshot];
   };
+  // Which intervals (indices) the window is, when it is a run of final intervals: their busy time weighs them.
+  const rangeOf = (basis: WindowBasis | null | undefined): IndexRange | null =>
+    basis && basis.pick === 'all' && valuesOf(basis, closedIntervals).length > 0
+      ? { start: basis.startIndex, end: basis.endIndex }
+      : null;
   let window = observed.finalWindow
     ? again(observed.finalWindow, observed.finalBasis)
     : settledTail(stepIntervals, observed.stableIntervals, observed.tolerance);
+  let range = observed.finalWindow
+    ? rangeOf(observed.finalBasis)
+    : { start: closedIntervals.length - window.length, end: closedIntervals.length };
   let streams = observed.streams;
   const previous = observed.previousStep;
   const previousWindow = previous ? again(previous.window, previous.basis) : [];
@@ -76,6 +89,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     (window.length === 0 || clearlyAbove(previousWindow, window, observed.tolerance))
   ) {
     window = previousWindow;
+    range = rangeOf(previous.basis);
     streams = previous.streams;
   } else if (
     previous?.basis &&
@@ -83,11 +97,18 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     !clearlyAbove(window, previousWindow, observed.tolerance)
   ) {
     // More streams gained nothing: both steps measured the same link, so every interval from the previous step's
-    // window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then releases
-    // them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read 0.1–9.4.
+    // last window to the end stands for it. Bursts (a loss recovered a round trip later holds bytes back, then
+    // releases them) only average out over seconds: on 5 Mbit/s with 200 ms and 0.5 % loss, 400 ms intervals read
+    // 0.1–9.4. Its last window only, whatever that step's figure was: the first step opens a new connection (and
+    // grows upload requests from `minRequestBytes`), and a window before its last held that rise (an upload on
+    // 100 Mbit/s, 80 ms read −9.5 % with 23 and 29 Mbit/s intervals in).
     const endIndex = observed.finalBasis?.endIndex ?? closedIntervals.length;
-    const merged = closedIntervals.slice(previous.basis.startIndex, endIndex);
-    if (merged.length > window.length) window = merged;
+    const startIndex = Math.max(previous.basis.startIndex, previous.basis.endIndex - observed.stableIntervals);
+    const merged = closedIntervals.slice(startIndex, endIndex);
+    if (merged.length > window.length) {
+      window = merged;
+      range = { start: startIndex, end: startIndex + merged.length };
+    }
   }
   const averageBitsPerSecond = (observed.meteredBytes * 8 * 1000) / Math.max(1, observed.phaseDurationMs);
   const ceiling =
@@ -98,9 +119,14 @@ export function summarizeBandwidth(observed: PhaseObservation): {
         : 'low';
   const sum = (pick: (sample: RequestSample) => number) => samples.reduce((total, sample) => total + pick(sample), 0);
   const basis = window.length > 0 ? [...window] : [averageBitsPerSecond];
+  const weights = range && observed.closedBusyMs ? observed.closedBusyMs.slice(range.start, range.end) : [];
+  const estimate =
+    weights.length === basis.length && window.length > 0
+      ? busyWeighted(meanEstimate(basis), basis, weights)
+      : meanEstimate(basis);
   return {
     result: {
-      bitsPerSecond: capLevel(meanEstimate(basis), ceiling),
+      bitsPerSecond: capLevel(estimate, ceiling),
       headlineBasisBitsPerSecond: basis,
       headlineSource: window.length > 0 ? 'intervals' : 'phase-average',
       streams,
@@ -111,6 +137,24 @@ export function summarizeBandwidth(observed: PhaseObservation): {
     },
     intervals,
   };
+}
+
+/** Indices [start, end) of closed intervals. */
+interface IndexRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * The estimate moved to the busy-time-weighted mean of `values` (bytes over the time every stream was sending), its
+ * interval keeping the relative width the intervals' spread gave. Equal weights give the plain mean back.
+ */
+export function busyWeighted(estimate: Estimate, values: readonly number[], weightsMs: readonly number[]): Estimate {
+  const totalMs = weightsMs.reduce((sum, weightMs) => sum + weightMs, 0);
+  if (!(totalMs > 0) || !(estimate.value > 0)) return estimate;
+  const value = values.reduce((sum, rate, index) => sum + rate * (weightsMs[index] ?? 0), 0) / totalMs;
+  const scale = value / estimate.value;
+  return { ...estimate, value, low: estimate.low * scale, high: estimate.high * scale };
 }
 
 /** Pure: one finished transfer as a CSV row. Rates under 10 ms of transfer are left out (timer resolution). */

@@ -1,6 +1,6 @@
 import { sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
-import { decideRamp, type RampDecision, type WindowBasis } from '../stats/ramp';
+import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
 import { mean } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { type PathTiming, pathTiming } from './bandwidth-request';
@@ -50,6 +50,8 @@ interface PhaseRun {
   stopReason: StopReason | null;
   finalWindow: number[] | null;
   finalBasis: WindowBasis | null;
+  /** Once the ramp has finished: the phase runs until this many intervals are complete (`pastDecision`). */
+  finishAtIntervals: number | null;
   /** Up to when the meter's intervals were complete when the phase stopped (uploads cut then never add bytes). */
   settledAtStopMs: number;
 }
@@ -98,7 +100,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     stop: new AbortController(),
     onSample: input.onSample,
     samples: [],
-    inFlightStartsMs: new Set<number>(),
+    inFlightFromMs: new Map<object, number>(),
     streamsDone: [],
     streams: 0,
     nextRequestBytes: options.minRequestBytes,
@@ -119,6 +121,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     stopReason: null,
     finalWindow: null,
     finalBasis: null,
+    finishAtIntervals: null,
     settledAtStopMs: Number.POSITIVE_INFINITY,
   };
 }
@@ -150,6 +153,11 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
     const settledMs = settledAtMs(pool);
     const intervalsBitsPerSecond = pool.meter.closedIntervals(settledMs);
     reportProgress(run, intervalsBitsPerSecond);
+    if (run.finishAtIntervals !== null) {
+      // Decided: only the intervals after the decision are still to come (or a budget cuts them short).
+      if (intervalsBitsPerSecond.length >= run.finishAtIntervals || budgetStopReason(run)) return;
+      continue;
+    }
     run.stopReason = budgetStopReason(run);
     if (run.stopReason) return;
     const decision = decideRamp({
@@ -167,16 +175,19 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
       // Room for a plateau test (two windows) after the transition interval, plus one window for a slow opener.
       maxStepIntervals: input.options.stableIntervals * 3,
     });
-    if (applyDecision(run, decision)) return;
+    applyDecision(run, decision);
   }
 }
 
 /**
  * Up to when the meter's intervals are complete (ms): now for downloads, whose bytes are counted as they arrive; for
- * uploads the start of the oldest request in flight, whose bytes are only spread over time once it has finished.
+ * uploads the oldest instant a request in flight may still add bytes or an idle gap to (bandwidth-streams.ts): its
+ * bytes are only placed in time once it has finished.
  */
 function settledAtMs(pool: StreamPool): number {
-  return pool.direction === 'download' ? performance.now() : Math.min(performance.now(), ...pool.inFlightStartsMs);
+  return pool.direction === 'download'
+    ? performance.now()
+    : Math.min(performance.now(), ...pool.inFlightFromMs.values());
 }
 
 function reportProgress(run: PhaseRun, intervalsBitsPerSecond: readonly number[]): void {
@@ -196,8 +207,8 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
   return null;
 }
 
-/** Doubles the streams or records the finish; true when the phase has decided. */
-function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
+/** Doubles the streams, or records the finish and how many intervals the phase still runs. */
+function applyDecision(run: PhaseRun, decision: RampDecision): void {
   const { pool } = run;
   if (decision.action === 'add-streams') {
     run.previousStep = { window: decision.window, streams: pool.streams, basis: decision.basis };
@@ -205,15 +216,14 @@ function applyDecision(run: PhaseRun, decision: RampDecision): boolean {
     const targetStreams = Math.min(run.input.options.maxStreams, pool.streams * 2);
     run.streamChanges.push({ intervalIndex: run.stepStartIndex, streams: targetStreams });
     addStreams(pool, targetStreams);
-    return false;
+    return;
   }
   if (decision.action === 'finish') {
     run.stopReason = decision.stable ? 'stable' : 'step-limit';
     run.finalWindow = decision.window;
-    run.finalBasis = decision.basis;
-    return true;
+    run.finalBasis = pastDecision(decision.basis);
+    run.finishAtIntervals = run.finalBasis.endIndex;
   }
-  return false;
 }
 
 /**
@@ -230,11 +240,13 @@ function drainAndStop(run: PhaseRun): void {
 
 function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
   const { input, pool, timing } = run;
+  // Intervals after the last byte would only add the idle tail of the phase to the figures.
+  // Nor intervals that requests cut at the stop would have filled.
+  const closedUntilMs = Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs);
   const { result, intervals } = summarizeBandwidth({
     direction: input.direction,
-    // Intervals after the last byte would only add the idle tail of the phase to the figures.
-    // Nor intervals that requests cut at the stop would have filled.
-    closedIntervals: pool.meter.closedIntervals(Math.min(endMs, pool.meter.lastEndMs, run.settledAtStopMs)),
+    closedIntervals: pool.meter.closedIntervals(closedUntilMs),
+    closedBusyMs: pool.meter.closedBusyMs(closedUntilMs),
     intervalMs: timing.intervalMs,
     phaseOffsetMs: run.phaseStartMs - input.testOriginMs,
     phaseDurationMs: endMs - run.phaseStartMs,

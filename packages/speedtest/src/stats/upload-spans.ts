@@ -1,0 +1,97 @@
+/** Bytes that crossed the link between two instants (ms, performance.now() scale). */
+export interface ByteSpan {
+  startMs: number;
+  endMs: number;
+  bytes: number;
+}
+
+/**
+ * An upload's bytes in time; from the server's read times, also when its handler started (request headers arrived)
+ * and when it read the last byte, both on the client's clock (ms).
+ */
+export type UploadPlacement =
+  | { spans: ByteSpan[]; fromServer: false }
+  | { spans: ByteSpan[]; fromServer: true; receiveStartMs: number; receiveEndMs: number };
+
+/** What one finished upload tells about when its bytes moved. */
+export interface UploadObservation {
+  /** Request sent and response's first byte, client clock (ms). */
+  requestStartMs: number;
+  responseStartMs: number;
+  /** Median idle round trip (ms). */
+  idleRttMs: number;
+  /** Bytes the request carried. */
+  bytes: number;
+  /**
+   * The server's `[offsetMs, bytes]` read times from its handler's start (bytes counted up to then), when it sent
+   * them; `serverEndMs` is when it answered on the same clock (ms).
+   */
+  receiveTimeline?: readonly (readonly [number, number])[] | null;
+  serverEndMs?: number | null;
+}
+
+/**
+ * Where an upload's bytes go in the goodput meter (pure).
+ * - With the server's read times: each stretch between two reads, moved onto the client's clock by anchoring the
+ *   server's answer at the response's first byte less half the idle round trip (the way back; an upload loads only
+ *   the way out). Goodput intervals then hold the bytes that reached the server in them, as iperf3's receiver counts:
+ *   a loss that stalls one stream while the others fill the link shows as such, instead of every request's bytes
+ *   spread evenly over it (on 100/100 Mbit/s, 80 ms, 0.5 % loss intervals summed to +17.5 % over the link), and the
+ *   round trip a connection idles between two HTTP/1.1 requests holds none of its bytes.
+ * - Without them (another server, a timeline that does not add up to the bytes sent): one span from the request's
+ *   start to one idle round trip before its response began.
+ * Times are kept within [requestStartMs, responseStartMs]: a byte cannot arrive before it was sent, nor after the
+ * answer that counted it.
+ */
+export function uploadSpans(upload: UploadObservation): UploadPlacement {
+  const { requestStartMs, responseStartMs, idleRttMs, bytes } = upload;
+  const timeline = usableTimeline(upload.receiveTimeline, bytes);
+  const serverEndMs = upload.serverEndMs;
+  const rttMs = Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0;
+  if (!timeline || serverEndMs === undefined || serverEndMs === null || !Number.isFinite(serverEndMs)) {
+    const sentEndMs = Math.max(requestStartMs, responseStartMs - rttMs);
+    return { spans: [{ startMs: requestStartMs, endMs: sentEndMs, bytes }], fromServer: false };
+  }
+  const offsetMs = responseStartMs - rttMs / 2 - serverEndMs;
+  const clamp = (timeMs: number) => Math.min(responseStartMs, Math.max(requestStartMs, timeMs));
+  const spans: ByteSpan[] = [];
+  const first = timeline[0] as readonly [number, number];
+  const last = timeline[timeline.length - 1] as readonly [number, number];
+  for (let index = 1; index < timeline.length; index++) {
+    const [fromMs, fromBytes] = timeline[index - 1] as readonly [number, number];
+    const [toMs, toBytes] = timeline[index] as readonly [number, number];
+    if (toBytes > fromBytes) {
+      spans.push({ startMs: clamp(fromMs + offsetMs), endMs: clamp(toMs + offsetMs), bytes: toBytes - fromBytes });
+    }
+  }
+  return {
+    spans,
+    fromServer: true,
+    receiveStartMs: clamp(first[0] + offsetMs),
+    receiveEndMs: clamp(last[0] + offsetMs),
+  };
+}
+
+/**
+ * The timeline when it can be trusted: at least two points, times and byte counts never decreasing, starting at
+ * 0 bytes and ending at the bytes the request carried; else null.
+ */
+function usableTimeline(
+  timeline: readonly (readonly [number, number])[] | null | undefined,
+  bytes: number,
+): readonly (readonly [number, number])[] | null {
+  if (!Array.isArray(timeline) || timeline.length < 2) return null;
+  let previousMs = Number.NEGATIVE_INFINITY;
+  let previousBytes = 0;
+  for (const point of timeline as readonly unknown[]) {
+    if (!Array.isArray(point) || point.length !== 2) return null;
+    const [timeMs, count] = point as unknown[];
+    if (typeof timeMs !== 'number' || typeof count !== 'number') return null;
+    if (!Number.isFinite(timeMs) || !Number.isFinite(count) || timeMs < previousMs || count < previousBytes)
+      return null;
+    previousMs = timeMs;
+    previousBytes = count;
+  }
+  if (timeline[0]?.[1] !== 0 || previousBytes !== bytes) return null;
+  return timeline;
+}
