@@ -209,13 +209,7 @@ impl<'a> File<'a> {
     /// Parses the header, both tables and the stream directory.
     pub fn parse(bytes: &'a [u8]) -> Result<File<'a>, DecodeError> {
         let mut cursor = Cursor { bytes, offset: 0 };
-        if bytes.get(..MAGIC.len()) != Some(MAGIC) {
-            return Err(DecodeError::BadHeader("missing BINJS magic".into()));
-        }
-        cursor.offset = MAGIC.len();
-        let format = cursor.varnum()?;
-        let layout = Layout::from_format(format)
-            .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
+        let (layout, _) = file_layout(&mut cursor)?;
         if layout == Layout::Context {
             let (symbols, text_bytes) = context_totals(&mut cursor)?;
             let coded = &bytes[cursor.offset..];
@@ -354,6 +348,18 @@ fn read_tree(mut reader: Reader<'_>) -> Result<(Node, usize), DecodeError> {
     Ok((program, reader.coded_bytes_read()))
 }
 
+/// The layout (and its format number) after the magic every file starts with.
+fn file_layout(cursor: &mut Cursor<'_>) -> Result<(Layout, u32), DecodeError> {
+    if cursor.bytes.get(..MAGIC.len()) != Some(MAGIC) {
+        return Err(DecodeError::BadHeader("missing BINJS magic".into()));
+    }
+    cursor.offset = MAGIC.len();
+    let format = cursor.varnum()?;
+    let layout = Layout::from_format(format)
+        .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
+    Ok((layout, format))
+}
+
 /// The values and bytes of new text a context-layout header declares, within the limit any file has.
 fn context_totals(cursor: &mut Cursor<'_>) -> Result<(usize, usize), DecodeError> {
     let symbols = cursor.varnum()? as usize;
@@ -389,22 +395,14 @@ pub fn decode_streaming(mut source: Refill<'_>) -> Result<(Node, usize), DecodeE
         bytes: &head,
         offset: 0,
     };
-    if head.get(..MAGIC.len()) != Some(MAGIC) {
-        return Err(DecodeError::BadHeader("missing BINJS magic".into()));
-    }
-    cursor.offset = MAGIC.len();
-    let format = cursor.varnum()?;
-    match Layout::from_format(format) {
-        Some(Layout::Context) => {}
-        Some(_) => {
-            // The decode-only build says it reads the context layout alone, as for a whole file.
-            stream_layouts()?;
-            return Err(DecodeError::BadHeader(format!(
-                "format {format} cannot be decoded as a stream: only the context layout (format {}) can",
-                Layout::Context as u32
-            )));
-        }
-        None => return Err(DecodeError::BadHeader(format!("unknown format {format}"))),
+    let (layout, format) = file_layout(&mut cursor)?;
+    if layout != Layout::Context {
+        // The decode-only build says it reads the context layout alone, as for a whole file.
+        stream_layouts()?;
+        return Err(DecodeError::BadHeader(format!(
+            "format {format} cannot be decoded as a stream: only the context layout (format {}) can",
+            Layout::Context as u32
+        )));
     }
     let declared = context_totals(&mut cursor)?;
     let header_bytes = cursor.offset;

@@ -92,17 +92,20 @@ pub fn decode(bytes: &[u8]) -> Result<Node, DecodeError> {
 
 /// Decodes a file (either layout) and regenerates JavaScript source.
 pub fn decode_to_javascript(bytes: &[u8]) -> Result<String, DecodeError> {
-    // Regenerated text is 1–2× the size of the file on the library corpus; 2× + 4 KB is reserved at once.
-    let capacity_bytes = bytes.len().saturating_mul(2).saturating_add(4096);
-    decode(bytes).map(|program| codegen::to_javascript_sized(&program, capacity_bytes))
+    decode(bytes).map(|program| regenerate(&program, bytes.len()))
+}
+
+/// JavaScript source of a decoded program, its buffer sized from the file's: regenerated text is 1–2× the size of
+/// the file on the library corpus, so 2× + 4 KB is reserved at once.
+fn regenerate(program: &Node, file_bytes: usize) -> String {
+    codegen::to_javascript_sized(program, file_bytes.saturating_mul(2).saturating_add(4096))
 }
 
 /// Decodes a context-layout file that arrives in pieces (see [`container::decode_streaming`]) and regenerates
 /// JavaScript source: `source` fills a buffer with the next bytes of the file and returns how many, 0 at its end.
 pub fn decode_stream_to_javascript(source: Refill<'_>) -> Result<String, DecodeError> {
     let (program, file_bytes) = container::decode_streaming(source)?;
-    let capacity_bytes = file_bytes.saturating_mul(2).saturating_add(4096);
-    Ok(codegen::to_javascript_sized(&program, capacity_bytes))
+    Ok(regenerate(&program, file_bytes))
 }
 
 /// Sizes and counts of a file, for the CLI's `stats`.
