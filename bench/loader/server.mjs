@@ -6,10 +6,13 @@
 // comparison is about the formats, not about one side being sent raw.
 // Pages get what the BinaryAST Worker's size-hint middleware adds (workers/src/binast/size-hint.ts): each opt-in
 // script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and a
-// `<link rel=preload>` plus `data-binast-preloaded` go with the ones BinaryAST cannot win even at 1.6 Mbit/s (the
-// loader's own `mayWin`, as the Worker decides), so the loader's cost model sees the real ratio of the format under
-// test. `?always` on a page adds `data-always` to the loader's tag (the model is
+// `<link rel=preload>` plus `data-binast-preloaded` go with the ones the loader is going to run plain (the loader's
+// own `shouldPreload`, fed the request's cookies, as the Worker decides), so the loader's cost model sees the real
+// ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
 // skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
+// `?deploy=N` stands for the site's N-th deploy: every `/demo/` script URL of the page gets `?v=N` (same bytes, new
+// URLs, as a build with hashed or versioned names gives), so an earlier deploy's scripts in the HTTP cache do not
+// serve the new page.
 // Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,7 +20,7 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
-import { mayWin } from '@speedkit/binast-loader';
+import { readVisitor, shouldPreload } from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -44,7 +47,7 @@ export const benchScripts = [
 const pkg = new URL('.', import.meta.resolve('@speedkit/binast/wasm'));
 const loaderDist = new URL('../../packages/binast-loader/dist/', import.meta.url);
 const decoderFiles = new Map(
-  ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm'].map((name) => [
+  ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm', 'binast-remember.js'].map((name) => [
     `/demo/loader/${name}`,
     readFileSync(new URL(name, loaderDist)),
   ]),
@@ -83,15 +86,17 @@ for (const path of benchScripts) {
 /**
  * The page as the Worker's size-hint middleware serves it (see the header comment).
  * @param {string} html
- * @param {boolean} always
+ * @param {{ always: boolean, deploy: string | null, cookie: string | undefined }} request
  */
-function annotate(html, always) {
-  const marked = html.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
-    const size = sizes[src];
+function annotate(html, { always, deploy, cookie }) {
+  const visitor = readVisitor(cookie);
+  const versioned = deploy ? html.replace(/(src="\/demo\/[^"?]+\.js)"/g, `$1?v=${deploy}"`) : html;
+  const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
+    const size = sizes[src.replace(/\?.*/, '')];
     if (!size) return tag;
-    const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}"`;
+    const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${visitor ? ` ${visitor.downMbit}` : ''}"`;
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
-    return mayWin(size.jsGzipBytes, size.binastGzipBytes) || always
+    return !shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor) || always
       ? `<script type="binast" src="${src}" ${hint}></script>`
       : `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`;
   });
@@ -154,9 +159,13 @@ createServer((request, response) => {
   const type = types[/** @type {keyof typeof types} */ (extname(file))] ?? 'application/octet-stream';
   response.writeHead(200, { ...headers, 'content-type': type });
   if (type.startsWith('text/html')) {
-    const always = url.searchParams.has('always');
-    const page = () => Buffer.from(annotate(readFileSync(file, 'utf8'), always));
-    response.end(body(`${file}${always ? '?always' : ''}`, coding, page));
+    // Made per request: what the page says depends on the visitor's cookies, as the Worker's answer does.
+    const page = annotate(readFileSync(file, 'utf8'), {
+      always: url.searchParams.has('always'),
+      deploy: url.searchParams.get('deploy'),
+      cookie: request.headers.cookie,
+    });
+    response.end(compress[coding](Buffer.from(page)));
     return;
   }
   response.end(body(file, coding, () => readFileSync(file)));

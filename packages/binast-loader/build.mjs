@@ -39,15 +39,17 @@ await build({
 });
 
 // The decoder: `binast.js` (what the loader imports) decodes in a Web Worker (`binast-worker.js`), both running the
-// decode-only build's glue, copied as `binast-wasm.js`; the glue finds `binast_bg.wasm` beside itself.
-const decoderFiles = ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm'];
+// decode-only build's glue, copied as `binast-wasm.js`; the glue finds `binast_bg.wasm` beside itself. Beside them,
+// `binast-remember.js`, which the loader imports once the page has loaded (src/remember.ts).
+const decoderFiles = ['binast.js', 'binast-worker.js', 'binast-wasm.js', 'binast_bg.wasm', 'binast-remember.js'];
 for (const [entry, out] of [
-  ['client.ts', 'binast.js'],
-  ['worker.ts', 'binast-worker.js'],
+  ['off-thread/client.ts', 'binast.js'],
+  ['off-thread/worker.ts', 'binast-worker.js'],
+  ['remember.ts', 'binast-remember.js'],
 ]) {
   await build({
     ...common,
-    entryPoints: [join(here, 'src/off-thread', entry)],
+    entryPoints: [join(here, 'src', entry)],
     format: 'esm',
     minify: true,
     external: ['./binast-wasm.js'],

@@ -21,5 +21,15 @@ export interface BinastJob {
  * decodes it off the main thread and resolves with the runner that executes the source (or the fallback's).
  */
 export interface DecoderModule {
+  /** Starts the decoder (its Worker and Wasm) so its files are in the HTTP cache for later views. */
+  default(): Promise<void>;
   prepareScript(job: BinastJob): Promise<Runner>;
+}
+
+/**
+ * The contract of `binast-remember.js` (src/remember.ts, beside the decoder), imported once the page has loaded:
+ * `default(records)` writes what this view measured for the next one.
+ */
+export interface RememberModule {
+  default(records: ScriptRecord[]): void;
 }

@@ -1,7 +1,18 @@
 // ESM entry for bundlers: nothing starts on import; call startLoader() with the decoder's URL.
 export { type BinastLoader, type LoaderOptions, startLoader } from './loader';
 export { binastAccept, binastMediaType, isBinastContentType } from './media-type';
-export { type Choice, type CostInput, type Decision, decide, mayWin } from './model';
+export {
+  type Choice,
+  type CostInput,
+  type Decision,
+  decide,
+  decoderCookie,
+  linkCookie,
+  mayWin,
+  readVisitor,
+  shouldPreload,
+  type Visitor,
+} from './model';
 export { type ExecutionMode, planScript, type ScriptPlan } from './plan';
 export type { FallbackReason, ScriptRecord } from './record';
 export { createScheduler } from './scheduler';

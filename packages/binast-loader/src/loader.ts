@@ -1,4 +1,4 @@
-import type { DecoderModule, Runner } from './decoder';
+import type { DecoderModule, RememberModule, Runner } from './decoder';
 import { patchLateListeners, runPlain } from './execute';
 import { type CostInput, type Decision, decide } from './model';
 import { planScript } from './plan';
@@ -26,21 +26,19 @@ export interface BinastLoader {
 }
 
 /**
- * What the page knows about its connection: Network Information when the browser has it (Chromium caps `downlink`
- * at 10 Mbit/s and rounds it), and the fastest body download among resources over 10 KB that already loaded (smaller
- * ones measure latency, not throughput), whichever is faster; the round trip from Network Information, else the
- * navigation's request-to-first-byte time.
+ * What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
+ * 10 Mbit/s, rounds it, and keeps an old estimate for a while) and `earlierMbit`, what an earlier view of the site
+ * measured (src/remember.ts), which the Worker read from its cookie and wrote into the size hint after deciding its
+ * preloads with it. The faster, because taking a fast link for a slow one costs far more than the other way round.
+ * The round trip from Network Information, else the navigation's request-to-first-byte time.
  */
-function readConnection(): Pick<CostInput, 'downMbit' | 'rttMs'> {
+function readConnection(earlierMbit = 0): Pick<CostInput, 'downMbit' | 'rttMs'> {
   const known = (navigator as { connection?: { downlink?: number; rtt?: number } }).connection;
-  let downMbit = known?.downlink ?? 0;
-  for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
-    const bodyMs = entry.responseEnd - entry.responseStart;
-    if (entry.encodedBodySize > 1e4 && bodyMs > 0)
-      downMbit = Math.max(downMbit, (entry.encodedBodySize * 8e-3) / bodyMs);
-  }
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return { downMbit, rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart) };
+  return {
+    downMbit: Math.max(known?.downlink ?? 0, earlierMbit),
+    rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart),
+  };
 }
 
 /** Starts loading every opted-in script of the document; call once, as early as possible (in `<head>`). */
@@ -94,6 +92,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         return finish(outcome, await runPlain(script, url, record.module, nonce), startMs);
       };
     };
+    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>]" (workers/src/binast/size-hint.ts).
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
     const input: CostInput = {
       jsBytes: hint[0],
@@ -102,7 +101,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       preloaded: script.dataset.binastPreloaded != null,
       // JavaScript Promise Integration lets the decoder read the response as it arrives (model.ts `streams`).
       streams: !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending,
-      ...readConnection(),
+      ...readConnection(hint[2]),
     };
     const decision: Decision = options.always ? { reason: 'always', savedMs: 0, costMs: 0 } : decide(input);
     Object.assign(record, input, decision);
@@ -155,5 +154,14 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
 
   const unpatch = patchLateListeners();
-  return { records, ready: scheduler.settled.then(unpatch).then(() => records), scan };
+  const ready = scheduler.settled.then(unpatch).then(() => records);
+  // Once the page has loaded and the scripts ran, remember.ts (beside the decoder, imported only then) measures the
+  // link for the next view and the Worker, and fetches the decoder if the next deploy's scripts would want it.
+  addEventListener('load', () =>
+    ready
+      .then(() => import(/* @vite-ignore */ new URL('binast-remember.js', options.decoderUrl).href))
+      .then((module: RememberModule) => module.default(records))
+      .catch(() => {}),
+  );
+  return { records, ready, scan };
 }

@@ -92,10 +92,54 @@ export const preloadBelowMbit = 1.6;
 
 /**
  * Whether a script with these wire sizes can win on a link of `preloadBelowMbit` or faster (the Worker's preload
- * rule), with the decoder cached but without counting on a streaming decoder. Counting on one would leave scripts
- * unpreloaded that the loader then runs plain after all (a first visit, no streaming, or a link it cannot tell is
- * slow), which cost 10–14 % at 1.6 Mbit/s in bench:loader (2026-11-25): the preload scanner's head start is worth
- * more than the little a streaming decode of today's format saves.
+ * rule for a visitor it knows nothing about), with the decoder cached but without counting on a streaming decoder.
+ * Counting on one would leave scripts unpreloaded that the loader then runs plain after all (a first visit, no
+ * streaming, or a link it cannot tell is slow), which cost 10–14 % at 1.6 Mbit/s in bench:loader (2026-11-25): the
+ * preload scanner's head start is worth more than the little a streaming decode of today's format saves.
  */
 export const mayWin = (jsBytes: number, binastBytes: number) =>
   decide({ jsBytes, binastBytes, decoderCached: true, downMbit: preloadBelowMbit }).reason === 'faster';
+
+/**
+ * Cookies through which an earlier view of the site tells the Worker what the loader will find, so that the Worker
+ * preloads exactly the scripts the loader is going to run plain. `binast-link=<Mbit/s>`: the throughput the loader
+ * measured on the last view (src/remember.ts, once its scripts ran), which the Worker also hands to the loader in
+ * each script's size hint, so both decide from the same figure; `binast-decoder=<1|0>`: the
+ * decoder's files are in the HTTP cache (written by the decoder when it starts), 1 when this browser decodes while
+ * the response streams. Neither says anything about the visitor beyond their connection and browser.
+ */
+export const linkCookie = 'binast-link';
+export const decoderCookie = 'binast-decoder';
+
+/**
+ * What the cookies of an earlier view say: the Worker's picture of the visitor. No round trip: the model needs one
+ * only for a decoder that is not cached, and then the rule does not ask the cookies.
+ */
+export interface Visitor {
+  downMbit: number;
+  decoderCached: boolean;
+  streams: boolean;
+}
+
+/** Reads `linkCookie` and `decoderCookie` from a `Cookie` header; undefined without a usable link measurement. */
+export function readVisitor(cookieHeader: string | null | undefined): Visitor | undefined {
+  const link = /(?:^|;\s*)binast-link=(\d{1,5}(?:\.\d{1,3})?)(?:;|$)/.exec(cookieHeader ?? '');
+  if (!link) return undefined;
+  const decoder = /(?:^|;\s*)binast-decoder=([01])(?:;|$)/.exec(cookieHeader ?? '');
+  return {
+    downMbit: Number(link[1]),
+    decoderCached: decoder !== null,
+    streams: decoder?.[1] === '1',
+  };
+}
+
+/**
+ * The Worker's preload rule: preload the JavaScript of every script the loader is going to run plain, so it starts
+ * with the HTML as a plain `<script src>` would. For a visitor whose earlier view left its cookies, that is the
+ * loader's own decision with what the cookies say (the loader gets the same link speed in the size hint); for anyone else,
+ * every script that cannot win even on a slow link with the decoder cached (`mayWin`).
+ */
+export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor): boolean {
+  if (!visitor?.decoderCached) return !mayWin(jsBytes, binastBytes);
+  return decide({ jsBytes, binastBytes, ...visitor }).reason !== 'faster';
+}

@@ -2,12 +2,14 @@ import type { Choice, CostInput, Decision } from './model';
 import type { ExecutionMode } from './plan';
 
 /**
- * Why a script fell back to a plain `<script src>`: `integrity` (SRI pins the JavaScript bytes), `csp-inline` (the
+ * Why a script fell back to a plain `<script src>`: `cached` (the plain script is in the HTTP cache already, a repeat
+ * view: nothing to download or decode), `integrity` (SRI pins the JavaScript bytes), `csp-inline` (the
  * page's CSP blocks the inline scripts the loader executes), `no-wasm` (WebAssembly missing or blocked by CSP),
  * `fetch` (network or CORS error), `http-<status>`, `decoder` (decoder module or Wasm failed to load), `decode`
  * (the BinaryAST bytes did not decode), `syntax` (the decoded JavaScript did not parse).
  */
 export type FallbackReason =
+  | 'cached'
   | 'integrity'
   | 'csp-inline'
   | 'no-wasm'

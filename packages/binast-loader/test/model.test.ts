@@ -7,7 +7,9 @@ import {
   decodeWireBytesPerMs,
   mainThreadWireBytesPerMs,
   mayWin,
+  readVisitor,
   regenerateShare,
+  shouldPreload,
 } from '../src/model';
 
 // d3 on the wire (gzip -9 of the JavaScript): in the earlier optimised layout (larger), in the context layout
@@ -160,5 +162,61 @@ describe("the preloaded JavaScript, and the Worker's preload rule", () => {
     // The break-even at 200 bytes per ms is js = 1.70667 × binast (see above).
     expect(mayWin(170_600, 100_000)).toBe(false);
     expect(mayWin(170_700, 100_000)).toBe(true);
+  });
+});
+
+describe('the visitor an earlier view describes in its cookies, and the preload rule for them', () => {
+  it('reads the link speed and the decoder mark among other cookies', () => {
+    expect(readVisitor('a=1; binast-link=1.4; binast-decoder=1; b=2')).toEqual({
+      downMbit: 1.4,
+      decoderCached: true,
+      streams: true,
+    });
+    expect(readVisitor('binast-decoder=0;binast-link=52.0')).toEqual({
+      downMbit: 52,
+      decoderCached: true,
+      streams: false,
+    });
+    expect(readVisitor('binast-link=3')).toEqual({ downMbit: 3, decoderCached: false, streams: false });
+  });
+
+  it('knows nothing without a well-formed link cookie', () => {
+    for (const header of [
+      null,
+      undefined,
+      '',
+      'binast-decoder=1',
+      'binast-link=',
+      'binast-link=fast',
+      'binast-link=1.4x',
+      'xbinast-link=1.4',
+      'binast-link=123456',
+      'binast-link=-1',
+    ])
+      expect(readVisitor(header)).toBeUndefined();
+    // A malformed decoder mark is no mark.
+    expect(readVisitor('binast-link=1.4; binast-decoder=yes')?.decoderCached).toBe(false);
+  });
+
+  it('without a cached decoder (or any cookie) falls back to mayWin', () => {
+    for (const visitor of [undefined, { downMbit: 1.4, decoderCached: false, streams: true }]) {
+      expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, visitor)).toBe(
+        !mayWin(d3Context.jsBytes, d3Context.binastBytes),
+      );
+      expect(shouldPreload(d3At04.jsBytes, d3At04.binastBytes, visitor)).toBe(false);
+    }
+  });
+
+  it("with the decoder cached, preloads exactly what the loader's model will run plain on the measured link", () => {
+    const slowStreaming = { downMbit: 1.4, decoderCached: true, streams: true };
+    // The context layout's d3 wins on a slow link once decoding overlaps the download …
+    expect(decide({ ...d3Context, ...slowStreaming }).reason).toBe('faster');
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, slowStreaming)).toBe(false);
+    // … not without streaming, nor on a fast link, nor when it is not smaller.
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, streams: false })).toBe(true);
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, downMbit: 50 })).toBe(true);
+    expect(shouldPreload(d3.jsBytes, d3.binastBytes, slowStreaming)).toBe(true);
+    // A measured 0 (nothing large enough came over the network) is no speed: preload.
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, downMbit: 0 })).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { mayWin } from '@speedkit/binast-loader/model';
+import { readVisitor, shouldPreload } from '@speedkit/binast-loader/model';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
 import { variantPrefix } from './store';
@@ -7,7 +7,8 @@ import { variantPrefix } from './store';
  * The size hint the loader's cost model reads (packages/binast-loader/src/model.ts): how many bytes a script takes
  * on the wire as JavaScript and as BinaryAST, both gzipped the same way, so the model sees the real ratio of
  * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
- * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`.
+ * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`, followed by the
+ * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`).
  */
 
 /** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
@@ -34,8 +35,9 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 
 /**
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
- * Where BinaryAST cannot win even on a slow link (`mayWin`, the loader's own cost model at 1.6 Mbit/s with the decoder
- * cached; always when it is not smaller) the loader will run the plain script: a
+ * Where the loader is going to run the plain script (`shouldPreload`: the loader's own cost model, fed what the
+ * visitor's earlier view left in its cookies, else at 1.6 Mbit/s with the decoder cached; always when BinaryAST is
+ * not smaller), a
  * `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the nonce the loader will use) goes before the
  * element, which the browser's preload scanner finds as early as it would the plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages
  * without a store are left as they are; any error serves the page untouched.
@@ -47,6 +49,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   if (!store || request.method !== 'GET' || response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
   const pageUrl = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
+  const visitor = readVisitor(request.headers.get('cookie'));
   // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
   // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
   let loaderNonce: string | null = null;
@@ -71,8 +74,9 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           const stored = await store.get(hintKey(url.pathname, config));
           const hint = stored && parseHint(await stored.text());
           if (!hint) return;
-          script.setAttribute('data-binast-size', formatHint(...hint));
-          if (mayWin(...hint)) return;
+          // The link speed an earlier view measured goes to the loader with the sizes, so both decide from it.
+          script.setAttribute('data-binast-size', formatHint(...hint) + (visitor ? ` ${visitor.downMbit}` : ''));
+          if (!shouldPreload(...hint, visitor)) return;
           // The loader reads this and runs the plain script, which the preload below already started.
           script.setAttribute('data-binast-preloaded', '');
           // The fetch mode must match the script's for the browser to use the preload; a nonce-only CSP needs its nonce.

@@ -10,11 +10,11 @@ beforeEach(clearVariants);
 const page = (body: string) =>
   `<!doctype html><html><head><script src="/binast/binast-loader.min.js"></script></head><body>${body}</body></html>`;
 
-async function annotate(html: string, headers: Record<string, string> = {}) {
+async function annotate(html: string, headers: Record<string, string> = {}, cookie?: string) {
   const next = async () =>
     new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', etag: '"p1"', ...headers } });
   const response = await binastHintMiddleware(
-    new Request('http://site.test/article'),
+    new Request('http://site.test/article', { headers: cookie === undefined ? {} : { cookie } }),
     env as Env,
     createExecutionContext(),
     next,
@@ -90,6 +90,30 @@ describe('pages get the hint on their opt-in scripts', () => {
     );
     expect(response.headers.get('etag')).toBe('W/"p1"');
     expect(response.headers.get('content-length')).toBeNull();
+  });
+
+  it("decides the preloads from the visitor's earlier view (its cookies) and hands the loader the link speed", async () => {
+    // The context layout's d3 (gzip -9 of both formats): on a slow link with the decoder cached and a streaming
+    // decoder, the loader's model picks BinaryAST; a visitor the Worker knows nothing about gets the preload.
+    await putHint('/js/d3.js', '93434 73599');
+    const markup = page('<script type="binast" src="/js/d3.js"></script>');
+    const preloaded = '<link rel="preload" as="script" href="/js/d3.js"><script type="binast" src="/js/d3.js"';
+    const unknown = await annotate(markup);
+    expect(unknown.text).toContain(`${preloaded} data-binast-size="93434 73599" data-binast-preloaded="">`);
+    const slowWithDecoder = await annotate(markup, {}, 'theme=dark; binast-link=1.4; binast-decoder=1');
+    expect(slowWithDecoder.text).toContain('<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4">');
+    expect(slowWithDecoder.text).not.toContain('rel="preload"');
+    // Measured fast, or no decoder yet: the loader will run the plain script, so it is preloaded; the loader still
+    // gets the measured speed.
+    for (const cookie of [
+      'binast-link=48.2; binast-decoder=1',
+      'binast-link=1.4',
+      'binast-link=1.4; binast-decoder=0',
+    ]) {
+      const { text } = await annotate(markup, {}, cookie);
+      const speed = /binast-link=([\d.]+)/.exec(cookie)?.[1];
+      expect(text).toContain(`${preloaded} data-binast-size="93434 73599 ${speed}" data-binast-preloaded="">`);
+    }
   });
 
   it("gives the preload the loader's nonce, which the loader gives the plain script, else the script's own", async () => {

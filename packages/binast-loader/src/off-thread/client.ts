@@ -9,6 +9,7 @@
 // model sends a script to BinaryAST.
 import type { BinastJob, Runner } from '../decoder';
 import { binastAccept, isBinastContentType } from '../media-type';
+import { decoderCookie } from '../model';
 import { measure } from '../record';
 import { runBlob } from './blob-script';
 import { probeEnvironment, runInline } from './inline';
@@ -31,10 +32,14 @@ let started: Promise<void> | undefined;
 export default function init(): Promise<void> {
   started ??= (async () => {
     decode = await startWorker().catch(startHere);
-    // Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now.
+    // Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now, and the
+    // Worker (model.ts `decoderCookie`, which also says whether this browser decodes as the response streams).
     try {
       localStorage.binastDecoder = import.meta.url;
     } catch {}
+    const streams = (WebAssembly as { Suspending?: unknown }).Suspending ? 1 : 0;
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari
+    document.cookie = `${decoderCookie}=${streams};path=/;max-age=604800;samesite=lax`;
   })();
   return started;
 }
@@ -50,6 +55,10 @@ let environment: ReturnType<typeof probeEnvironment> | undefined;
 export async function prepareScript({ script, url, record, nonce, fallback, finish }: BinastJob): Promise<Runner> {
   environment ??= probeEnvironment(nonce);
   if (environment) return fallback(environment);
+  // A repeat view finds the plain script in the HTTP cache: running it costs neither a download nor a decode, and
+  // asking for BinaryAST would download the script again (the cached copy answered another Accept). `data-always`
+  // skips this as it skips the cost model.
+  if (record.reason === 'faster' && (await inHttpCache(url))) return fallback('cached');
   // The decoder starts while the script downloads, unless an earlier view kept this script's decoded source (then
   // it starts only if that copy turns out stale).
   const startDecoder = () => {
@@ -106,6 +115,21 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
     if (ran) return finish(binast ? 'binast' : 'js', true, runStartMs);
     return fallback('syntax')();
   };
+}
+
+/**
+ * Whether the browser's HTTP cache holds a response for a plain request of `url` (a script element's `Accept: *\/*`),
+ * fresh or not; `only-if-cached` answers from the cache or fails, never from the network. Same-origin only, as
+ * `only-if-cached` requires: cross-origin scripts count as not cached.
+ */
+async function inHttpCache(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { cache: 'only-if-cached', mode: 'same-origin' });
+    void response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 /**

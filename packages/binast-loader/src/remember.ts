@@ -1,0 +1,71 @@
+// `binast-remember.js`, beside the decoder: what one view of a page leaves for the next. The loader imports it once
+// its scripts ran and the page has loaded, so none of this is on the page's critical path or in the loader's 2 KB.
+// It writes the link cookie (model.ts `linkCookie`) from which the Worker decides the next view's preloads and which
+// it hands to the next view's loader in the size hints, and starts the decoder when BinaryAST would win on this link once the decoder is cached: the next deploy's
+// scripts (new URLs, nothing in the HTTP cache) can then come as BinaryAST.
+import { type CostInput, decide, linkCookie } from './model';
+import type { ScriptRecord } from './record';
+
+/** How long a link measurement is trusted, s: a day, since connections change (Wi-Fi at home, mobile outside). */
+const linkCookieMaxAgeS = 86_400;
+/** Responses smaller than this measure latency more than throughput (a few TCP round trips), bytes. */
+const minMeasuredBytes = 10_000;
+
+/** One response's body on the wire, from Resource Timing: first and last byte (ms) and size (bytes). */
+export interface BodyTiming {
+  responseStart: number;
+  responseEnd: number;
+  encodedBodySize: number;
+}
+
+/**
+ * The link's throughput from what this view downloaded, Mbit/s (0 when nothing large enough came over the network):
+ * the bytes of responses over `minMeasuredBytes` over the time at least one of them was arriving. Overlapping
+ * downloads are counted together, so the figure reads the link rather than each response's share of it — shares
+ * would make a fast link look slow, the one mistake that makes BinaryAST cost time.
+ */
+export function measureLinkMbit(bodies: readonly BodyTiming[]): number {
+  let bytes = 0;
+  let busyMs = 0;
+  let busyUntilMs = 0;
+  const large = bodies
+    .filter((body) => body.encodedBodySize > minMeasuredBytes && body.responseStart > 0)
+    .sort((a, b) => a.responseStart - b.responseStart);
+  for (const { responseStart, responseEnd, encodedBodySize } of large) {
+    bytes += encodedBodySize;
+    busyMs += Math.max(0, responseEnd - Math.max(responseStart, busyUntilMs));
+    busyUntilMs = Math.max(busyUntilMs, responseEnd);
+  }
+  // bytes × 8 / 1000 = kbit; kbit per ms = Mbit/s.
+  return busyMs > 0 ? (bytes * 8e-3) / busyMs : 0;
+}
+
+/**
+ * Whether fetching the decoder now pays on a later view: some script of this page would go to BinaryAST on this
+ * link with the decoder cached (the loader's own model, so the two never disagree).
+ */
+export const decoderWouldWin = (records: readonly Partial<CostInput>[], downMbit: number) =>
+  records.some((record) => decide({ ...record, downMbit, preloaded: false, decoderCached: true }).reason === 'faster');
+
+/** The decoder beside this module, as the loader imports it (`binast.js`); it marks itself in localStorage once it ran. */
+const decoderUrl = new URL('binast.js', import.meta.url).href;
+
+function decoderCached(): boolean {
+  try {
+    return localStorage.binastDecoder === decoderUrl;
+  } catch {
+    return false;
+  }
+}
+
+export default function remember(records: ScriptRecord[]): void {
+  const downMbit = measureLinkMbit(performance.getEntriesByType('resource') as PerformanceResourceTiming[]);
+  // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
+  if (!downMbit) return;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari
+  document.cookie = `${linkCookie}=${downMbit.toFixed(1)};path=/;max-age=${linkCookieMaxAgeS};samesite=lax`;
+  if (!decoderCached() && decoderWouldWin(records, downMbit))
+    import(/* @vite-ignore */ decoderUrl)
+      .then((decoder: { default(): Promise<void> }) => decoder.default())
+      .catch(() => {});
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { type BodyTiming, decoderWouldWin, measureLinkMbit } from '../src/remember';
+
+// 125 bytes per ms = 1 Mbit/s.
+const body = (responseStart: number, responseEnd: number, encodedBodySize: number): BodyTiming => ({
+  responseStart,
+  responseEnd,
+  encodedBodySize,
+});
+
+describe("measureLinkMbit: the link's throughput from what one view downloaded", () => {
+  it('is bytes over the time a large response was arriving', () => {
+    // 200,000 bytes in 1000 ms = 200 B/ms = 1.6 Mbit/s.
+    expect(measureLinkMbit([body(100, 1100, 200_000)])).toBeCloseTo(1.6, 6);
+  });
+
+  it('counts overlapping downloads together: five scripts sharing a 1.6 Mbit/s link read 1.6, not a fifth of it', () => {
+    // Five responses of 40,000 bytes arriving side by side over the same 1000 ms.
+    const shared = [0, 1, 2, 3, 4].map((index) => body(100 + index, 1100, 40_000));
+    expect(measureLinkMbit(shared)).toBeCloseTo(1.6, 1);
+  });
+
+  it('leaves out idle time between downloads and responses too small to measure throughput', () => {
+    // Two 1.6 Mbit/s downloads with 5 s of nothing between them, plus a small response that would read as infinite.
+    const bodies = [body(0, 500, 100_000), body(5500, 6000, 100_000), body(7000, 7001, 9_000)];
+    expect(measureLinkMbit(bodies)).toBeCloseTo(1.6, 6);
+  });
+
+  it('is 0 when nothing large came over the network (a repeat view from the cache, cross-origin sizes hidden)', () => {
+    expect(measureLinkMbit([])).toBe(0);
+    expect(measureLinkMbit([body(0, 0, 0), body(10, 20, 5_000)])).toBe(0);
+    // Cached responses have no responseStart in some browsers' Resource Timing.
+    expect(measureLinkMbit([body(0, 0, 50_000)])).toBe(0);
+  });
+});
+
+describe('decoderWouldWin: is the decoder worth fetching now, for a later view?', () => {
+  // The context layout's d3 (gzip -9 of both formats), as the page's records carry it.
+  const d3Context = { jsBytes: 93_434, binastBytes: 73_599, streams: true, preloaded: true, decoderCached: false };
+
+  it('yes on a slow link where a script would go to BinaryAST with the decoder cached (even one preloaded today)', () => {
+    expect(decoderWouldWin([d3Context], 1.4)).toBe(true);
+  });
+
+  it('no on a fast link, without streaming, or without hints', () => {
+    expect(decoderWouldWin([d3Context], 20)).toBe(false);
+    expect(decoderWouldWin([{ ...d3Context, streams: false }], 1.4)).toBe(false);
+    expect(decoderWouldWin([{ streams: true }], 1.4)).toBe(false);
+    expect(decoderWouldWin([], 1.4)).toBe(false);
+  });
+});
