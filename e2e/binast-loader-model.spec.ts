@@ -113,6 +113,9 @@ test('on a slow link with the decoder cached and BinaryAST at 0.3× the size, th
   await primeBinast(request, libraryPaths);
   const errors = pageErrors(page);
   const reference = await plainRender(page);
+  // New scripts (a new deploy): the plain ones the reference put in the HTTP cache would be used as they are.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
   // An earlier page ran the decoder: its files are in the HTTP cache and it marked itself for the cost model.
   await page.evaluate(() =>
     import('/demo/loader/binast.js' as string).then((decoder: { default(): Promise<void> }) => decoder.default()),
@@ -121,7 +124,6 @@ test('on a slow link with the decoder cached and BinaryAST at 0.3× the size, th
   // layout is ≈ 0.75× today, not enough to pay for its decoding), on a 1.6 Mbit/s, 150 ms link: Chromium's network
   // emulation also sets what Network Information reports.
   await rewriteHints(page, (jsBytes) => `${jsBytes} ${Math.round(jsBytes * 0.3)}`);
-  const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
@@ -171,4 +173,102 @@ test('the same hints on a fast link: decoding costs more than the bytes save, so
   expect(reasons).toEqual(Array(libraryPaths.length).fill(['plain', 'slower']));
   for (const record of records) expect(record.savedMs).toBeLessThanOrEqual(record.costMs ?? 0);
   expect(requests.binast).toEqual([]);
+});
+
+/** Chromium's network emulation of the mobile profile's link: 1.6/0.75 Mbit/s (90 % of it as goodput), 150 ms. */
+async function emulateSlowLink(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6e6 / 8) * 0.9,
+    uploadThroughput: (0.75e6 / 8) * 0.9,
+    connectionType: 'cellular4g',
+  });
+}
+
+/** The value of one of the page's cookies once it is set, polled (the loader writes them after the load event). */
+async function cookieOnceSet(page: Page, name: string): Promise<string> {
+  let value = '';
+  await expect
+    .poll(
+      async () => {
+        value = (await page.context().cookies()).find((cookie) => cookie.name === name)?.value ?? '';
+        return value;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe('');
+  return value;
+}
+
+test("a slow link's first view remembers the link and fetches the decoder after load; a repeat view uses the cached plain scripts; the next deploy's scripts come as BinaryAST", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await primeBinast(request, libraryPaths);
+  const errors = pageErrors(page);
+  const reference = await plainRender(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await emulateSlowLink(page);
+
+  // First view: nothing known of this visitor, so the Worker preloads every script and the loader runs them plain.
+  // After the load event the loader measures the link, and since the real hints (context layout) would win on it
+  // with a cached, streaming decoder, it fetches the decoder for the next deploy.
+  const first = watchRequests(page);
+  const view1 = await loaderRender(page);
+  expect(view1.html).toBe(reference);
+  for (const record of view1.records) expect(record).toMatchObject({ outcome: 'plain', reason: 'preloaded' });
+  expect(first.binast).toEqual([]);
+  const linkMbit = Number(await cookieOnceSet(page, 'binast-link'));
+  // The emulated link carries 1.44 Mbit/s; the measurement reads the link, not each script's share of it.
+  expect(linkMbit).toBeGreaterThan(0.7);
+  expect(linkMbit).toBeLessThan(2.5);
+  expect(await cookieOnceSet(page, 'binast-decoder')).toBe('1');
+  expect(first.decoder.length).toBeGreaterThanOrEqual(3);
+
+  // Repeat view: the Worker knows the link and the decoder, so it no longer preloads; the loader's model picks
+  // BinaryAST, but the plain scripts are in the HTTP cache, so it runs those and asks for nothing else.
+  const repeat = watchRequests(page);
+  const view2 = await loaderRender(page);
+  expect(view2.html).toBe(reference);
+  for (const record of view2.records) {
+    // `preloaded: false`: the Worker put no preload in the page (the loader adds its own for a fallback).
+    expect(record).toMatchObject({ outcome: 'plain', reason: 'cached', decoderCached: true, preloaded: false });
+    expect(record.downMbit).toBeGreaterThanOrEqual(linkMbit);
+  }
+  expect(repeat.binast).toEqual([]);
+  // It downloaded nothing (revalidations only), so it leaves the first view's measurement as it was.
+  await page.waitForTimeout(1_000);
+  expect(Number(await cookieOnceSet(page, 'binast-link'))).toBe(linkMbit);
+
+  // A new deploy (new script URLs, nothing of them cached): BinaryAST, decoded as it streams.
+  await page.route(/\/demo\/loader-libs$/, async (route) => {
+    // route.fetch() does not send the page's cookies by itself; the Worker decides its preloads from them.
+    const cookie = (await page.context().cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+    const response = await route.fetch({ headers: { ...route.request().headers(), cookie } });
+    const body = (await response.text()).replace(/(\/demo\/(?:loader\/lib\/[\w-]+|loader-app)\.js)/g, '$1?v=2');
+    await route.fulfill({ response, body });
+  });
+  const deploy = watchRequests(page);
+  const view3 = await loaderRender(page);
+  expect(view3.html).toBe(reference);
+  // The Worker put no preload in the page: the cookies told it the loader would take BinaryAST.
+  expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
+  for (const record of view3.records) {
+    expect(record).toMatchObject({
+      outcome: 'binast',
+      reason: 'faster',
+      decoderCached: true,
+      streams: true,
+      preloaded: false,
+    });
+    expect(record.downMbit).toBeGreaterThanOrEqual(linkMbit);
+    expect(record.url).toMatch(/\?v=2$/);
+  }
+  expect(deploy.binast).toHaveLength(libraryPaths.length);
+  expect(errors).toEqual([]);
 });

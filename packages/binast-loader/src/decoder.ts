@@ -9,8 +9,11 @@ export interface BinastJob {
   url: string;
   record: ScriptRecord;
   nonce: string;
-  /** The plain script's runner, for when BinaryAST fails: it preloads the plain URL at once. */
-  fallback(reason: FallbackReason): Runner;
+  /**
+   * The plain script's runner, for when BinaryAST fails (`outcome` `fallback`) or is not needed after all (`plain`):
+   * it preloads the plain URL at once.
+   */
+  fallback(reason: FallbackReason, outcome?: 'fallback' | 'plain'): Runner;
   /** Records the execution's end (from `startMs`) and fires `load` (ok) or `error` on the opt-in element. */
   finish(outcome: 'binast' | 'js', ok: boolean, startMs: number): boolean;
 }

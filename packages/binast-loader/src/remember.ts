@@ -11,16 +11,21 @@ const linkCookieMaxAgeS = 86_400;
 /** Responses smaller than this measure latency more than throughput (a few TCP round trips), bytes. */
 const minMeasuredBytes = 10_000;
 
-/** One response's body on the wire, from Resource Timing: first and last byte (ms) and size (bytes). */
+/**
+ * One response from Resource Timing: first and last byte (ms), body size and bytes on the wire (headers included,
+ * 0 from the cache, a few hundred for a revalidation whose body came from the cache).
+ */
 export interface BodyTiming {
   responseStart: number;
   responseEnd: number;
   encodedBodySize: number;
+  transferSize: number;
 }
 
 /**
  * The link's throughput from what this view downloaded, Mbit/s (0 when nothing large enough came over the network):
- * the bytes of responses over `minMeasuredBytes` over the time at least one of them was arriving. Overlapping
+ * the bytes of responses over `minMeasuredBytes` that came over the network, over the time at least one of them was
+ * arriving. Overlapping
  * downloads are counted together, so the figure reads the link rather than each response's share of it — shares
  * would make a fast link look slow, the one mistake that makes BinaryAST cost time.
  */
@@ -29,7 +34,8 @@ export function measureLinkMbit(bodies: readonly BodyTiming[]): number {
   let busyMs = 0;
   let busyUntilMs = 0;
   const large = bodies
-    .filter((body) => body.encodedBodySize > minMeasuredBytes && body.responseStart > 0)
+    // Only bodies that crossed the network: a cached or revalidated body "arrives" far faster than any link.
+    .filter((body) => body.encodedBodySize > minMeasuredBytes && body.transferSize > body.encodedBodySize)
     .sort((a, b) => a.responseStart - b.responseStart);
   for (const { responseStart, responseEnd, encodedBodySize } of large) {
     bytes += encodedBodySize;

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { type BodyTiming, decoderWouldWin, measureLinkMbit } from '../src/remember';
 
 // 125 bytes per ms = 1 Mbit/s.
+// Over the network: the body plus ~300 bytes of headers on the wire.
 const body = (responseStart: number, responseEnd: number, encodedBodySize: number): BodyTiming => ({
   responseStart,
   responseEnd,
   encodedBodySize,
+  transferSize: encodedBodySize + 300,
 });
 
 describe("measureLinkMbit: the link's throughput from what one view downloaded", () => {
@@ -29,8 +31,14 @@ describe("measureLinkMbit: the link's throughput from what one view downloaded",
   it('is 0 when nothing large came over the network (a repeat view from the cache, cross-origin sizes hidden)', () => {
     expect(measureLinkMbit([])).toBe(0);
     expect(measureLinkMbit([body(0, 0, 0), body(10, 20, 5_000)])).toBe(0);
-    // Cached responses have no responseStart in some browsers' Resource Timing.
-    expect(measureLinkMbit([body(0, 0, 50_000)])).toBe(0);
+    // From the cache (nothing on the wire), or revalidated (a 304's headers on the wire, the body from the cache):
+    // such bodies "arrive" far faster than any link.
+    expect(measureLinkMbit([{ ...body(10, 11, 50_000), transferSize: 0 }])).toBe(0);
+    expect(measureLinkMbit([{ ...body(10, 12, 50_000), transferSize: 290 }])).toBe(0);
+    expect(measureLinkMbit([{ ...body(10, 12, 50_000), transferSize: 290 }, body(100, 1100, 200_000)])).toBeCloseTo(
+      1.6,
+      6,
+    );
   });
 });
 

@@ -58,7 +58,7 @@ export async function prepareScript({ script, url, record, nonce, fallback, fini
   // A repeat view finds the plain script in the HTTP cache: running it costs neither a download nor a decode, and
   // asking for BinaryAST would download the script again (the cached copy answered another Accept). `data-always`
   // skips this as it skips the cost model.
-  if (record.reason === 'faster' && (await inHttpCache(url))) return fallback('cached');
+  if (record.reason === 'faster' && (await inHttpCache(url))) return fallback('cached', 'plain');
   // The decoder starts while the script downloads, unless an earlier view kept this script's decoded source (then
   // it starts only if that copy turns out stale).
   const startDecoder = () => {
