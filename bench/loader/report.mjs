@@ -12,8 +12,8 @@ export function median(values) {
 
 /**
  * One row per profile and variant: medians, the spread of the executed time, and the change against plain scripts
- * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier page
- * of the origin — warm connections — for "warm connection" and "decoder cached").
+ * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier view
+ * of the previous deploy for "new deploy").
  * @param {Record<string, any>[]} samples
  * @param {{ name: string }[]} profiles
  * @param {{ name: string }[]} variants
@@ -29,8 +29,8 @@ export function summarise(samples, profiles, variants) {
       const executedMs = median(executed);
       const kind = variant.name.includes('repeat')
         ? 'repeat'
-        : /warm connection|decoder cached/.test(variant.name)
-          ? 'warm'
+        : variant.name.includes('new deploy')
+          ? 'deploy'
           : 'first';
       plainMs[kind] ??= executedMs;
       rows.push({

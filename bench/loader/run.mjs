@@ -1,14 +1,15 @@
 // `npm run bench:loader`: time from navigation to "library executed" (the demo app's `app:executed` mark, set after
 // React, ReactDOM, d3, lodash and the app ran and rendered) for plain scripts vs the BinaryAST loader, on a shaped
-// link (tbf in network namespaces + toxiproxy delay), with bytes on the wire and decode time. Needs root and a build.
+// link (tbf in network namespaces, the round trip added to every packet by tools/link-emulator so TCP sees it), with
+// bytes on the wire and decode time. Needs root and a build.
 // Options: --runs N (default 3 per variant and profile), --profile S (only the profiles whose name contains S),
 // --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
+import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
-import { startToxiproxy } from '../lib/toxiproxy.mjs';
 import { summarise, toCsv, toTable } from './report.mjs';
 
 const runsArg = process.argv.indexOf('--runs');
@@ -26,24 +27,36 @@ const profiles = [
 ];
 const chosenProfiles = profiles.filter((profile) => profile.name.includes(profileFilter));
 /**
- * plain: the libraries as <script src>. plain, warm connection: the same after an earlier page of the origin (the
- * browser keeps its connections open), the fair baseline for the "decoder cached" variants, whose earlier page
- * leaves warm connections too. loader (cold): first visit, the decoder is not cached. loader (decoder
- * cached): the decoder is in the HTTP cache and marked in localStorage (an earlier page loaded it), the scripts are
- * not. repeat view: the same page a second time, everything in the HTTP cache. The loader's cost model decides each
- * script from the page's size hints; "BinaryAST forced" skips the model (`data-always`) to show what it avoids.
+ * plain: the libraries as <script src>, first visit. loader, cold: the same page through the loader, first visit.
+ * New deploy: an earlier view of the site's previous deploy (`?deploy=1`: same bytes, other script URLs) on the same
+ * link, then the page of the next deploy (`?deploy=2`), whose scripts are not in the HTTP cache: for the plain page
+ * the fair baseline (warm connections, nothing reusable), for the loader what a returning visitor gets — the earlier
+ * view measured the link (src/remember.ts: the cookie the Worker's preload rule and the loader read) and, where
+ * BinaryAST would win on it, fetched the decoder; "decoder cached" also starts the decoder after the earlier view
+ * where the loader would not have (fast links), so that row always has it. Repeat view: the same page a second time,
+ * everything in the HTTP cache. "BinaryAST forced" skips the cost model (`data-always`) to show what it avoids.
+ * @type {{ name: string, path: string, earlier?: string, prewarmDecoder?: boolean, repeat?: boolean }[]}
  */
 const variants = [
-  { name: 'plain <script>', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: false },
-  { name: 'loader, cold', path: '/demo/loader-libs', prewarmDecoder: false, repeat: false },
-  { name: 'plain, warm connection', path: '/demo/loader-libs-plain', warm: true, repeat: false },
-  { name: 'loader, decoder cached', path: '/demo/loader-libs', prewarmDecoder: true, repeat: false },
-  { name: 'plain, repeat view', path: '/demo/loader-libs-plain', prewarmDecoder: false, repeat: true },
-  { name: 'loader, repeat view', path: '/demo/loader-libs', prewarmDecoder: false, repeat: true },
-  { name: 'BinaryAST forced, decoder cached', path: '/demo/loader-libs?always', prewarmDecoder: true, repeat: false },
+  { name: 'plain <script>', path: '/demo/loader-libs-plain' },
+  { name: 'loader, cold', path: '/demo/loader-libs' },
+  { name: 'plain, new deploy', path: '/demo/loader-libs-plain?deploy=2', earlier: '/demo/loader-libs-plain?deploy=1' },
+  {
+    name: 'loader, new deploy, decoder cached',
+    path: '/demo/loader-libs?deploy=2',
+    earlier: '/demo/loader-libs?deploy=1',
+    prewarmDecoder: true,
+  },
+  { name: 'plain, repeat view', path: '/demo/loader-libs-plain', repeat: true },
+  { name: 'loader, repeat view', path: '/demo/loader-libs', repeat: true },
+  {
+    name: 'BinaryAST forced, new deploy, decoder cached',
+    path: '/demo/loader-libs?always&deploy=2',
+    earlier: '/demo/loader-libs?deploy=1',
+    prewarmDecoder: true,
+  },
 ];
 const serverPort = 8816;
-const proxyPort = 8916;
 
 const capable = await canCreateNamespaces();
 if (!capable.ok) {
@@ -51,7 +64,7 @@ if (!capable.ok) {
   process.exit(1);
 }
 
-const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50 });
+const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50, emulator: true });
 try {
   const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', String(serverPort)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -61,8 +74,7 @@ try {
     lines.once('line', (line) => resolve(JSON.parse(line)));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  const proxy = await startToxiproxy(link, { ns: link.serverNs, listenPort: proxyPort, upstreamPort: serverPort });
-  const origin = `http://${link.serverIp}:${proxyPort}`;
+  const origin = `http://${link.serverIp}:${serverPort}`;
   const browser = await chromium.launch({
     executablePath: link.chromiumPath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage'],
@@ -71,25 +83,32 @@ try {
   const samples = [];
   for (const profile of chosenProfiles) {
     await link.setRates(profile);
-    await proxy.setDelay({ rttMs: profile.rttMs });
+    await link.setConditions(symmetricConditions({ rttMs: profile.rttMs }));
     // Interleaved so drift (other work on the machine) spreads over all variants.
     for (let run = 0; run < runs; run++) {
       for (const variant of variants) {
         const context = await browser.newContext();
         const page = await context.newPage();
-        if ('warm' in variant) await page.goto(`${origin}/demo/loader-cases/step.js`);
-        if ('prewarmDecoder' in variant && variant.prewarmDecoder) {
-          await page.goto(`${origin}/demo/loader/binast-loader.min.js`);
+        // An earlier view (the previous deploy) or the first of two views: loaded completely, then left once the
+        // loader has remembered the link (its cookie) and any decoder download it started has ended.
+        const earlier = variant.earlier ?? (variant.repeat ? variant.path : undefined);
+        if (earlier) {
+          await page.goto(`${origin}${earlier}`);
+          await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
+            timeout: 120_000,
+          });
+          if (!earlier.includes('plain')) {
+            await page.waitForFunction(() => document.cookie.includes('binast-link='), null, { timeout: 30_000 });
+            await page.waitForLoadState('networkidle');
+          }
+        }
+        if (variant.prewarmDecoder) {
           await page.evaluate(() =>
             // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
             import(/** @type {string} */ ('/demo/loader/binast.js')).then(
               (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
             ),
           );
-        }
-        if (variant.repeat) {
-          await page.goto(`${origin}${variant.path}`);
-          await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0);
         }
         await page.goto(`${origin}${variant.path}`);
         await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
@@ -100,7 +119,7 @@ try {
           const sum = (/** @type {(entry: PerformanceResourceTiming) => boolean} */ pick) =>
             resources.filter(pick).reduce((total, entry) => total + entry.transferSize, 0);
           const isScript = (/** @type {PerformanceResourceTiming} */ e) =>
-            /\/(lib\/[\w-]+|loader-app)\.js$/.test(e.name);
+            /\/(lib\/[\w-]+|loader-app)\.js(\?v=\d+)?$/.test(e.name);
           const isDecoder = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/binast(_bg\.wasm|\.js|-worker\.js|-wasm\.js)$/.test(e.name);
           /**

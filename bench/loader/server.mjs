@@ -10,9 +10,9 @@
 // own `shouldPreload`, fed the request's cookies, as the Worker decides), so the loader's cost model sees the real
 // ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
 // skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
-// `?deploy=N` stands for the site's N-th deploy: every `/demo/` script URL of the page gets `?v=N` (same bytes, new
-// URLs, as a build with hashed or versioned names gives), so an earlier deploy's scripts in the HTTP cache do not
-// serve the new page.
+// `?deploy=N` stands for the site's N-th deploy: the page's libraries and app get `?v=N` (same bytes, new URLs, as a
+// build with hashed or versioned names gives), so an earlier deploy's scripts in the HTTP cache do not serve the new
+// page; the loader's own URL stays (it does not change with the site's deploys).
 // Usage: node bench/loader/server.mjs <port>  -> prints one JSON line `{"ready":...}` with per-script sizes.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -90,7 +90,9 @@ for (const path of benchScripts) {
  */
 function annotate(html, { always, deploy, cookie }) {
   const visitor = readVisitor(cookie);
-  const versioned = deploy ? html.replace(/(src="\/demo\/[^"?]+\.js)"/g, `$1?v=${deploy}"`) : html;
+  const versioned = deploy
+    ? html.replace(/(src="(?:\/demo\/loader\/lib\/[\w-]+|\/demo\/loader-app)\.js)"/g, `$1?v=${deploy}"`)
+    : html;
   const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src.replace(/\?.*/, '')];
     if (!size) return tag;
