@@ -26,22 +26,31 @@ pub enum DecodeError {
     },
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl DecodeError {
+    /// What went wrong, for a person: the `Display` text, built without `core::fmt` so that the browser's
+    /// decode-only module, which returns it to JavaScript, carries no formatting machinery.
+    pub fn message(&self) -> String {
         match self {
             DecodeError::UnexpectedEnd { offset } => {
-                write!(f, "input ends inside the value starting at byte {offset}")
+                message!("input ends inside the value starting at byte ", offset)
             }
             DecodeError::VarnumOverflow { offset } => {
-                write!(f, "varnum at byte {offset} does not fit in 32 bits")
+                message!("varnum at byte ", offset, " does not fit in 32 bits")
             }
-            DecodeError::BadHeader(what) => write!(f, "not a BinaryAST file: {what}"),
-            DecodeError::BadReference(what) => write!(f, "corrupt BinaryAST: {what}"),
-            DecodeError::BadLength(what) => write!(f, "corrupt BinaryAST: {what}"),
+            DecodeError::BadHeader(what) => message!("not a BinaryAST file: ", what),
+            DecodeError::BadReference(what) | DecodeError::BadLength(what) => {
+                message!("corrupt BinaryAST: ", what)
+            }
             DecodeError::TooDeep { limit } => {
-                write!(f, "tree nests deeper than {limit} levels")
+                message!("tree nests deeper than ", limit, " levels")
             }
         }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
     }
 }
 
