@@ -564,3 +564,25 @@ impl Gen {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::starts_like_declaration;
+
+    #[test]
+    fn a_keyword_then_punctuation_starts_a_declaration() {
+        assert!(starts_like_declaration(b"function(){}"));
+        assert!(starts_like_declaration(b"class{}"));
+        assert!(starts_like_declaration(b"{a:1}"));
+        assert!(starts_like_declaration(b"let[a]=b"));
+    }
+
+    #[test]
+    fn a_keyword_continued_by_any_identifier_character_is_an_identifier() {
+        assert!(!starts_like_declaration(b"functions()"));
+        assert!(!starts_like_declaration(b"class_$1"));
+        assert!(!starts_like_declaration("classé.x".as_bytes()));
+        // U+200C (zero-width non-joiner) continues an identifier though it is not alphanumeric.
+        assert!(!starts_like_declaration("function\u{200c}()".as_bytes()));
+    }
+}
