@@ -67,3 +67,31 @@ impl fmt::Display for EncodeError {
 }
 
 impl std::error::Error for EncodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::DecodeError;
+
+    #[test]
+    fn decode_errors_read_as_sentences_with_their_numbers() {
+        assert_eq!(
+            DecodeError::UnexpectedEnd { offset: 1234 }.to_string(),
+            "input ends inside the value starting at byte 1234"
+        );
+        assert_eq!(
+            DecodeError::BadLength(message!(
+                "coded tree of ",
+                40usize,
+                " bytes, ",
+                38usize,
+                " used"
+            ))
+            .to_string(),
+            "corrupt BinaryAST: coded tree of 40 bytes, 38 used"
+        );
+        assert_eq!(
+            DecodeError::TooDeep { limit: 2000 }.to_string(),
+            "tree nests deeper than 2000 levels"
+        );
+    }
+}

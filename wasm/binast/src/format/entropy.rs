@@ -289,7 +289,7 @@ impl<'a> Decoder<'a> {
                 "coded tree of ",
                 self.before + self.window.len(),
                 if self.source.is_some() {
-                    " bytes or more, "
+                    " or more bytes, "
                 } else {
                     " bytes, "
                 },
