@@ -38,7 +38,7 @@ export interface Decision {
 }
 
 /**
- * The decoder on the wire, gzip -9: the decode-only Wasm and its interface (34,565 B since its error messages and
+ * The decoder on the wire, gzip -9: the decode-only Wasm and its interface (34,563 B since its error messages and
  * number text stopped using core::fmt, 2026-11-25; 44.0 KB before) and the two small modules (binast.js, its Worker:
  * 2,296 B), bytes.
  */
