@@ -70,7 +70,7 @@ describe('decide: the plain script whenever BinaryAST cannot be shown to win', (
   it('steps aside on a cold visit when the decoder download outweighs the bytes saved', () => {
     const decision = decide(input({ decoderCached: false, jsBytes: 20_000, binastBytes: 16_000 }));
     expect(decision.reason).toBe('slower');
-    // 46 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB and its main-thread cost.
+    // 36.9 KB of decoder at 200 B/ms plus four round trips of 150 ms, plus decoding 16 KB and its main-thread cost.
     expect(decision.costMs).toBeCloseTo(
       decoderWireBytes / 200 +
         decoderRoundTrips * 150 +

@@ -177,8 +177,11 @@ impl<'a> Cursor<'a> {
     fn expect(&mut self, tag: &str) -> Result<(), DecodeError> {
         let at = self.offset;
         if self.take(tag.len()).ok() != Some(tag.as_bytes()) {
-            return Err(DecodeError::BadHeader(format!(
-                "expected {tag} at byte {at}"
+            return Err(DecodeError::BadHeader(message!(
+                "expected ",
+                tag,
+                " at byte ",
+                at
             )));
         }
         Ok(())
@@ -196,9 +199,11 @@ impl<'a> Cursor<'a> {
         let count = self.varnum()? as usize;
         // Every entry takes at least one byte: a larger count is corruption, not a reason to allocate.
         if count > self.bytes.len() - self.offset {
-            return Err(DecodeError::BadLength(format!(
-                "{count} entries in {} bytes",
-                self.bytes.len()
+            return Err(DecodeError::BadLength(message!(
+                count,
+                " entries in ",
+                self.bytes.len(),
+                " bytes"
             )));
         }
         Ok(count)
@@ -217,9 +222,13 @@ impl<'a> File<'a> {
                 .saturating_mul(MAX_VALUES_PER_BYTE)
                 .min(MAX_VALUES);
             if symbols > limit || text_bytes > limit {
-                return Err(DecodeError::BadLength(format!(
-                    "{symbols} values and {text_bytes} bytes of text declared in {} bytes",
-                    coded.len()
+                return Err(DecodeError::BadLength(message!(
+                    symbols,
+                    " values and ",
+                    text_bytes,
+                    " bytes of text declared in ",
+                    coded.len(),
+                    " bytes"
                 )));
             }
             return Ok(File {
@@ -258,7 +267,7 @@ impl<'a> File<'a> {
             Layout::Optimised => {
                 let tables = table.count()?;
                 if tables != STRING_ROLES.len() {
-                    return Err(DecodeError::BadHeader(format!("{tables} string tables")));
+                    return Err(DecodeError::BadHeader(message!(tables, " string tables")));
                 }
                 for _ in 0..tables {
                     let count = table.count()?;
@@ -294,9 +303,9 @@ impl<'a> File<'a> {
             }
         };
         if cursor.offset != bytes.len() {
-            return Err(DecodeError::BadLength(format!(
-                "{} bytes after the last section",
-                bytes.len() - cursor.offset
+            return Err(DecodeError::BadLength(message!(
+                bytes.len() - cursor.offset,
+                " bytes after the last section"
             )));
         }
         Ok(File {
@@ -356,7 +365,7 @@ fn file_layout(cursor: &mut Cursor<'_>) -> Result<(Layout, u32), DecodeError> {
     cursor.offset = MAGIC.len();
     let format = cursor.varnum()?;
     let layout = Layout::from_format(format)
-        .ok_or_else(|| DecodeError::BadHeader(format!("unknown format {format}")))?;
+        .ok_or_else(|| DecodeError::BadHeader(message!("unknown format ", format)))?;
     Ok((layout, format))
 }
 
@@ -365,8 +374,12 @@ fn context_totals(cursor: &mut Cursor<'_>) -> Result<(usize, usize), DecodeError
     let symbols = cursor.varnum()? as usize;
     let text_bytes = cursor.varnum()? as usize;
     if symbols > MAX_VALUES || text_bytes > MAX_VALUES {
-        return Err(DecodeError::BadLength(format!(
-            "{symbols} values and {text_bytes} bytes of text declared, more than {MAX_VALUES}"
+        return Err(DecodeError::BadLength(message!(
+            symbols,
+            " values and ",
+            text_bytes,
+            " bytes of text declared, more than ",
+            MAX_VALUES
         )));
     }
     Ok((symbols, text_bytes))
@@ -399,9 +412,12 @@ pub fn decode_streaming(mut source: Refill<'_>) -> Result<(Node, usize), DecodeE
     if layout != Layout::Context {
         // The decode-only build says it reads the context layout alone, as for a whole file.
         stream_layouts()?;
-        return Err(DecodeError::BadHeader(format!(
-            "format {format} cannot be decoded as a stream: only the context layout (format {}) can",
-            Layout::Context as u32
+        return Err(DecodeError::BadHeader(message!(
+            "format ",
+            format,
+            " cannot be decoded as a stream: only the context layout (format ",
+            Layout::Context as u32,
+            ") can"
         )));
     }
     let declared = context_totals(&mut cursor)?;

@@ -26,22 +26,31 @@ pub enum DecodeError {
     },
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl DecodeError {
+    /// What went wrong, for a person: the `Display` text, built without `core::fmt` so that the browser's
+    /// decode-only module, which returns it to JavaScript, carries no formatting machinery.
+    pub fn message(&self) -> String {
         match self {
             DecodeError::UnexpectedEnd { offset } => {
-                write!(f, "input ends inside the value starting at byte {offset}")
+                message!("input ends inside the value starting at byte ", offset)
             }
             DecodeError::VarnumOverflow { offset } => {
-                write!(f, "varnum at byte {offset} does not fit in 32 bits")
+                message!("varnum at byte ", offset, " does not fit in 32 bits")
             }
-            DecodeError::BadHeader(what) => write!(f, "not a BinaryAST file: {what}"),
-            DecodeError::BadReference(what) => write!(f, "corrupt BinaryAST: {what}"),
-            DecodeError::BadLength(what) => write!(f, "corrupt BinaryAST: {what}"),
+            DecodeError::BadHeader(what) => message!("not a BinaryAST file: ", what),
+            DecodeError::BadReference(what) | DecodeError::BadLength(what) => {
+                message!("corrupt BinaryAST: ", what)
+            }
             DecodeError::TooDeep { limit } => {
-                write!(f, "tree nests deeper than {limit} levels")
+                message!("tree nests deeper than ", limit, " levels")
             }
         }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
     }
 }
 
@@ -58,3 +67,31 @@ impl fmt::Display for EncodeError {
 }
 
 impl std::error::Error for EncodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::DecodeError;
+
+    #[test]
+    fn decode_errors_read_as_sentences_with_their_numbers() {
+        assert_eq!(
+            DecodeError::UnexpectedEnd { offset: 1234 }.to_string(),
+            "input ends inside the value starting at byte 1234"
+        );
+        assert_eq!(
+            DecodeError::BadLength(message!(
+                "coded tree of ",
+                40usize,
+                " bytes, ",
+                38usize,
+                " used"
+            ))
+            .to_string(),
+            "corrupt BinaryAST: coded tree of 40 bytes, 38 used"
+        );
+        assert_eq!(
+            DecodeError::TooDeep { limit: 2000 }.to_string(),
+            "tree nests deeper than 2000 levels"
+        );
+    }
+}

@@ -6,6 +6,8 @@
 
 #[macro_use]
 mod grammar_macro;
+#[macro_use]
+mod message;
 
 // Layers, bottom first, each using only the ones before it: `format` (varnums, strings, stream reader and writer),
 // `grammar` (the AST and how it is read and written; its macros generate code in `from_js` too), then

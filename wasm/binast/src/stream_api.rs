@@ -27,17 +27,17 @@ pub extern "C" fn binast_decode() -> *const u32 {
     });
     let (status, text) = match crate::decode_stream_to_javascript(source) {
         Ok(javascript) => (0, javascript),
-        Err(error) => (1, error.to_string()),
+        Err(error) => (1, error.message()),
     };
     let text = text.leak();
     let outcome = Box::leak(Box::new([status, text.as_ptr() as u32, text.len() as u32]));
     outcome.as_ptr()
 }
 
-/// JavaScript's `String(value)`: shortest round trip, like Rust's formatting, which it keeps out of the module.
-pub(crate) fn number_to_string(value: f64) -> String {
-    let mut text = [0u8; 32];
-    // SAFETY: `text` is valid for its length and the host writes at most that many bytes.
-    let len = unsafe { number_text(value, text.as_mut_ptr(), text.len()) }.min(text.len());
-    String::from_utf8_lossy(&text[..len]).into_owned()
+/// JavaScript's `String(value)` (ASCII) in `buffer`: shortest round trip, like Rust's formatting, which it keeps
+/// out of the module.
+pub(crate) fn javascript_number_text(value: f64, buffer: &mut [u8; 32]) -> &[u8] {
+    // SAFETY: `buffer` is valid for its length and the host writes at most that many bytes.
+    let len = unsafe { number_text(value, buffer.as_mut_ptr(), buffer.len()) }.min(buffer.len());
+    &buffer[..len]
 }

@@ -54,17 +54,21 @@ fn precedence(node: &Node) -> u8 {
     }
 }
 
-/// Text that, at the start of a statement, would be read as a block or a declaration.
-pub fn starts_like_declaration(text: &str) -> bool {
-    let word = |w: &str| {
+/// Text that, at the start of a statement, would be read as a block or a declaration. Bytes, not chars: a
+/// keyword is ASCII, and what follows it continues an identifier if it is a word character or any non-ASCII one
+/// (the generator writes no non-ASCII space or punctuation after a keyword), with no Unicode tables to consult.
+pub fn starts_like_declaration(text: &[u8]) -> bool {
+    let word = |w: &[u8]| {
         text.starts_with(w)
-            && !text[w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+            && !text.get(w.len()).is_some_and(|&next| {
+                next.is_ascii_alphanumeric() || matches!(next, b'_' | b'$') || !next.is_ascii()
+            })
     };
-    text.starts_with('{')
-        || word("function")
-        || word("class")
-        || text.starts_with("let[")
-        || text.starts_with("async function")
+    text.starts_with(b"{")
+        || word(b"function")
+        || word(b"class")
+        || text.starts_with(b"let[")
+        || text.starts_with(b"async function")
 }
 
 fn is_nullish_mix(parent: &str, child: &Node) -> bool {
@@ -161,7 +165,7 @@ impl Gen {
                 } else {
                     let start = self.out.len();
                     self.expr(&body.node, ASSIGN);
-                    if self.out[start..].starts_with('{') {
+                    if self.out.as_bytes()[start..].starts_with(b"{") {
                         self.out.insert(start, '(');
                         self.push(")");
                     }
@@ -173,9 +177,10 @@ impl Gen {
                 self.push(operator);
                 let start = self.out.len();
                 self.expr(argument, UNARY);
-                let first = self.out[start..].chars().next();
-                let word = operator.chars().all(|c| c.is_ascii_alphabetic());
-                if word || (first.is_some() && first == operator.chars().next()) {
+                // Operators are ASCII: their first byte is their first char.
+                let first = self.out.as_bytes().get(start);
+                let word = operator.bytes().all(|byte| byte.is_ascii_alphabetic());
+                if word || (first.is_some() && first == operator.as_bytes().first()) {
                     self.out.insert(start, ' ');
                 }
             }
@@ -188,7 +193,7 @@ impl Gen {
                     self.push(operator);
                     let start = self.out.len();
                     self.expr(argument, POSTFIX);
-                    if self.out[start..].starts_with(['+', '-']) {
+                    if matches!(self.out.as_bytes().get(start), Some(b'+' | b'-')) {
                         self.out.insert(start, ' ');
                     }
                 } else {
@@ -363,17 +368,18 @@ impl Gen {
                 self.push(")");
             }
             // Statements never appear here in a parser's tree; keep output parseable if they do.
-            other => self.push(&format!("undefined/*{}*/", other.interface_name())),
+            other => {
+                self.push("undefined/*");
+                self.push(other.interface_name());
+                self.push("*/");
+            }
         }
     }
 
     fn literal(&mut self, value: &LitValue) {
         match value {
             LitValue::Str(bytes) => string_literal(&mut self.out, bytes),
-            LitValue::Num(number) => {
-                let text = number_literal(*number);
-                self.push(&text);
-            }
+            LitValue::Num(number) => number_literal(&mut self.out, *number),
             LitValue::Bool(true) => self.push("true"),
             LitValue::Bool(false) => self.push("false"),
             LitValue::Null => self.push("null"),
@@ -556,5 +562,27 @@ impl Gen {
             }
             other => self.statement(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_like_declaration;
+
+    #[test]
+    fn a_keyword_then_punctuation_starts_a_declaration() {
+        assert!(starts_like_declaration(b"function(){}"));
+        assert!(starts_like_declaration(b"class{}"));
+        assert!(starts_like_declaration(b"{a:1}"));
+        assert!(starts_like_declaration(b"let[a]=b"));
+    }
+
+    #[test]
+    fn a_keyword_continued_by_any_identifier_character_is_an_identifier() {
+        assert!(!starts_like_declaration(b"functions()"));
+        assert!(!starts_like_declaration(b"class_$1"));
+        assert!(!starts_like_declaration("classé.x".as_bytes()));
+        // U+200C (zero-width non-joiner) continues an identifier though it is not alphanumeric.
+        assert!(!starts_like_declaration("function\u{200c}()".as_bytes()));
     }
 }

@@ -28,6 +28,12 @@ pub(crate) fn to_javascript_sized(program: &Node, capacity_bytes: usize) -> Stri
     gen.out
 }
 
+/// Whether generated text has an ` in ` operator. Bytes, not `str::contains`: its substring search is about
+/// 2 KB of the decode-only Wasm module, for a pattern this short.
+fn contains_in(text: &[u8]) -> bool {
+    text.windows(4).any(|window| window == b" in ")
+}
+
 pub(crate) struct Gen {
     pub(crate) out: String,
 }
@@ -63,7 +69,7 @@ impl Gen {
                     let start = self.out.len();
                     self.expr(expression, expr::SEQ);
                     let is_string = matches!(expression.as_ref(), Node::Literal(LitValue::Str(_)));
-                    if is_string || expr::starts_like_declaration(&self.out[start..]) {
+                    if is_string || expr::starts_like_declaration(&self.out.as_bytes()[start..]) {
                         self.out.insert(start, '(');
                         self.push(")");
                     }
@@ -271,11 +277,11 @@ impl Gen {
         }
         let start = self.out.len();
         self.expr(node, if initialiser { expr::SEQ } else { expr::CALL });
-        let text = &self.out[start..];
-        let wrap = (initialiser && text.contains(" in "))
-            || text.starts_with("let[")
-            || text == "let"
-            || (!initialiser && text == "async");
+        let text = &self.out.as_bytes()[start..];
+        let wrap = (initialiser && contains_in(text))
+            || text.starts_with(b"let[")
+            || text == b"let"
+            || (!initialiser && text == b"async");
         if wrap {
             self.out.insert(start, '(');
             self.push(")");
@@ -296,7 +302,7 @@ impl Gen {
                         self.push("=");
                         let start = self.out.len();
                         self.expr(init, expr::ASSIGN);
-                        if in_for_init && self.out[start..].contains(" in ") {
+                        if in_for_init && contains_in(&self.out.as_bytes()[start..]) {
                             self.out.insert(start, '(');
                             self.push(")");
                         }
@@ -353,7 +359,7 @@ impl Gen {
                     expression => {
                         let start = self.out.len();
                         self.expr(expression, expr::ASSIGN);
-                        if expr::starts_like_declaration(&self.out[start..]) {
+                        if expr::starts_like_declaration(&self.out.as_bytes()[start..]) {
                             self.out.insert(start, '(');
                             self.push(")");
                         }

@@ -1,6 +1,7 @@
 //! Literal text: string escaping (from WTF-8, so lone surrogates survive as `\uXXXX`) and number formatting.
 
 use crate::format::wtf8;
+use crate::message::{decimal_digits, push_ascii, push_decimal};
 
 /// A double-quoted JavaScript string literal for the WTF-8 `value`.
 pub fn string_literal(out: &mut String, value: &[u8]) {
@@ -48,73 +49,85 @@ fn escape_char(out: &mut String, c: char) {
 }
 
 fn push_unit_escape(out: &mut String, unit: u32) {
-    out.push_str(&format!("\\u{unit:04x}"));
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(
+            b"0123456789abcdef"[(unit >> shift & 0xf) as usize],
+        ));
+    }
 }
 
-/// The shortest text that reads back as exactly `value` (Rust's float formatting is shortest-round-trip).
-pub fn number_literal(value: f64) -> String {
+/// Appends the shortest text that reads back as exactly `value` (Rust's float formatting is shortest-round-trip).
+pub fn number_literal(out: &mut String, value: f64) {
     if value.is_nan() {
-        return "(0 / 0)".into();
-    }
-    if value.is_infinite() {
+        out.push_str("(0 / 0)");
+    } else if value.is_infinite() {
         // 2e308 is the literal the parser itself turns into Infinity.
-        return if value > 0.0 {
-            "2e308".into()
-        } else {
-            "(-2e308)".into()
-        };
+        out.push_str(if value > 0.0 { "2e308" } else { "(-2e308)" });
+    } else if value.is_sign_negative() {
+        out.push_str("(-");
+        number_literal(out, -value);
+        out.push(')');
+    } else if value.fract() == 0.0 && value < 9_007_199_254_740_992.0 {
+        // Most literals are small integers: printed without float formatting, whose code is a third of the
+        // decode-only Wasm module.
+        integer_literal(out, value as u64);
+    } else {
+        shortest_float(out, value);
     }
-    if value.is_sign_negative() {
-        return format!("(-{})", number_literal(-value));
-    }
-    // Most literals are small integers: printed without float formatting, whose code is a third of the
-    // decode-only Wasm module.
-    if value.fract() == 0.0 && value < 9_007_199_254_740_992.0 {
-        return integer_literal(value as u64);
-    }
-    shortest_float(value)
 }
 
 /// An integer in the shorter of plain (`1500`) and exponent form (`1.5e6`), plain on a tie.
-fn integer_literal(value: u64) -> String {
-    let plain = value.to_string();
-    let significant = plain.trim_end_matches('0');
-    if significant.is_empty() {
-        return plain;
+fn integer_literal(out: &mut String, value: u64) {
+    let mut buffer = [0u8; 20];
+    let plain = decimal_digits(value, &mut buffer);
+    let zeros = plain
+        .iter()
+        .rev()
+        .take_while(|&&digit| digit == b'0')
+        .count();
+    let significant = &plain[..plain.len() - zeros];
+    let exponent = (plain.len() - 1) as u64;
+    // `d.ddde<exponent>`: the digits, a point if more than one, `e`, the exponent's digits (at most 2).
+    let exponent_len = significant.len()
+        + usize::from(significant.len() > 1)
+        + 1
+        + if exponent < 10 { 1 } else { 2 };
+    if significant.is_empty() || exponent_len >= plain.len() {
+        push_ascii(out, plain);
+        return;
     }
-    let exponent_digits = (plain.len() - 1).to_string();
-    let mut exponent = String::with_capacity(plain.len());
-    exponent.push_str(&significant[..1]);
+    out.push(char::from(significant[0]));
     if significant.len() > 1 {
-        exponent.push('.');
-        exponent.push_str(&significant[1..]);
+        out.push('.');
+        push_ascii(out, &significant[1..]);
     }
-    exponent.push('e');
-    exponent.push_str(&exponent_digits);
-    if exponent.len() < plain.len() {
-        exponent
-    } else {
-        plain
-    }
+    out.push('e');
+    push_decimal(out, exponent);
 }
 
 /// Rust's float formatting is shortest-round-trip; take the shorter of its plain and exponent forms.
 #[cfg(any(feature = "encoder", not(target_arch = "wasm32")))]
-fn shortest_float(value: f64) -> String {
+fn shortest_float(out: &mut String, value: f64) {
     let plain = format!("{value}");
     let exponent = format!("{value:e}");
-    if exponent.len() < plain.len() {
-        exponent
+    out.push_str(if exponent.len() < plain.len() {
+        &exponent
     } else {
-        plain
-    }
+        &plain
+    });
 }
 
 /// The decode-only Wasm build asks JavaScript: `String(number)` is shortest-round-trip too (ECMA-262
 /// Number::toString), and it keeps core's float formatting out of the module the browser downloads.
 #[cfg(all(not(feature = "encoder"), target_arch = "wasm32"))]
-fn shortest_float(value: f64) -> String {
-    crate::stream_api::number_to_string(value).replace("e+", "e")
+fn shortest_float(out: &mut String, value: f64) {
+    let mut buffer = [0u8; 32];
+    let text = crate::stream_api::javascript_number_text(value, &mut buffer);
+    // JavaScript writes `1e+21` where the literal needs no `+`; its text has no other `+`.
+    for part in text.split(|&byte| byte == b'+') {
+        push_ascii(out, part);
+    }
 }
 
 #[cfg(test)]
@@ -131,18 +144,24 @@ mod tests {
         assert_eq!(lone, r#""A\ud800""#);
     }
 
+    fn number(value: f64) -> String {
+        let mut out = String::new();
+        number_literal(&mut out, value);
+        out
+    }
+
     #[test]
     fn numbers_print_in_their_shortest_form() {
-        assert_eq!(number_literal(0.0), "0");
-        assert_eq!(number_literal(1.5), "1.5");
-        assert_eq!(number_literal(1e21), "1e21");
-        assert_eq!(number_literal(1e-7), "1e-7");
-        assert_eq!(number_literal(123456.0), "123456");
-        assert_eq!(number_literal(0.1 + 0.2), "0.30000000000000004");
-        assert_eq!(number_literal(1000.0), "1e3");
-        assert_eq!(number_literal(1500000.0), "1.5e6");
-        assert_eq!(number_literal(100.0), "100");
-        assert_eq!(number_literal(9_007_199_254_740_993.0), "9007199254740992");
-        assert_eq!(number_literal(1e300), "1e300");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(1.5), "1.5");
+        assert_eq!(number(1e21), "1e21");
+        assert_eq!(number(1e-7), "1e-7");
+        assert_eq!(number(123456.0), "123456");
+        assert_eq!(number(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(number(1000.0), "1e3");
+        assert_eq!(number(1500000.0), "1.5e6");
+        assert_eq!(number(100.0), "100");
+        assert_eq!(number(9_007_199_254_740_993.0), "9007199254740992");
+        assert_eq!(number(1e300), "1e300");
     }
 }

@@ -312,8 +312,10 @@ impl Models {
         let key = PlaceKey::new(Category::Text, 0, role.0 as u32);
         let len = self.uint(coder, "text", ("", "", role.1), key, len) as usize;
         if len > max_len {
-            return Err(DecodeError::BadLength(format!(
-                "a string of {len} bytes exceeds the file's declared total"
+            return Err(DecodeError::BadLength(message!(
+                "a string of ",
+                len,
+                " bytes exceeds the file's declared total"
             )));
         }
         let decoding = bytes.is_empty() && len > 0;

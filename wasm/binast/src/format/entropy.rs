@@ -285,15 +285,16 @@ impl<'a> Decoder<'a> {
             self.refill();
         }
         if self.offset != self.window.len() || self.source.is_some() {
-            return Err(DecodeError::BadLength(format!(
-                "coded tree of {}{} bytes, {} used",
+            return Err(DecodeError::BadLength(message!(
+                "coded tree of ",
                 self.before + self.window.len(),
                 if self.source.is_some() {
-                    " or more"
+                    " or more bytes, "
                 } else {
-                    ""
+                    " bytes, "
                 },
-                self.position()
+                self.position(),
+                " used"
             )));
         }
         Ok(())

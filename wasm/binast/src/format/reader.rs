@@ -128,9 +128,10 @@ impl ContextReader<'_> {
         }
         self.symbols_left -= 1;
         if self.declared.0 - self.symbols_left > self.budget() {
-            return Err(DecodeError::BadLength(format!(
-                "more than {} values per byte of input",
-                self.per_input_byte
+            return Err(DecodeError::BadLength(message!(
+                "more than ",
+                self.per_input_byte,
+                " values per byte of input"
             )));
         }
         self.coder.overrun()
@@ -179,12 +180,14 @@ impl ContextReader<'_> {
                 .get(symbol - 2)
                 .cloned()
                 .map(Some)
-                .ok_or_else(|| DecodeError::BadReference(format!("string {}", symbol - 2))),
+                .ok_or_else(|| DecodeError::BadReference(message!("string ", symbol - 2))),
             _ => {
                 let position = symbol - 2;
                 if position >= recency.len() {
-                    return Err(DecodeError::BadReference(format!(
-                        "string {position} back of {}",
+                    return Err(DecodeError::BadReference(message!(
+                        "string ",
+                        position,
+                        " back of ",
                         recency.len()
                     )));
                 }
@@ -300,7 +303,7 @@ impl<'a> Reader<'a> {
             .iter()
             .position(|&(c, n, k)| c == category && n == node && k == key)
             .ok_or_else(|| {
-                DecodeError::BadReference(format!("no stream {category}:{node}.{key}"))
+                DecodeError::BadReference(message!("no stream ", category, ":", node, ".", key))
             })?;
         self.stream_cache.insert(category, node, key, index);
         Ok(index)
@@ -353,7 +356,7 @@ impl<'a> Reader<'a> {
         let (name, grammar_index) = *self
             .kinds
             .get(reference - 1)
-            .ok_or_else(|| DecodeError::BadReference(format!("grammar index {}", reference - 1)))?;
+            .ok_or_else(|| DecodeError::BadReference(message!("grammar index ", reference - 1)))?;
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep { limit: MAX_DEPTH });
@@ -407,7 +410,7 @@ impl<'a> Reader<'a> {
             .get(table)
             .and_then(|strings| strings.get(reference - 1))
             .map(|bytes| Some(bytes.to_vec()))
-            .ok_or_else(|| DecodeError::BadReference(format!("string index {}", reference - 1)))
+            .ok_or_else(|| DecodeError::BadReference(message!("string index ", reference - 1)))
     }
 
     /// The string table and stream of a string in the current field (optimised layout): by its role, and for
@@ -450,7 +453,7 @@ impl<'a> Reader<'a> {
             let key = self.places.key(Category::Flag);
             let value = context.models.flag(&mut context.coder, place, key, 0);
             return u8::try_from(value)
-                .map_err(|_| DecodeError::BadReference(format!("flag {value}")));
+                .map_err(|_| DecodeError::BadReference(message!("flag ", value)));
         }
         stream_layouts()?;
         let i = self.stream("flag", true, self.field)?;
@@ -542,8 +545,10 @@ impl<'a> Reader<'a> {
             Layout::Optimised => {
                 let count = self.varnum("length", false, "lazy")? as usize;
                 if count > lens.len() {
-                    return Err(DecodeError::BadLength(format!(
-                        "lazy body touches {count} streams"
+                    return Err(DecodeError::BadLength(message!(
+                        "lazy body touches ",
+                        count,
+                        " streams"
                     )));
                 }
                 for _ in 0..count {
@@ -551,15 +556,18 @@ impl<'a> Reader<'a> {
                     let len = self.varnum("length", false, "lazy")? as usize;
                     *lens
                         .get_mut(index)
-                        .ok_or_else(|| DecodeError::BadReference(format!("stream {index}")))? = len;
+                        .ok_or_else(|| DecodeError::BadReference(message!("stream ", index)))? =
+                        len;
                 }
             }
         }
         let starts = self.offsets.clone();
         for ((len, start), stream) in lens.iter().zip(&starts).zip(&self.streams) {
             if start.checked_add(*len).is_none_or(|end| end > stream.len()) {
-                return Err(DecodeError::BadLength(format!(
-                    "lazy body of {len} bytes overruns its stream"
+                return Err(DecodeError::BadLength(message!(
+                    "lazy body of ",
+                    len,
+                    " bytes overruns its stream"
                 )));
             }
         }
@@ -568,8 +576,10 @@ impl<'a> Reader<'a> {
         self.field = field;
         for ((len, start), end) in lens.iter().zip(&starts).zip(&self.offsets) {
             if end - start != *len {
-                return Err(DecodeError::BadLength(format!(
-                    "lazy body declared {len} bytes, used {}",
+                return Err(DecodeError::BadLength(message!(
+                    "lazy body declared ",
+                    len,
+                    " bytes, used ",
                     end - start
                 )));
             }
@@ -598,9 +608,9 @@ impl<'a> Reader<'a> {
         stream_layouts()?;
         for (stream, offset) in self.streams.iter().zip(&self.offsets) {
             if *offset != stream.len() {
-                return Err(DecodeError::BadLength(format!(
-                    "{} unread bytes in the tree",
-                    stream.len() - offset
+                return Err(DecodeError::BadLength(message!(
+                    stream.len() - offset,
+                    " unread bytes in the tree"
                 )));
             }
         }

@@ -80,7 +80,7 @@ impl Field for bool {
         match r.flag()? {
             0 => Ok(false),
             1 => Ok(true),
-            other => Err(DecodeError::BadReference(format!("boolean byte {other}"))),
+            other => Err(DecodeError::BadReference(message!("boolean byte ", other))),
         }
     }
     fn missing() -> Option<Self> {

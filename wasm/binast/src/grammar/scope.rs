@@ -118,7 +118,7 @@ impl Field for AssertedScope {
             let name = String::read(r)?;
             let byte = r.flag()?;
             let kind = DeclKind::from_byte(byte)
-                .ok_or_else(|| DecodeError::BadReference(format!("kind {byte}")))?;
+                .ok_or_else(|| DecodeError::BadReference(message!("kind ", byte)))?;
             if kind == DeclKind::Param {
                 return Err(DecodeError::BadReference(
                     "parameter outside the parameter list".into(),
@@ -131,7 +131,7 @@ impl Field for AssertedScope {
             });
         }
         if declared.len() != param_count + count {
-            return Err(DecodeError::BadLength(format!("{count} declared names")));
+            return Err(DecodeError::BadLength(message!(count, " declared names")));
         }
         Ok(AssertedScope {
             declared,

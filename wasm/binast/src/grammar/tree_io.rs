@@ -19,7 +19,7 @@ pub(crate) fn resolve_kinds(names: &[&str]) -> Result<Vec<(&'static str, usize)>
                 .iter()
                 .position(|(known, _)| known == name)
                 .map(|index| (READERS[index].0, index))
-                .ok_or_else(|| DecodeError::BadReference(format!("unknown interface {name}")))
+                .ok_or_else(|| DecodeError::BadReference(message!("unknown interface ", name)))
         })
         .collect()
 }
@@ -72,8 +72,11 @@ fn restore_params(node: &mut Node) -> Result<(), DecodeError> {
         unique += 1;
     }
     if placeholders != unique {
-        return Err(DecodeError::BadReference(format!(
-            "scope lists {placeholders} parameters, the function has {unique}"
+        return Err(DecodeError::BadReference(message!(
+            "scope lists ",
+            placeholders,
+            " parameters, the function has ",
+            unique
         )));
     }
     scope.params = names;
@@ -81,8 +84,10 @@ fn restore_params(node: &mut Node) -> Result<(), DecodeError> {
 }
 
 fn too_many_params(placeholders: usize) -> DecodeError {
-    DecodeError::BadReference(format!(
-        "scope lists {placeholders} parameters, the function has more"
+    DecodeError::BadReference(message!(
+        "scope lists ",
+        placeholders,
+        " parameters, the function has more"
     ))
 }
 
