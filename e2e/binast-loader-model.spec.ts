@@ -43,6 +43,22 @@ async function rewriteHints(page: Page, hint: (jsBytes: number, binastBytes: num
   });
 }
 
+/**
+ * Chromium's network emulation of the mobile profile's link: 1.6/0.75 Mbit/s (90 % of it as goodput), 150 ms. It
+ * also sets what Network Information reports.
+ */
+async function emulateSlowLink(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6e6 / 8) * 0.9,
+    uploadThroughput: (0.75e6 / 8) * 0.9,
+    connectionType: 'cellular4g',
+  });
+}
+
 test("with the Worker's real hints BinaryAST cannot win, so it preloads the scripts and the loader steps aside: no decoder", async ({
   page,
   request,
@@ -121,17 +137,9 @@ test('on a slow link with the decoder cached and BinaryAST at 0.3× the size, th
     import('/demo/loader/binast.js' as string).then((decoder: { default(): Promise<void> }) => decoder.default()),
   );
   // A format at 0.3× the JavaScript's size (what the size hint would say of a much better encoder; the context
-  // layout is ≈ 0.75× today, not enough to pay for its decoding), on a 1.6 Mbit/s, 150 ms link: Chromium's network
-  // emulation also sets what Network Information reports.
+  // layout is ≈ 0.75× today, not enough to pay for its decoding), on a 1.6 Mbit/s, 150 ms link.
   await rewriteHints(page, (jsBytes) => `${jsBytes} ${Math.round(jsBytes * 0.3)}`);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6e6 / 8) * 0.9,
-    uploadThroughput: (0.75e6 / 8) * 0.9,
-    connectionType: 'cellular4g',
-  });
+  await emulateSlowLink(page);
   const requests = watchRequests(page);
   const { records, html } = await loaderRender(page);
   expect(html).toBe(reference);
@@ -174,19 +182,6 @@ test('the same hints on a fast link: decoding costs more than the bytes save, so
   for (const record of records) expect(record.savedMs).toBeLessThanOrEqual(record.costMs ?? 0);
   expect(requests.binast).toEqual([]);
 });
-
-/** Chromium's network emulation of the mobile profile's link: 1.6/0.75 Mbit/s (90 % of it as goodput), 150 ms. */
-async function emulateSlowLink(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6e6 / 8) * 0.9,
-    uploadThroughput: (0.75e6 / 8) * 0.9,
-    connectionType: 'cellular4g',
-  });
-}
 
 /** The value of one of the page's cookies once it is set, polled (the loader writes them after the load event). */
 async function cookieOnceSet(page: Page, name: string): Promise<string> {
