@@ -59,6 +59,21 @@ async function emulateSlowLink(page: Page) {
   });
 }
 
+/** The value of one of the page's cookies once it is set, polled (the loader writes them after the load event). */
+async function cookieOnceSet(page: Page, name: string): Promise<string> {
+  let value = '';
+  await expect
+    .poll(
+      async () => {
+        value = (await page.context().cookies()).find((cookie) => cookie.name === name)?.value ?? '';
+        return value;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe('');
+  return value;
+}
+
 test("with the Worker's real hints BinaryAST cannot win, so it preloads the scripts and the loader steps aside: no decoder", async ({
   page,
   request,
@@ -80,7 +95,18 @@ test("with the Worker's real hints BinaryAST cannot win, so it preloads the scri
     expect(record.binastBytes).toBeGreaterThan((record.jsBytes ?? 0) / 1.70667);
   }
   expect(requests.binast).toEqual([]);
-  expect(requests.decoder).toEqual([]);
+  // Nothing of the decoder while the page loads (after the load event the loader may fetch it for a later view, if
+  // it measured a slow link: a loaded machine serves localhost slowly).
+  const decoderBeforeLoad = await page.evaluate(() => {
+    const loadEnd = performance.getEntriesByType('navigation')[0]?.duration ?? 0;
+    return performance
+      .getEntriesByType('resource')
+      .filter(
+        (entry) => /\/binast(\.js|-worker\.js|-wasm\.js|_bg\.wasm)$/.test(entry.name) && entry.startTime < loadEnd,
+      )
+      .map((entry) => entry.name);
+  });
+  expect(decoderBeforeLoad).toEqual([]);
   // The Worker put a preload before each script, so the browser's preload scanner starts them with the HTML.
   const preloaded = await page
     .locator('link[rel="preload"][as="script"]')
@@ -96,15 +122,25 @@ test('a repeat view after stepping aside takes the plain scripts from the HTTP c
   test.setTimeout(90_000);
   await primeBinast(request, libraryPaths);
   await loaderRender(page);
+  // The first view's after-load work (the link cookie; the decoder, if that view measured a slow link — a loaded
+  // machine serves localhost slowly) ends before the repeat view starts.
+  await cookieOnceSet(page, 'binast-link');
+  await page.waitForLoadState('networkidle');
   const requests = watchRequests(page);
   const { records } = await loaderRender(page);
-  expect(records.map((record) => record.outcome)).toEqual(Array(libraryPaths.length).fill('plain'));
-  for (const record of records) expect(record.decodeMs).toBeUndefined();
-  // From the HTTP cache: `wrangler dev` serves assets with max-age=0, so each is revalidated (a 304: headers only,
-  // a few hundred bytes), never downloaded again.
-  for (const record of records) expect(record.transferBytes).toBeLessThan(1024);
+  // `preloaded` after a fast first view; `cached` after a slow one (no preloads, the model picked BinaryAST, the
+  // plain scripts were in the cache): either way plain, from the cache.
+  for (const record of records) {
+    expect(record.outcome).toBe('plain');
+    expect(['preloaded', 'cached']).toContain(record.reason);
+    expect(record.decodeMs).toBeUndefined();
+    // `wrangler dev` serves assets with max-age=0, so each is revalidated (a 304: headers only, a few hundred
+    // bytes), never downloaded again.
+    expect(record.transferBytes).toBeLessThan(1024);
+  }
   expect(requests.binast).toEqual([]);
-  expect(requests.decoder).toEqual([]);
+  // The decoder never starts: no Worker, no Wasm.
+  expect(requests.decoder.filter((url) => !url.endsWith('/binast.js'))).toEqual([]);
 });
 
 test('without a size hint the loader steps aside and says so', async ({ page }) => {
@@ -182,21 +218,6 @@ test('the same hints on a fast link: decoding costs more than the bytes save, so
   for (const record of records) expect(record.savedMs).toBeLessThanOrEqual(record.costMs ?? 0);
   expect(requests.binast).toEqual([]);
 });
-
-/** The value of one of the page's cookies once it is set, polled (the loader writes them after the load event). */
-async function cookieOnceSet(page: Page, name: string): Promise<string> {
-  let value = '';
-  await expect
-    .poll(
-      async () => {
-        value = (await page.context().cookies()).find((cookie) => cookie.name === name)?.value ?? '';
-        return value;
-      },
-      { timeout: 30_000 },
-    )
-    .not.toBe('');
-  return value;
-}
 
 test("a slow link's first view remembers the link and fetches the decoder after load; a repeat view uses the cached plain scripts; the next deploy's scripts come as BinaryAST", async ({
   page,
