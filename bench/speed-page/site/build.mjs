@@ -16,6 +16,8 @@ export const siteDist = join(here, 'dist');
  * sizes on purpose: the hero is the LCP element; the lead strip is six progressive photos that sit in the first
  * viewport with it, as on a photo-essay or news page (the priority feature's previews matter only when several
  * progressive images are in view at once); the PNGs are what a CMS often leaves uncompressed.
+ * @type {{ source: string, name: string, widthPx: number, heightPx?: number, format: string,
+ *   progressive?: boolean }[]}
  */
 export const photos = [
   { source: 'hubble_deep_field.jpg', name: 'hero.jpg', widthPx: 1600, format: 'jpeg', progressive: true },
@@ -31,7 +33,7 @@ export const photos = [
     name,
     widthPx: 480,
     heightPx: 320,
-    format: /** @type {const} */ ('jpeg'),
+    format: 'jpeg',
     progressive: true,
   })),
   { source: 'chelsea.png', name: 'cat.jpg', widthPx: 900, format: 'jpeg', progressive: false },
