@@ -1,7 +1,13 @@
 // One page load in a fresh browser context (cold cache): screen frames from the CDP screencast, navigation and paint
 // timing, LCP, layout shifts, long tasks, and every response's bytes from CDP's Network domain.
 import { readFileSync } from 'node:fs';
-import { bytesByClass, cumulativeLayoutShift, totalBlockingTime } from './page-metrics.mjs';
+import {
+  bodyShareArrivalMs,
+  bodySharesPct,
+  bytesByClass,
+  cumulativeLayoutShift,
+  totalBlockingTime,
+} from './page-metrics.mjs';
 
 const observerScript = readFileSync(new URL('./observer.js', import.meta.url), 'utf8');
 /** After load, the page counts as settled once no frame has arrived and no request was open for this long. */
@@ -32,6 +38,7 @@ async function requestsOnlyPlaywrightSaw(seen, fromCdp) {
       startMs: Number.NaN,
       firstByteMs: Number.NaN,
       endMs: Number.NaN,
+      chunks: [],
     });
   }
   return extra;
@@ -53,7 +60,7 @@ function pathOf(url) {
 /**
  * @typedef {{ cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string,
  *   initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number,
- *   endMs: number }} RequestEntry
+ *   endMs: number, chunks: [timeMs: number, bytes: number][] }} RequestEntry
  */
 
 /**
@@ -142,6 +149,7 @@ async function trackRequests(page, cdp, activity) {
       startMs: sinceZeroMs(timestamp),
       firstByteMs: Number.NaN,
       endMs: Number.NaN,
+      chunks: [],
     });
     touch();
   });
@@ -161,6 +169,11 @@ async function trackRequests(page, cdp, activity) {
     entry.status = response.status;
     entry.protocol = response.protocol;
     entry.firstByteMs = sinceZeroMs(timestamp);
+  });
+  // Body bytes as they arrive (decoded bytes: images are not content-encoded), so the timeline can say when a share of
+  // each body — e.g. a progressive JPEG's preview — was in, not only its first and last byte.
+  cdp.on('Network.dataReceived', ({ requestId, dataLength, timestamp }) => {
+    requests.get(requestId)?.chunks.push([sinceZeroMs(timestamp), dataLength]);
   });
   /** @param {{ requestId: string, encodedDataLength?: number, timestamp: number }} event */
   const finish = ({ requestId, encodedDataLength, timestamp }) => {
@@ -293,6 +306,8 @@ function pageResult(timing, all, settledBy, frames) {
       firstByteMs: r.firstByteMs,
       endMs: r.endMs,
       bytes: r.encodedBytes,
+      // ms from the document request at which 10 / 25 / 50 % of the body had arrived
+      bodyShareMs: Object.fromEntries(bodySharesPct.map((pct) => [pct, bodyShareArrivalMs(r.chunks, pct)])),
     })),
     settledBy,
     frames,

@@ -67,3 +67,24 @@ export function bytesByClass(requests) {
   }
   return totals;
 }
+
+/** Shares of a response body (%) whose arrival time each request's timeline records. */
+export const bodySharesPct = [10, 25, 50];
+
+/**
+ * When a share of a response's body had arrived: the time of the first sample at which the bytes received so far
+ * reach that share of the whole body. With the priority feature a progressive JPEG's preview is its first 5–16 %, so
+ * the 10 % and 25 % times show whether previews came earlier. NaN when nothing was recorded or the body is empty.
+ * @param {[timeMs: number, bytes: number][]} chunks bytes received in each chunk, in arrival order
+ * @param {number} sharePct 0–100
+ */
+export function bodyShareArrivalMs(chunks, sharePct) {
+  const totalBytes = chunks.reduce((sum, [, bytes]) => sum + bytes, 0);
+  if (totalBytes <= 0) return Number.NaN;
+  let receivedBytes = 0;
+  for (const [timeMs, bytes] of chunks) {
+    receivedBytes += bytes;
+    if (receivedBytes * 100 >= totalBytes * sharePct) return timeMs;
+  }
+  return Number.NaN;
+}

@@ -46,7 +46,7 @@ try {
     check(`${variant}: hero is the LCP element`, run.lcpElement.includes('hero'), run.lcpElement);
     const gapPct = Math.abs(run.speedIndexVsSpeedlinePct);
     check(`${variant}: Speed Index within 5 % of speedline-core`, gapPct < 5, `${gapPct.toFixed(1)} %`);
-    check(`${variant}: all 8 photos loaded`, run.byClass.image.requests >= 8, `${run.byClass.image.requests} images`);
+    check(`${variant}: all 11 photos loaded`, run.byClass.image.requests >= 11, `${run.byClass.image.requests} images`);
   }
   check(
     'protocols: HTTP/1.1 direct, HTTP/2 through the Worker',

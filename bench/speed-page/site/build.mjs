@@ -12,17 +12,33 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const siteDist = join(here, 'dist');
 
 /**
- * Every photo of the page: source fixture, output name, width (px), format. Several sizes on purpose: the hero is
- * the LCP element, the PNGs are what a CMS often leaves uncompressed.
+ * Every photo of the page: source fixture, output name, width (px), height (px, only for a crop), format. Several
+ * sizes on purpose: the hero is the LCP element; the lead strip is six progressive photos that sit in the first
+ * viewport with it, as on a photo-essay or news page (the priority feature's previews matter only when several
+ * progressive images are in view at once); the PNGs are what a CMS often leaves uncompressed.
+ * @type {{ source: string, name: string, widthPx: number, heightPx?: number, format: string,
+ *   progressive?: boolean }[]}
  */
 export const photos = [
   { source: 'hubble_deep_field.jpg', name: 'hero.jpg', widthPx: 1600, format: 'jpeg', progressive: true },
+  ...[
+    ['astronaut.png', 'strip-astronaut.jpg'],
+    ['chelsea.png', 'strip-cat.jpg'],
+    ['coffee.png', 'strip-coffee.jpg'],
+    ['grass.png', 'strip-grass.jpg'],
+    ['gravel.png', 'strip-gravel.jpg'],
+    ['brick.png', 'strip-brick.jpg'],
+  ].map(([source, name]) => ({
+    source,
+    name,
+    widthPx: 480,
+    heightPx: 320,
+    format: 'jpeg',
+    progressive: true,
+  })),
   { source: 'chelsea.png', name: 'cat.jpg', widthPx: 900, format: 'jpeg', progressive: false },
   { source: 'coffee.png', name: 'coffee.png', widthPx: 600, format: 'png' },
-  { source: 'astronaut.png', name: 'astronaut.jpg', widthPx: 800, format: 'jpeg', progressive: true },
   { source: 'brick.png', name: 'brick.png', widthPx: 400, format: 'png' },
-  { source: 'grass.png', name: 'grass.jpg', widthPx: 700, format: 'jpeg', progressive: false },
-  { source: 'gravel.png', name: 'gravel.jpg', widthPx: 500, format: 'jpeg', progressive: true },
   { source: 'coffee.png', name: 'coffee-wide.jpg', widthPx: 1200, format: 'jpeg', progressive: false },
 ];
 
@@ -36,7 +52,7 @@ export async function buildSite() {
   rmSync(siteDist, { recursive: true, force: true });
   for (const dir of ['img', 'js', 'css']) mkdirSync(join(siteDist, dir), { recursive: true });
   for (const photo of photos) {
-    let pipeline = sharp(join(photosDir, photo.source)).resize({ width: photo.widthPx });
+    let pipeline = sharp(join(photosDir, photo.source)).resize({ width: photo.widthPx, height: photo.heightPx });
     pipeline =
       photo.format === 'png'
         ? pipeline.png({ compressionLevel: 6 })

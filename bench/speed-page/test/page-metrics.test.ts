@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bytesByClass, cumulativeLayoutShift, resourceClass, totalBlockingTime } from '../page-metrics.mjs';
+import {
+  bodyShareArrivalMs,
+  bytesByClass,
+  cumulativeLayoutShift,
+  resourceClass,
+  totalBlockingTime,
+} from '../page-metrics.mjs';
 
 describe('cumulativeLayoutShift', () => {
   it('sums shifts within one session window and keeps the largest window', () => {
@@ -45,5 +51,29 @@ describe('bytesByClass', () => {
     expect(totals.image).toEqual({ bytes: 50000, requests: 2 });
     expect(totals.html.requests).toBe(1);
     expect(totals.font).toEqual({ bytes: 0, requests: 0 });
+  });
+});
+
+describe('bodyShareArrivalMs', () => {
+  // A 100 KB body in four chunks: 10 KB at 200 ms, 20 KB at 400 ms, 30 KB at 700 ms, 40 KB at 1,000 ms.
+  const chunks: [number, number][] = [
+    [200, 10_000],
+    [400, 20_000],
+    [700, 30_000],
+    [1000, 40_000],
+  ];
+  it('gives the time of the chunk that completes the share, counting an exact hit', () => {
+    expect(bodyShareArrivalMs(chunks, 10)).toBe(200);
+  });
+  it('gives the later chunk when a share falls inside it', () => {
+    expect(bodyShareArrivalMs(chunks, 25)).toBe(400);
+    expect(bodyShareArrivalMs(chunks, 50)).toBe(700);
+  });
+  it('gives the last chunk for the whole body', () => {
+    expect(bodyShareArrivalMs(chunks, 100)).toBe(1000);
+  });
+  it('is NaN when no body bytes were recorded', () => {
+    expect(bodyShareArrivalMs([], 10)).toBeNaN();
+    expect(bodyShareArrivalMs([[50, 0]], 10)).toBeNaN();
   });
 });

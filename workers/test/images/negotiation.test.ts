@@ -190,3 +190,47 @@ describe('an image whose full-effort encode is over the work budget (the Speed P
     expect(second.bytes).toEqual(first.bytes);
   }, 120_000);
 });
+
+describe('a repeat request for a source this isolate has read (same ETag and Content-Length)', () => {
+  const sync = { IMAGES_AVIF_MODE: 'sync' };
+  /** An origin serving `bytes` under `etag` that counts how often its body is read (nothing is pulled unasked). */
+  function countingOrigin(bytes: Uint8Array, etag: string) {
+    const origin = { reads: 0 };
+    const next = async () =>
+      new Response(
+        new ReadableStream(
+          {
+            pull(controller) {
+              origin.reads++;
+              controller.enqueue(bytes);
+              controller.close();
+            },
+          },
+          { highWaterMark: 0 },
+        ),
+        { headers: { 'content-type': 'image/jpeg', etag, 'content-length': String(bytes.byteLength) } },
+      );
+    return { origin, next };
+  }
+
+  it('serves the stored variant without reading the source again', async () => {
+    const { origin, next } = countingOrigin(await assetBytes('small/chelsea.jpg'), '"chelsea-repeat"');
+    const first = await callImages(image, accept('image/webp'), sync, next);
+    expect(first.note).toBe('webp; encoded');
+    const readsAfterFirst = origin.reads;
+    const second = await callImages(image, accept('image/webp'), sync, next);
+    expect({ note: second.note, reads: origin.reads, same: second.bytes.join() === first.bytes.join() }).toEqual({
+      note: 'webp; stored',
+      reads: readsAfterFirst,
+      same: true,
+    });
+  });
+
+  it('reads and converts the source again when its ETag changed', async () => {
+    const bytes = await assetBytes('small/chelsea.jpg');
+    await callImages(image, accept('image/webp'), sync, countingOrigin(bytes, '"chelsea-old"').next);
+    const changed = countingOrigin(bytes, '"chelsea-new"');
+    const again = await callImages(image, accept('image/webp'), sync, changed.next);
+    expect({ note: again.note, read: changed.origin.reads > 0 }).toEqual({ note: 'webp; encoded', read: true });
+  });
+});

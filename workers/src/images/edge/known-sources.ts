@@ -1,0 +1,37 @@
+import type { SourceCheck } from '../core/source-checks';
+
+/** What `checkSource` decided about a source that may be converted. */
+export type CheckedOk = Extract<SourceCheck, { ok: true }>;
+
+/** Source checks remembered per isolate; an entry is one image header and a scan count (a few hundred bytes). */
+const maxEntries = 1000;
+const checks = new Map<string, CheckedOk>();
+
+/**
+ * A source's identity from the origin's headers alone: `etag:<ETag>:<Content-Length>`, the identity `sourceIdentity`
+ * gives the same response once its body is read, so both name the same stored variants. Null without an ETag or a
+ * plain decimal Content-Length (a compressed or chunked body cannot be matched without reading it).
+ */
+export function headerIdentity(headers: Headers): string | null {
+  const etag = headers.get('etag');
+  const length = headers.get('content-length')?.trim() ?? '';
+  if (!etag || !/^\d{1,15}$/.test(length)) return null;
+  return `etag:${etag}:${Number(length)}`;
+}
+
+/** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */
+export function rememberCheck(identity: string, checked: CheckedOk): void {
+  checks.delete(identity);
+  checks.set(identity, checked);
+  if (checks.size > maxEntries) {
+    const oldest = checks.keys().next().value;
+    if (oldest !== undefined) checks.delete(oldest);
+  }
+}
+
+/** The checks of a source this isolate has read before, if any. */
+export function knownCheck(identity: string): CheckedOk | undefined {
+  const checked = checks.get(identity);
+  if (checked) rememberCheck(identity, checked);
+  return checked;
+}
