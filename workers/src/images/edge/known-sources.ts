@@ -1,4 +1,5 @@
 import type { SourceCheck } from '../core/source-checks';
+import { etagIdentity } from './r2-store';
 
 /** What `checkSource` decided about a source that may be converted. */
 export type CheckedOk = Extract<SourceCheck, { ok: true }>;
@@ -16,7 +17,7 @@ export function headerIdentity(headers: Headers): string | null {
   const etag = headers.get('etag');
   const length = headers.get('content-length')?.trim() ?? '';
   if (!etag || !/^\d{1,15}$/.test(length)) return null;
-  return `etag:${etag}:${Number(length)}`;
+  return etagIdentity(etag, Number(length));
 }
 
 /** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */

@@ -68,8 +68,9 @@ export async function negotiateImage(
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return pass(checked.reason);
+  // Remembered only when the headers name this very body (Content-Length was the length actually read).
   const identity = headerIdentity(response.headers);
-  if (identity === `etag:${response.headers.get('etag')}:${bytes.byteLength}`) rememberCheck(identity, checked);
+  if (identity && identity === (await sourceIdentity(response.headers, bytes))) rememberCheck(identity, checked);
   const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
@@ -109,13 +110,7 @@ async function storedVariantOfKnownSource(
     if (stored?.kind === 'not-smaller') continue;
     if (stored?.kind !== 'variant') return null;
     await response.body?.cancel();
-    return variantResponse(request, response.headers, {
-      bytes: stored.bytes,
-      format: candidate.format,
-      key,
-      note: `${candidate.format}; stored${settingNote(candidate)}`,
-      vary: true,
-    });
+    return storedVariantResponse(request, response, stored.bytes, candidate, key);
   }
   return null;
 }
@@ -180,6 +175,22 @@ const optionsFor = (candidate: Candidate) =>
 const settingNote = (candidate: Candidate) =>
   candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
 
+/** A variant found in R2 under `key`, served in place of the original. */
+const storedVariantResponse = (
+  request: Request,
+  response: Response,
+  bytes: Uint8Array,
+  candidate: Candidate,
+  key: string,
+) =>
+  variantResponse(request, response.headers, {
+    bytes,
+    format: candidate.format,
+    key,
+    note: `${candidate.format}; stored${settingNote(candidate)}`,
+    vary: true,
+  });
+
 /**
  * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
  * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending).
@@ -202,15 +213,7 @@ async function firstSmallerVariant(
     const { format } = candidate;
     const key = await variantKey(sourceId, optionsFor(candidate), format);
     const stored = await getVariant(context.bucket, key);
-    if (stored?.kind === 'variant') {
-      return variantResponse(request, response.headers, {
-        bytes: stored.bytes,
-        format,
-        key,
-        note: `${format}; stored${settingNote(candidate)}`,
-        vary: true,
-      });
-    }
+    if (stored?.kind === 'variant') return storedVariantResponse(request, response, stored.bytes, candidate, key);
     if (stored?.kind === 'not-smaller') continue;
     if (format === 'avif' && config.avifMode === 'background') {
       scheduleEncode(context, key, decoded, source, candidate);

@@ -6,13 +6,16 @@ import { sha256Hex } from '../../shared/sha256';
 /** A stored variant, or the marker saying the original is better. */
 export type StoredVariant = { readonly kind: 'variant'; readonly bytes: Uint8Array } | { readonly kind: 'not-smaller' };
 
+/** A source version named by its ETag and body length (bytes), before or after its body is read. */
+export const etagIdentity = (etag: string, byteLength: number) => `etag:${etag}:${byteLength}`;
+
 /**
  * Identifies a source version: its ETag and length when the origin sends an ETag (so the key is known before the
  * body is read), otherwise a SHA-256 of the bytes.
  */
 export async function sourceIdentity(headers: Headers, bytes: Uint8Array): Promise<string> {
   const etag = headers.get('etag');
-  if (etag) return `etag:${etag}:${bytes.byteLength}`;
+  if (etag) return etagIdentity(etag, bytes.byteLength);
   return `sha256:${await sha256Hex(bytes)}`;
 }
 
