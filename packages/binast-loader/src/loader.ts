@@ -49,6 +49,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   let parsed = false;
   // The decoder module marks itself in localStorage once it ran (src/off-thread/client.ts): its files are in the HTTP
   // cache. Once a script of this page goes to BinaryAST the decoder is paid for, so later ones count it as cached.
+  // visitor-marks.ts `decoderMarked`, written out here: a call costs the loader's 2 KB budget 7 bytes it does not have.
   let decoderCached = false;
   try {
     decoderCached = localStorage.binastDecoder === options.decoderUrl;

@@ -5,6 +5,7 @@
 // scripts (new URLs, nothing in the HTTP cache) can then come as BinaryAST.
 import { type CostInput, decide, linkCookie } from './model';
 import type { ScriptRecord } from './record';
+import { decoderMarked, setSiteCookie } from './visitor-marks';
 
 /** How long a link measurement is trusted, s: a day, since connections change (Wi-Fi at home, mobile outside). */
 const linkCookieMaxAgeS = 86_400;
@@ -56,21 +57,12 @@ export const decoderWouldWin = (records: readonly Partial<CostInput>[], downMbit
 /** The decoder beside this module, as the loader imports it (`binast.js`); it marks itself in localStorage once it ran. */
 const decoderUrl = new URL('binast.js', import.meta.url).href;
 
-function decoderCached(): boolean {
-  try {
-    return localStorage.binastDecoder === decoderUrl;
-  } catch {
-    return false;
-  }
-}
-
 export default function remember(records: ScriptRecord[]): void {
   const downMbit = measureLinkMbit(performance.getEntriesByType('resource') as PerformanceResourceTiming[]);
   // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
   if (!downMbit) return;
-  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari
-  document.cookie = `${linkCookie}=${downMbit.toFixed(1)};path=/;max-age=${linkCookieMaxAgeS};samesite=lax`;
-  if (!decoderCached() && decoderWouldWin(records, downMbit))
+  setSiteCookie(linkCookie, downMbit.toFixed(1), linkCookieMaxAgeS);
+  if (!decoderMarked(decoderUrl) && decoderWouldWin(records, downMbit))
     import(/* @vite-ignore */ decoderUrl)
       .then((decoder: { default(): Promise<void> }) => decoder.default())
       .catch(() => {});

@@ -11,6 +11,7 @@ import type { BinastJob, Runner } from '../decoder';
 import { binastAccept, isBinastContentType } from '../media-type';
 import { decoderCookie } from '../model';
 import { measure } from '../record';
+import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
 import { probeEnvironment, runInline } from './inline';
 
@@ -34,15 +35,14 @@ export default function init(): Promise<void> {
     decode = await startWorker().catch(startHere);
     // Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now, and the
     // Worker (model.ts `decoderCookie`, which also says whether this browser decodes as the response streams).
-    try {
-      localStorage.binastDecoder = import.meta.url;
-    } catch {}
-    const streams = (WebAssembly as { Suspending?: unknown }).Suspending ? 1 : 0;
-    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari
-    document.cookie = `${decoderCookie}=${streams};path=/;max-age=604800;samesite=lax`;
+    markDecoder(import.meta.url);
+    setSiteCookie(decoderCookie, (WebAssembly as { Suspending?: unknown }).Suspending ? 1 : 0, decoderCookieMaxAgeS);
   })();
   return started;
 }
+
+/** How long the decoder cookie says the decoder is cached, s: a week, a usual lifetime of its files in the HTTP cache. */
+const decoderCookieMaxAgeS = 604_800;
 
 /** What the page allows (src/off-thread/inline.ts), probed once before the first BinaryAST fetch. */
 let environment: ReturnType<typeof probeEnvironment> | undefined;
