@@ -30,8 +30,22 @@ export interface PriorityConfig {
    * preloads and the first five sizeable images, where the LCP image is.
    */
   urgentMaxUrgency: number;
-  /** The whole body of an urgent image. Default `30/0`: in request order with the page's critical responses. */
+  /** An urgent image's first bytes (all of it when it goes whole). Default `30/0`: in request order with the page's
+   * critical responses. */
   urgent: CfPriority;
+  /**
+   * Urgent images asked for with an urgency at most this (-1, var `off`: none) go whole at `urgent`. Default 1:
+   * `fetchpriority=high` and preloads, where a page names its LCP image. Other urgent images (Chromium's automatic
+   * Medium for the first five sizeable images, `u=2`) send a progressive JPEG's preview at `urgent` and the rest at
+   * `urgentRest`, so every in-view preview arrives before any of their remainders — what HTTP/1.1's six parallel
+   * connections give a page and HTTP/2's one-at-a-time order takes away.
+   */
+  wholeMaxUrgency: number;
+  /**
+   * The rest of an urgent image that is not sent whole. Default `25/0`: below every urgent first part, above every
+   * stage of the other images, remainders one at a time in request order (the first image of the document first).
+   */
+  urgentRest: CfPriority;
   /**
    * RFC 9218 urgency (0 most urgent .. 7) written on images whose request carried none; progressive ones are also
    * marked incremental. A request's own urgency is echoed. Default 3.
@@ -52,6 +66,8 @@ export const defaultPriorityConfig: PriorityConfig = {
   rest: '10/0',
   urgentMaxUrgency: 2,
   urgent: '30/0',
+  wholeMaxUrgency: 1,
+  urgentRest: '25/0',
   urgency: 3,
   goodImage: defaultGoodImageRule,
   cacheEntries: 1000,
@@ -65,7 +81,7 @@ const priority: VarParser<CfPriority> = {
     typeof raw === 'string' && priorityPattern.test(raw.trim()) ? (raw.trim() as CfPriority) : undefined,
 };
 
-/** An urgency 0..7, or `off` (-1: no request counts as urgent, every image is staged). */
+/** An urgency 0..7, or `off` (-1: no request qualifies). */
 const urgencyOrOff: VarParser<number> = {
   expected: 'an urgency from 0 to 7, or off',
   parse: (raw) => (typeof raw === 'string' && raw.trim() === 'off' ? -1 : integerIn(0, 7).parse(raw)),
@@ -90,6 +106,8 @@ export function readPriorityConfig(vars: Record<string, unknown>): { config: Pri
     rest: pick('PRIORITY_REST', priority, d.rest),
     urgentMaxUrgency: pick('PRIORITY_URGENT_MAX_URGENCY', urgencyOrOff, d.urgentMaxUrgency),
     urgent: pick('PRIORITY_URGENT', priority, d.urgent),
+    wholeMaxUrgency: pick('PRIORITY_WHOLE_MAX_URGENCY', urgencyOrOff, d.wholeMaxUrgency),
+    urgentRest: pick('PRIORITY_URGENT_REST', priority, d.urgentRest),
     urgency: pick('PRIORITY_URGENCY', integerIn(0, 7), d.urgency),
     goodImage: {
       coefficients: pick('PRIORITY_GOOD_COEFFICIENTS', integerIn(1, 63), d.goodImage.coefficients),

@@ -10,40 +10,70 @@ export interface PriorityHeaders {
   priority: string;
 }
 
-/** Whether the browser asked for this image urgently: then it keeps the browser's order and is never demoted. */
+/** Whether the browser asked for this image urgently: then it is never demoted below the images it did not. */
 export function isUrgent(signal: BrowserSignal | undefined, config: PriorityConfig): boolean {
   return signal !== undefined && signal.urgency <= config.urgentMaxUrgency;
 }
 
 /**
- * An urgent image's headers. They need no offsets, so the handler sends them without reading ahead (nothing is held
- * back from an image the browser is waiting for); the browser's urgency and incremental flag are echoed.
+ * Whether an urgent image goes whole, in the browser's order: it was asked for with an urgency at most
+ * `wholeMaxUrgency` (`fetchpriority=high`, a preload: the page named it). Such a response needs no offsets, so the
+ * handler sends it without reading ahead.
+ */
+export function goesWhole(signal: BrowserSignal | undefined, config: PriorityConfig): boolean {
+  return signal !== undefined && isUrgent(signal, config) && signal.urgency <= config.wholeMaxUrgency;
+}
+
+/** The browser's urgency and incremental flag, echoed as RFC 9218 `Priority`. */
+function echo(signal: BrowserSignal): string {
+  return `u=${signal.urgency}${signal.incremental ? ', i' : ''}`;
+}
+
+/**
+ * An urgent image's headers when it goes whole. They need no offsets, so the handler sends them without reading
+ * ahead (nothing is held back from an image the browser is waiting for); the browser's urgency is echoed.
  */
 export function urgentHeaders(signal: BrowserSignal, config: PriorityConfig): PriorityHeaders {
-  return { 'cf-priority': config.urgent, priority: `u=${signal.urgency}${signal.incremental ? ', i' : ''}` };
+  return { 'cf-priority': config.urgent, priority: echo(signal) };
 }
 
 /**
  * The schedule of one image response.
  *
- * - An image the browser asked for urgently (its `Priority` urgency at most `urgentMaxUrgency`: Chromium's
- *   `fetchpriority=high`, preloads and the first sizeable images of the page, where the LCP image almost always is)
- *   goes whole at `urgent` (`30/0`: exclusive, in request order with the page's other critical responses), exactly
- *   as the browser's own order would send it. Interleaving other images' previews before its last byte would only
- *   delay Largest Contentful Paint, which counts an image when it is complete.
+ * - An image the page named as the one that matters (urgency at most `wholeMaxUrgency`: `fetchpriority=high`, a
+ *   preload) goes whole at `urgent` (`30/0`: exclusive, in request order with the page's other critical responses).
+ *   Interleaving other images' previews before its last byte would only delay Largest Contentful Paint, which
+ *   counts an image when it is complete.
+ * - Any other image the browser asked for urgently (at most `urgentMaxUrgency`: Chromium's Medium, which it gives
+ *   the first five sizeable images of a page, usually the ones in view) sends a progressive JPEG's header and
+ *   preview at `urgent` and the rest at `urgentRest` (`25/0`): all of these previews come before any of their
+ *   remainders, which then complete one at a time in request order. LCP waits for at most four small previews.
  * - Any other image is staged: its header first (layout), a progressive JPEG's preview and "good" scans shared with
  *   the other images' (early, whole-page previews for Speed Index), then the rest at `rest`, which by default is
  *   exclusive (`10/0`) so remainders complete one after another in request order — the first image in the document
  *   first — instead of all finishing together at the very end.
  */
 export function priorityHeaders(layout: ImageLayout, config: PriorityConfig, signal?: BrowserSignal): PriorityHeaders {
-  if (signal && isUrgent(signal, config)) return urgentHeaders(signal, config);
+  if (signal && goesWhole(signal, config)) return urgentHeaders(signal, config);
+  if (signal && isUrgent(signal, config)) return previewFirstHeaders(layout, config, signal);
   const urgency = signal?.urgency ?? config.urgency;
   const rfc9218 = layout.progressive ? `u=${urgency}, i` : `u=${urgency}`;
   const stages = stagedChanges(layout, config);
   return stages.length > 0
     ? { 'cf-priority': config.header, 'cf-priority-change': stages.join(', '), priority: rfc9218 }
     : { 'cf-priority': config.header, priority: rfc9218 };
+}
+
+/** An urgent image that does not go whole: a progressive JPEG's preview at `urgent`, the rest at `urgentRest`. */
+function previewFirstHeaders(layout: ImageLayout, config: PriorityConfig, signal: BrowserSignal): PriorityHeaders {
+  const previewEnd = layout.progressive ? layout.previewEndBytes : undefined;
+  // Without a preview there is nothing worth sending ahead of the rest: the image keeps the browser's order whole.
+  if (previewEnd === undefined) return urgentHeaders(signal, config);
+  return {
+    'cf-priority': config.urgent,
+    'cf-priority-change': `${previewEnd}:${config.urgentRest}`,
+    priority: echo(signal),
+  };
 }
 
 /**

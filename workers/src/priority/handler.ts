@@ -1,6 +1,6 @@
 import { LayoutCache } from './cache';
 import type { PriorityConfig } from './config';
-import { isUrgent, type PriorityHeaders, priorityHeaders, urgentHeaders } from './emit';
+import { goesWhole, isUrgent, type PriorityHeaders, priorityHeaders, urgentHeaders } from './emit';
 import type { ImageLayout } from './layout';
 import { readAhead, replay } from './prefix';
 import { AnyImageScanner } from './scanner';
@@ -54,15 +54,19 @@ export async function prioritise(
   if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
   // What the browser said about this request's importance; the offsets do not depend on it, only the schedule.
   const signal = browserSignal(request.headers);
-  if (signal && isUrgent(signal, config)) {
+  if (signal && goesWhole(signal, config)) {
     // Sent whole in the browser's order: no offsets needed, so nothing is read ahead or held back.
     return {
       response: rebuild(response, response.body, urgentHeaders(signal, config)),
       outcome: { kind: 'urgent', urgency: signal.urgency },
     };
   }
+  // An urgent image only needs its preview's end: nothing past it is held back from the browser.
+  const urgent = isUrgent(signal, config);
   const key = LayoutCache.key(request.url, response.headers);
-  const known = key ? cache.get(key) : undefined;
+  const cached = key ? cache.get(key) : undefined;
+  // A layout read only to the preview lacks the good point a staged image uses: read that one again, in full.
+  const known = cached !== 'unusable' && cached?.previewOnly && !urgent ? undefined : cached;
   if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
   if (known) {
     return {
@@ -72,7 +76,7 @@ export async function prioritise(
   }
   const ahead = await readAhead(
     response.body,
-    new AnyImageScanner(config.goodImage),
+    new AnyImageScanner(config.goodImage, urgent),
     config.maxBufferBytes,
     config.maxWaitMs,
   );

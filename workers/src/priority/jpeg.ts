@@ -21,7 +21,7 @@ export { defaultGoodImageRule, type GoodImageRule };
 /**
  * Streams a JPEG through the shared marker walk (shared/image-header/jpeg-markers.ts), reading the frame header and
  * each scan's parameters; tables that follow a scan (DHT between scans) belong to the next scan. Stops at the first
- * scan of a baseline JPEG, and at the "good" point of a progressive one.
+ * scan of a baseline JPEG, and at the "good" point of a progressive one (at its preview's end with `stopAtPreview`).
  */
 export class JpegScanner implements ImageScanner {
   readonly #walker = new JpegMarkerWalker(
@@ -42,7 +42,10 @@ export class JpegScanner implements ImageScanner {
   /** The scan being read, applied when it ends. */
   #scan: ScanParameters | undefined;
 
-  constructor(private readonly good: GoodImageRule = defaultGoodImageRule) {}
+  constructor(
+    private readonly good: GoodImageRule = defaultGoodImageRule,
+    private readonly stopAtPreview = false,
+  ) {}
 
   push(chunk: Uint8Array): ScanResult {
     if (this.#result.kind !== 'more') return this.#result;
@@ -65,12 +68,20 @@ export class JpegScanner implements ImageScanner {
     return this.#readScan(payload, endBytes);
   }
 
-  /** Applies the scan that just ended; once the good point is known nothing further is needed. */
+  /** Applies the scan that just ended; once the good point (or the wanted preview) is known nothing more is needed. */
   #scanEnded(endBytes: number): JpegVisit {
     const scan = this.#scan;
     this.#scan = undefined;
     if (!scan || !this.#progress) return 'continue';
     this.#progress.scanEnded(scan, endBytes);
+    if (
+      this.stopAtPreview &&
+      this.#progress.previewEndBytes !== undefined &&
+      this.#progress.goodEndBytes === undefined
+    ) {
+      this.#result = { kind: 'done', layout: { ...this.#layout(), previewOnly: true } };
+      return 'stop';
+    }
     if (this.#progress.goodEndBytes === undefined) return 'continue';
     this.#result = this.#complete();
     return 'stop';
@@ -113,6 +124,10 @@ export class JpegScanner implements ImageScanner {
   }
 
   #complete(): ScanResult {
+    return { kind: 'done', layout: this.#layout() };
+  }
+
+  #layout(): ImageLayout {
     const layout: ImageLayout = {
       format: 'jpeg',
       width: this.#width,
@@ -123,7 +138,7 @@ export class JpegScanner implements ImageScanner {
     const { previewEndBytes, goodEndBytes } = this.#progress ?? {};
     if (previewEndBytes !== undefined) layout.previewEndBytes = previewEndBytes;
     if (goodEndBytes !== undefined) layout.goodEndBytes = goodEndBytes;
-    return { kind: 'done', layout };
+    return layout;
   }
 }
 

@@ -17,6 +17,11 @@ export interface ImageLayout {
   previewEndBytes?: number;
   /** Progressive JPEG: end of the scan after which luma's low-frequency AC is precise enough for a good image. */
   goodEndBytes?: number;
+  /**
+   * The scan stopped at the preview's end, because the request that read it needed no more (an urgent image sends
+   * its preview first and everything after at one priority); where the good point is was not looked for.
+   */
+  previewOnly?: true;
 }
 
 /** Result of feeding bytes to a scanner: keep feeding, the answer, or why the input is not usable. */

@@ -66,7 +66,11 @@ export class AnyImageScanner implements ImageScanner {
   #inner: ImageScanner | undefined;
   #result: ScanResult = more;
 
-  constructor(private readonly good: GoodImageRule = defaultGoodImageRule) {}
+  /** `stopAtPreview`: a progressive JPEG is read only to its preview's end (see `ImageLayout.previewOnly`). */
+  constructor(
+    private readonly good: GoodImageRule = defaultGoodImageRule,
+    private readonly stopAtPreview = false,
+  ) {}
 
   push(chunk: Uint8Array): ScanResult {
     if (this.#result.kind !== 'more') return this.#result;
@@ -87,7 +91,8 @@ export class AnyImageScanner implements ImageScanner {
       this.#result = invalid('not a JPEG, PNG, GIF, WebP or AVIF file');
       return this.#result;
     }
-    this.#inner = kind === 'jpeg' ? new JpegScanner(this.good) : new PrefixScanner(headerReaders[kind]);
+    this.#inner =
+      kind === 'jpeg' ? new JpegScanner(this.good, this.stopAtPreview) : new PrefixScanner(headerReaders[kind]);
     this.#result = this.#inner.push(head);
     return this.#result;
   }

@@ -191,21 +191,86 @@ describe('prioritise: passes through untouched', () => {
 describe('prioritise: images the browser asked for urgently', () => {
   const urgentGet = (priority: string) => new Request('https://site.test/hero.jpg', { headers: { priority } });
 
-  it('annotates them at once, reading nothing ahead, with every byte unchanged', async () => {
+  it('sends an image the page named (fetchpriority=high, u≤1) at once, reading nothing ahead, bytes unchanged', async () => {
     const { body, meter } = countingBody(progressive.bytes, 1024);
     const { outcome, response } = await prioritise(
-      urgentGet('u=2, i'),
+      urgentGet('u=1, i'),
       imageResponse(progressive.bytes, {}, body),
       config(),
       new LayoutCache(10),
     );
-    expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(outcome).toEqual({ kind: 'urgent', urgency: 1 });
     expect(meter.pulledBytes).toBeLessThanOrEqual(2 * 1024); // at most what the stream pulls on its own
     expect(response.headers.get('cf-priority')).toBe('30/0');
     expect(response.headers.has('cf-priority-change')).toBe(false);
-    expect(response.headers.get('priority')).toBe('u=2, i');
+    expect(response.headers.get('priority')).toBe('u=1, i');
     expect(response.headers.get('content-length')).toBe(String(progressive.bytes.length));
     expect(await bytesOf(response)).toEqual(progressive.bytes);
+  });
+
+  it('sends the preview of an automatically urgent image (u=2) first, reading ahead only to the preview', async () => {
+    const full = scanImage(progressive.bytes);
+    if (full.kind !== 'done' || full.layout.previewEndBytes === undefined || full.layout.goodEndBytes === undefined) {
+      throw new Error('fixture must be a progressive JPEG with a preview and a good point');
+    }
+    const { previewEndBytes, goodEndBytes } = full.layout;
+    const { body, meter } = countingBody(progressive.bytes, 1024);
+    const cache = new LayoutCache(10);
+    const { outcome, response } = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes, { etag: '"v1"' }, body),
+      config(),
+      cache,
+    );
+    expect(outcome.kind).toBe('prioritised');
+    expect(response.headers.get('cf-priority')).toBe('30/0');
+    expect(response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:25/0`);
+    expect(response.headers.get('priority')).toBe('u=2, i');
+    // Held back: the preview and the chunk it ends in, never up to the good point.
+    expect(meter.pulledBytes).toBeLessThan(previewEndBytes + 3 * 1024);
+    expect(meter.pulledBytes).toBeLessThan(goodEndBytes);
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+
+    // A Low request for the same file does not settle for that partial layout: it finds the good point.
+    const low = await prioritise(urgentGet('i'), imageResponse(progressive.bytes, { etag: '"v1"' }), config(), cache);
+    expect(low.outcome).toMatchObject({ kind: 'prioritised', cached: false });
+    expect(low.response.headers.get('cf-priority-change')).toBe(
+      `${full.layout.headerEndBytes}:20/1, ${previewEndBytes}:15/1, ${goodEndBytes}:10/0`,
+    );
+    // And the urgent request after it uses the full layout from the cache without reading ahead.
+    const again = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes, { etag: '"v1"' }),
+      config(),
+      cache,
+    );
+    expect(again.outcome).toMatchObject({ kind: 'prioritised', cached: true });
+    expect(again.response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:25/0`);
+  });
+
+  it('sends an automatically urgent image without a preview (baseline JPEG, PNG) whole', async () => {
+    const baseline = fixture('astronaut--sharp-baseline.jpg');
+    const { outcome, response } = await prioritise(
+      urgentGet('u=2'),
+      imageResponse(baseline.bytes),
+      config(),
+      new LayoutCache(10),
+    );
+    expect(outcome.kind).toBe('prioritised');
+    expect(response.headers.get('cf-priority')).toBe('30/0');
+    expect(response.headers.has('cf-priority-change')).toBe(false);
+    expect(await bytesOf(response)).toEqual(baseline.bytes);
+  });
+
+  it('sends u=2 images whole, as before 2026-11-26, with PRIORITY_WHOLE_MAX_URGENCY=2', async () => {
+    const { outcome, response } = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes),
+      config({ wholeMaxUrgency: 2 }),
+      new LayoutCache(10),
+    );
+    expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(response.headers.has('cf-priority-change')).toBe(false);
   });
 
   it('stages the same file when the browser marked it Low, and when PRIORITY_URGENT_MAX_URGENCY is off', async () => {

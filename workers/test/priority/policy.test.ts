@@ -20,12 +20,30 @@ const config = (overrides: Partial<PriorityConfig> = {}): PriorityConfig => ({
 });
 
 describe('priority policy', () => {
-  it('sends an image the browser asked for urgently whole, in request order, never behind other previews', () => {
-    for (const urgency of [0, 1, 2]) {
+  it('sends an image the page named (u=0, u=1: fetchpriority=high, preloads) whole, never behind other previews', () => {
+    for (const urgency of [0, 1]) {
       const headers = priorityHeaders(hero, config(), { urgency, incremental: true });
       expect(headers).toEqual({ 'cf-priority': '30/0', priority: `u=${urgency}, i` });
       expect(headers['cf-priority-change']).toBeUndefined();
     }
+  });
+
+  it('sends the preview of an automatically urgent image (u=2) with the urgent ones, its rest after all of them', () => {
+    expect(priorityHeaders(hero, config(), { urgency: 2, incremental: true })).toEqual({
+      'cf-priority': '30/0',
+      'cf-priority-change': '30000:25/0',
+      priority: 'u=2, i',
+    });
+    // Nothing to send ahead without a preview: whole, in the browser's order.
+    expect(priorityHeaders(png, config(), { urgency: 2, incremental: false })).toEqual({
+      'cf-priority': '30/0',
+      priority: 'u=2',
+    });
+    // PRIORITY_WHOLE_MAX_URGENCY=2: every urgent image whole (the policy of 2026-11-24).
+    expect(priorityHeaders(hero, config({ wholeMaxUrgency: 2 }), { urgency: 2, incremental: true })).toEqual({
+      'cf-priority': '30/0',
+      priority: 'u=2, i',
+    });
   });
 
   it('stages images the browser marked Low (urgency 3+): header, shared previews, then remainders one at a time', () => {
@@ -47,16 +65,20 @@ describe('priority policy', () => {
     expect(isUrgent(undefined, config())).toBe(false);
   });
 
-  it('never stages an urgent image below a non-urgent one, whatever the configured levels', () => {
-    const level = (p: string) => Number(p.split('/')[0]);
-    const c = config();
-    const urgent = priorityHeaders(hero, c, { urgency: 2, incremental: true });
-    const low = priorityHeaders(hero, c, { urgency: 3, incremental: true });
-    const lowLevels = [
-      low['cf-priority'],
-      ...(low['cf-priority-change'] ?? '').split(', ').map((s) => s.split(':')[1]),
+  it('never sends an urgent image after a non-urgent one’s preview, good scans or rest, whatever it asked', () => {
+    const level = (p: string | undefined) => Number((p ?? '0').split('/')[0]);
+    const stages = (h: { 'cf-priority': string; 'cf-priority-change'?: string }) => [
+      h['cf-priority'],
+      ...(h['cf-priority-change']?.split(', ') ?? []).map((s) => s.split(':')[1]),
     ];
-    for (const stage of lowLevels) expect(level(urgent['cf-priority'])).toBeGreaterThanOrEqual(level(stage ?? '0'));
+    const c = config();
+    // A Low image's header stage (a few hundred bytes, for layout) may go first; everything after it may not.
+    const lowAfterHeader = stages(priorityHeaders(hero, c, { urgency: 3, incremental: true })).slice(1);
+    for (const urgency of [0, 1, 2]) {
+      for (const mine of stages(priorityHeaders(hero, c, { urgency, incremental: true }))) {
+        for (const theirs of lowAfterHeader) expect(level(mine)).toBeGreaterThan(level(theirs));
+      }
+    }
   });
 
   it('follows PRIORITY_URGENT_MAX_URGENCY and PRIORITY_URGENT', () => {
