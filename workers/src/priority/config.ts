@@ -34,18 +34,22 @@ export interface PriorityConfig {
    * critical responses. */
   urgent: CfPriority;
   /**
-   * Urgent images asked for with an urgency at most this (-1, var `off`: none) go whole at `urgent`. Default 1:
-   * `fetchpriority=high` and preloads, where a page names its LCP image. Other urgent images (Chromium's automatic
-   * Medium for the first five sizeable images, `u=2`) send a progressive JPEG's preview at `urgent` and the rest at
-   * `urgentRest`, so every in-view preview arrives before any of their remainders — what HTTP/1.1's six parallel
-   * connections give a page and HTTP/2's one-at-a-time order takes away.
+   * Urgent images asked for with an urgency at most this (-1, var `off`: none) always go whole at `urgent`. Default
+   * 1: `fetchpriority=high` and preloads, where a page names its LCP image.
    */
   wholeMaxUrgency: number;
   /**
-   * The rest of an urgent image that is not sent whole. Default `25/0`: below every urgent first part, above every
-   * stage of the other images, remainders one at a time in request order (the first image of the document first).
+   * Other urgent images (Chromium's automatic Medium for the first five sizeable images, `u=2`: usually the ones in
+   * view) whose body is at most this many bytes (Content-Length) send a progressive JPEG's header and preview at
+   * `urgentPreview`, then the rest at `urgent`. Larger ones — the likely LCP image — and bodies of unknown length go
+   * whole at `urgent`. Default 64 KiB: a thumbnail's preview is a few KB. 0 turns it off.
    */
-  urgentRest: CfPriority;
+  previewFirstMaxBytes: number;
+  /**
+   * The header and preview of those small urgent images. Default `31/0`: just above the page's critical responses,
+   * in request order, so they paint with the first paint instead of after the large image sent before them.
+   */
+  urgentPreview: CfPriority;
   /**
    * RFC 9218 urgency (0 most urgent .. 7) written on images whose request carried none; progressive ones are also
    * marked incremental. A request's own urgency is echoed. Default 3.
@@ -67,7 +71,8 @@ export const defaultPriorityConfig: PriorityConfig = {
   urgentMaxUrgency: 2,
   urgent: '30/0',
   wholeMaxUrgency: 1,
-  urgentRest: '25/0',
+  previewFirstMaxBytes: 64 * 1024,
+  urgentPreview: '31/0',
   urgency: 3,
   goodImage: defaultGoodImageRule,
   cacheEntries: 1000,
@@ -107,7 +112,12 @@ export function readPriorityConfig(vars: Record<string, unknown>): { config: Pri
     urgentMaxUrgency: pick('PRIORITY_URGENT_MAX_URGENCY', urgencyOrOff, d.urgentMaxUrgency),
     urgent: pick('PRIORITY_URGENT', priority, d.urgent),
     wholeMaxUrgency: pick('PRIORITY_WHOLE_MAX_URGENCY', urgencyOrOff, d.wholeMaxUrgency),
-    urgentRest: pick('PRIORITY_URGENT_REST', priority, d.urgentRest),
+    previewFirstMaxBytes: pick(
+      'PRIORITY_PREVIEW_FIRST_MAX_BYTES',
+      integerIn(0, 16 * 1024 * 1024),
+      d.previewFirstMaxBytes,
+    ),
+    urgentPreview: pick('PRIORITY_URGENT_PREVIEW', priority, d.urgentPreview),
     urgency: pick('PRIORITY_URGENCY', integerIn(0, 7), d.urgency),
     goodImage: {
       coefficients: pick('PRIORITY_GOOD_COEFFICIENTS', integerIn(1, 63), d.goodImage.coefficients),

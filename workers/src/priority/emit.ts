@@ -16,12 +16,22 @@ export function isUrgent(signal: BrowserSignal | undefined, config: PriorityConf
 }
 
 /**
- * Whether an urgent image goes whole, in the browser's order: it was asked for with an urgency at most
- * `wholeMaxUrgency` (`fetchpriority=high`, a preload: the page named it). Such a response needs no offsets, so the
- * handler sends it without reading ahead.
+ * How one image response is scheduled, decided from the request and the response's headers before any body byte:
+ * - `whole`: urgent, sent whole at `urgent` in the browser's order; no offsets needed, nothing read ahead.
+ * - `preview-first`: a small urgent image; its preview goes at `urgentPreview`, the rest at `urgent`.
+ * - `staged`: not urgent; header, preview, good scans and rest at the staged levels.
  */
-export function goesWhole(signal: BrowserSignal | undefined, config: PriorityConfig): boolean {
-  return signal !== undefined && isUrgent(signal, config) && signal.urgency <= config.wholeMaxUrgency;
+export type Schedule = 'whole' | 'preview-first' | 'staged';
+
+export function scheduleOf(
+  signal: BrowserSignal | undefined,
+  config: PriorityConfig,
+  contentLengthBytes: number | undefined,
+): Schedule {
+  if (!signal || !isUrgent(signal, config)) return 'staged';
+  if (signal.urgency <= config.wholeMaxUrgency) return 'whole'; // the page named it: fetchpriority=high, a preload
+  const small = contentLengthBytes !== undefined && contentLengthBytes <= config.previewFirstMaxBytes;
+  return small ? 'preview-first' : 'whole'; // a large one is the likely LCP image
 }
 
 /** The browser's urgency and incremental flag, echoed as RFC 9218 `Priority`. */
@@ -40,22 +50,28 @@ export function urgentHeaders(signal: BrowserSignal, config: PriorityConfig): Pr
 /**
  * The schedule of one image response.
  *
- * - An image the page named as the one that matters (urgency at most `wholeMaxUrgency`: `fetchpriority=high`, a
- *   preload) goes whole at `urgent` (`30/0`: exclusive, in request order with the page's other critical responses).
- *   Interleaving other images' previews before its last byte would only delay Largest Contentful Paint, which
- *   counts an image when it is complete.
- * - Any other image the browser asked for urgently (at most `urgentMaxUrgency`: Chromium's Medium, which it gives
- *   the first five sizeable images of a page, usually the ones in view) sends a progressive JPEG's header and
- *   preview at `urgent` and the rest at `urgentRest` (`25/0`): all of these previews come before any of their
- *   remainders, which then complete one at a time in request order. LCP waits for at most four small previews.
- * - Any other image is staged: its header first (layout), a progressive JPEG's preview and "good" scans shared with
+ * - `whole` (see `scheduleOf`): at `urgent` (`30/0`: exclusive, in request order with the page's other critical
+ *   responses). Interleaving other images' bytes before its last byte would only delay Largest Contentful Paint,
+ *   which counts an image when it is complete.
+ * - `preview-first`: a small image the browser asked for urgently (a thumbnail in view). Its header and a
+ *   progressive JPEG's preview go at `urgentPreview` (`31/0`), the rest at `urgent`, in request order. The previews
+ *   of up to four such images (Chromium marks five) paint with the page's first paint instead of one after another
+ *   behind the large image requested before them — what HTTP/1.1's six parallel connections give a page and
+ *   HTTP/2's request order takes away — for a few KB ahead of the critical responses. Without a preview (baseline
+ *   JPEG, PNG, …) it goes whole.
+ * - `staged`: any other image. Its header first (layout), a progressive JPEG's preview and "good" scans shared with
  *   the other images' (early, whole-page previews for Speed Index), then the rest at `rest`, which by default is
  *   exclusive (`10/0`) so remainders complete one after another in request order — the first image in the document
  *   first — instead of all finishing together at the very end.
  */
-export function priorityHeaders(layout: ImageLayout, config: PriorityConfig, signal?: BrowserSignal): PriorityHeaders {
-  if (signal && goesWhole(signal, config)) return urgentHeaders(signal, config);
-  if (signal && isUrgent(signal, config)) return previewFirstHeaders(layout, config, signal);
+export function priorityHeaders(
+  layout: ImageLayout,
+  config: PriorityConfig,
+  signal?: BrowserSignal,
+  schedule: Schedule = scheduleOf(signal, config, undefined),
+): PriorityHeaders {
+  if (signal && schedule === 'whole') return urgentHeaders(signal, config);
+  if (signal && schedule === 'preview-first') return previewFirstHeaders(layout, config, signal);
   const urgency = signal?.urgency ?? config.urgency;
   const rfc9218 = layout.progressive ? `u=${urgency}, i` : `u=${urgency}`;
   const stages = stagedChanges(layout, config);
@@ -64,14 +80,14 @@ export function priorityHeaders(layout: ImageLayout, config: PriorityConfig, sig
     : { 'cf-priority': config.header, priority: rfc9218 };
 }
 
-/** An urgent image that does not go whole: a progressive JPEG's preview at `urgent`, the rest at `urgentRest`. */
+/** A small urgent image: a progressive JPEG's header and preview at `urgentPreview`, the rest at `urgent`. */
 function previewFirstHeaders(layout: ImageLayout, config: PriorityConfig, signal: BrowserSignal): PriorityHeaders {
   const previewEnd = layout.progressive ? layout.previewEndBytes : undefined;
-  // Without a preview there is nothing worth sending ahead of the rest: the image keeps the browser's order whole.
+  // Without a preview there is nothing worth sending ahead: the image keeps the browser's order, whole.
   if (previewEnd === undefined) return urgentHeaders(signal, config);
   return {
-    'cf-priority': config.urgent,
-    'cf-priority-change': `${previewEnd}:${config.urgentRest}`,
+    'cf-priority': config.urgentPreview,
+    'cf-priority-change': `${previewEnd}:${config.urgent}`,
     priority: echo(signal),
   };
 }

@@ -1,6 +1,6 @@
 import { LayoutCache } from './cache';
 import type { PriorityConfig } from './config';
-import { goesWhole, isUrgent, type PriorityHeaders, priorityHeaders, urgentHeaders } from './emit';
+import { type PriorityHeaders, priorityHeaders, scheduleOf, urgentHeaders } from './emit';
 import type { ImageLayout } from './layout';
 import { readAhead, replay } from './prefix';
 import { AnyImageScanner } from './scanner';
@@ -25,13 +25,19 @@ function skipReason(request: Request, response: Response): string | undefined {
   return undefined;
 }
 
+/** The body's length from `Content-Length`, when it is a plain non-negative integer. */
+function contentLength(headers: Headers): number | undefined {
+  const length = Number(headers.get('content-length') ?? Number.NaN);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
 /** The response again with `body` and, when given, the priority headers. */
 function rebuild(response: Response, body: ReadableStream<Uint8Array>, priority?: PriorityHeaders) {
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(priority ?? {})) headers.set(name, value);
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  const length = contentLength(response.headers);
   // Keep a known length so the client sees Content-Length, not chunked, exactly as from the origin.
-  if (Number.isSafeInteger(length) && length >= 0) {
+  if (length !== undefined) {
     const fixed = new FixedLengthStream(length);
     body.pipeTo(fixed.writable).catch(() => {}); // a short origin body errors the client stream, as it would anyway
     body = fixed.readable;
@@ -54,29 +60,30 @@ export async function prioritise(
   if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
   // What the browser said about this request's importance; the offsets do not depend on it, only the schedule.
   const signal = browserSignal(request.headers);
-  if (signal && goesWhole(signal, config)) {
+  const schedule = scheduleOf(signal, config, contentLength(response.headers));
+  if (signal && schedule === 'whole') {
     // Sent whole in the browser's order: no offsets needed, so nothing is read ahead or held back.
     return {
       response: rebuild(response, response.body, urgentHeaders(signal, config)),
       outcome: { kind: 'urgent', urgency: signal.urgency },
     };
   }
-  // An urgent image only needs its preview's end: nothing past it is held back from the browser.
-  const urgent = isUrgent(signal, config);
+  // A small urgent image only needs its preview's end: nothing past it is held back from the browser.
+  const previewFirst = schedule === 'preview-first';
   const key = LayoutCache.key(request.url, response.headers);
   const cached = key ? cache.get(key) : undefined;
   // A layout read only to the preview lacks the good point a staged image uses: read that one again, in full.
-  const known = cached !== 'unusable' && cached?.previewOnly && !urgent ? undefined : cached;
+  const known = cached !== 'unusable' && cached?.previewOnly && !previewFirst ? undefined : cached;
   if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
   if (known) {
     return {
-      response: rebuild(response, response.body, priorityHeaders(known, config, signal)),
+      response: rebuild(response, response.body, priorityHeaders(known, config, signal, schedule)),
       outcome: { kind: 'prioritised', layout: known, bufferedBytes: 0, cached: true },
     };
   }
   const ahead = await readAhead(
     response.body,
-    new AnyImageScanner(config.goodImage, urgent),
+    new AnyImageScanner(config.goodImage, previewFirst),
     config.maxBufferBytes,
     config.maxWaitMs,
   );
@@ -91,7 +98,7 @@ export async function prioritise(
   const layout = ahead.result.layout;
   if (key && !ahead.timedOut) cache.set(key, layout);
   return {
-    response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal)),
+    response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal, schedule)),
     outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },
   };
 }

@@ -208,47 +208,62 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(await bytesOf(response)).toEqual(progressive.bytes);
   });
 
-  it('sends the preview of an automatically urgent image (u=2) first, reading ahead only to the preview', async () => {
-    const full = scanImage(progressive.bytes);
+  it('sends a small automatically urgent image (u=2) preview first, reading ahead only to the preview', async () => {
+    const thumb = fixture('astronaut--cjpeg-progressive.jpg'); // 44 KB: under the 64 KiB default
+    const full = scanImage(thumb.bytes);
     if (full.kind !== 'done' || full.layout.previewEndBytes === undefined || full.layout.goodEndBytes === undefined) {
       throw new Error('fixture must be a progressive JPEG with a preview and a good point');
     }
     const { previewEndBytes, goodEndBytes } = full.layout;
-    const { body, meter } = countingBody(progressive.bytes, 1024);
+    const { body, meter } = countingBody(thumb.bytes, 512);
     const cache = new LayoutCache(10);
     const { outcome, response } = await prioritise(
       urgentGet('u=2, i'),
-      imageResponse(progressive.bytes, { etag: '"v1"' }, body),
+      imageResponse(thumb.bytes, { etag: '"v1"' }, body),
       config(),
       cache,
     );
     expect(outcome.kind).toBe('prioritised');
-    expect(response.headers.get('cf-priority')).toBe('30/0');
-    expect(response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:25/0`);
+    expect(response.headers.get('cf-priority')).toBe('31/0');
+    expect(response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:30/0`);
     expect(response.headers.get('priority')).toBe('u=2, i');
-    // Held back: the preview and the chunk it ends in, never up to the good point.
-    expect(meter.pulledBytes).toBeLessThan(previewEndBytes + 3 * 1024);
+    // Held back: the preview and the chunks it ends in, never up to the good point.
+    expect(meter.pulledBytes).toBeLessThan(previewEndBytes + 2 * 512);
     expect(meter.pulledBytes).toBeLessThan(goodEndBytes);
-    expect(await bytesOf(response)).toEqual(progressive.bytes);
+    expect(await bytesOf(response)).toEqual(thumb.bytes);
 
     // A Low request for the same file does not settle for that partial layout: it finds the good point.
-    const low = await prioritise(urgentGet('i'), imageResponse(progressive.bytes, { etag: '"v1"' }), config(), cache);
+    const low = await prioritise(urgentGet('i'), imageResponse(thumb.bytes, { etag: '"v1"' }), config(), cache);
     expect(low.outcome).toMatchObject({ kind: 'prioritised', cached: false });
     expect(low.response.headers.get('cf-priority-change')).toBe(
       `${full.layout.headerEndBytes}:20/1, ${previewEndBytes}:15/1, ${goodEndBytes}:10/0`,
     );
     // And the urgent request after it uses the full layout from the cache without reading ahead.
-    const again = await prioritise(
-      urgentGet('u=2, i'),
-      imageResponse(progressive.bytes, { etag: '"v1"' }),
-      config(),
-      cache,
-    );
+    const again = await prioritise(urgentGet('u=2, i'), imageResponse(thumb.bytes, { etag: '"v1"' }), config(), cache);
     expect(again.outcome).toMatchObject({ kind: 'prioritised', cached: true });
-    expect(again.response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:25/0`);
+    expect(again.response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:30/0`);
   });
 
-  it('sends an automatically urgent image without a preview (baseline JPEG, PNG) whole', async () => {
+  it('sends a large automatically urgent image (the likely LCP image) whole, reading nothing ahead', async () => {
+    expect(progressive.bytes.length).toBeGreaterThan(defaultPriorityConfig.previewFirstMaxBytes);
+    const { body, meter } = countingBody(progressive.bytes, 1024);
+    const { outcome, response } = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes, {}, body),
+      config(),
+      new LayoutCache(10),
+    );
+    expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(meter.pulledBytes).toBeLessThanOrEqual(2 * 1024);
+    expect(response.headers.get('cf-priority')).toBe('30/0');
+    expect(response.headers.has('cf-priority-change')).toBe(false);
+    // A body of unknown length is treated as large.
+    const chunked = new Response(progressive.bytes, { headers: { 'content-type': 'image/jpeg' } });
+    const unknown = await prioritise(urgentGet('u=2, i'), chunked, config(), new LayoutCache(10));
+    expect(unknown.outcome).toEqual({ kind: 'urgent', urgency: 2 });
+  });
+
+  it('sends a small urgent image without a preview (baseline JPEG, PNG) whole', async () => {
     const baseline = fixture('astronaut--sharp-baseline.jpg');
     const { outcome, response } = await prioritise(
       urgentGet('u=2'),
@@ -262,11 +277,12 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(await bytesOf(response)).toEqual(baseline.bytes);
   });
 
-  it('sends u=2 images whole, as before 2026-11-26, with PRIORITY_WHOLE_MAX_URGENCY=2', async () => {
+  it('sends every urgent image whole, as before 2026-11-26, with PRIORITY_PREVIEW_FIRST_MAX_BYTES=0', async () => {
+    const thumb = fixture('astronaut--cjpeg-progressive.jpg');
     const { outcome, response } = await prioritise(
       urgentGet('u=2, i'),
-      imageResponse(progressive.bytes),
-      config({ wholeMaxUrgency: 2 }),
+      imageResponse(thumb.bytes),
+      config({ previewFirstMaxBytes: 0 }),
       new LayoutCache(10),
     );
     expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });

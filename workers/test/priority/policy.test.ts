@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPriorityConfig, type PriorityConfig } from '../../src/priority/config';
-import { isUrgent, priorityHeaders } from '../../src/priority/emit';
+import { isUrgent, priorityHeaders, scheduleOf } from '../../src/priority/emit';
 import type { ImageLayout } from '../../src/priority/layout';
 
 // The scheduling policy: which images keep the browser's order, and how the others are staged.
@@ -28,22 +28,30 @@ describe('priority policy', () => {
     }
   });
 
-  it('sends the preview of an automatically urgent image (u=2) with the urgent ones, its rest after all of them', () => {
-    expect(priorityHeaders(hero, config(), { urgency: 2, incremental: true })).toEqual({
-      'cf-priority': '30/0',
-      'cf-priority-change': '30000:25/0',
+  it('sends a small urgent image’s preview (u=2, ≤ 64 KiB) just above the critical responses, its rest with them', () => {
+    const signal = { urgency: 2, incremental: true };
+    expect(scheduleOf(signal, config(), 40_000)).toBe('preview-first');
+    expect(priorityHeaders(hero, config(), signal, 'preview-first')).toEqual({
+      'cf-priority': '31/0',
+      'cf-priority-change': '30000:30/0',
       priority: 'u=2, i',
     });
     // Nothing to send ahead without a preview: whole, in the browser's order.
-    expect(priorityHeaders(png, config(), { urgency: 2, incremental: false })).toEqual({
+    expect(priorityHeaders(png, config(), { urgency: 2, incremental: false }, 'preview-first')).toEqual({
       'cf-priority': '30/0',
       priority: 'u=2',
     });
-    // PRIORITY_WHOLE_MAX_URGENCY=2: every urgent image whole (the policy of 2026-11-24).
-    expect(priorityHeaders(hero, config({ wholeMaxUrgency: 2 }), { urgency: 2, incremental: true })).toEqual({
-      'cf-priority': '30/0',
-      priority: 'u=2, i',
-    });
+  });
+
+  it('sends a large or unknown-length urgent image whole (the likely LCP image), and a page-named one always', () => {
+    const medium = { urgency: 2, incremental: true };
+    expect(scheduleOf(medium, config(), 300_000)).toBe('whole');
+    expect(scheduleOf(medium, config(), undefined)).toBe('whole');
+    expect(scheduleOf({ urgency: 1, incremental: true }, config(), 10_000)).toBe('whole');
+    expect(scheduleOf({ urgency: 3, incremental: true }, config(), 10_000)).toBe('staged');
+    expect(scheduleOf(undefined, config(), 10_000)).toBe('staged');
+    expect(scheduleOf(medium, config({ previewFirstMaxBytes: 0 }), 10_000)).toBe('whole');
+    expect(priorityHeaders(hero, config(), medium, 'whole')).toEqual({ 'cf-priority': '30/0', priority: 'u=2, i' });
   });
 
   it('stages images the browser marked Low (urgency 3+): header, shared previews, then remainders one at a time', () => {
@@ -65,7 +73,7 @@ describe('priority policy', () => {
     expect(isUrgent(undefined, config())).toBe(false);
   });
 
-  it('never sends an urgent image after a non-urgent one’s preview, good scans or rest, whatever it asked', () => {
+  it('never sends an urgent image after a non-urgent one’s preview, good scans or rest, whatever its schedule', () => {
     const level = (p: string | undefined) => Number((p ?? '0').split('/')[0]);
     const stages = (h: { 'cf-priority': string; 'cf-priority-change'?: string }) => [
       h['cf-priority'],
@@ -75,8 +83,10 @@ describe('priority policy', () => {
     // A Low image's header stage (a few hundred bytes, for layout) may go first; everything after it may not.
     const lowAfterHeader = stages(priorityHeaders(hero, c, { urgency: 3, incremental: true })).slice(1);
     for (const urgency of [0, 1, 2]) {
-      for (const mine of stages(priorityHeaders(hero, c, { urgency, incremental: true }))) {
-        for (const theirs of lowAfterHeader) expect(level(mine)).toBeGreaterThan(level(theirs));
+      for (const schedule of ['whole', 'preview-first'] as const) {
+        for (const mine of stages(priorityHeaders(hero, c, { urgency, incremental: true }, schedule))) {
+          for (const theirs of lowAfterHeader) expect(level(mine)).toBeGreaterThan(level(theirs));
+        }
       }
     }
   });
