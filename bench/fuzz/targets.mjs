@@ -115,6 +115,18 @@ function jpegScansTarget(w, jpegSeeds) {
       }
       const chunked = w.scanImage(bytes, undefined, chunkBytes);
       assert(JSON.stringify(chunked) === JSON.stringify(whole), 'same answer whatever the chunk size');
+      // Read only to the preview (a small urgent image): the same offsets up to there, and it never reads further.
+      const early = w.scanImage(bytes, undefined, chunkBytes, true);
+      assert(
+        early.kind === whole.kind || early.kind === 'done',
+        'preview-only scan answers no worse than the full one',
+      );
+      if (early.kind === 'done' && whole.kind === 'done') {
+        assert(early.layout.headerEndBytes === whole.layout.headerEndBytes, 'preview-only: same header end');
+        assert(early.layout.previewEndBytes === whole.layout.previewEndBytes, 'preview-only: same preview end');
+        if (early.layout.previewOnly) assert(early.layout.goodEndBytes === undefined, 'preview-only: no good end');
+        else assert(early.layout.goodEndBytes === whole.layout.goodEndBytes, 'preview-only: same good end');
+      }
       const walk = w.walkJpeg(bytes, { maxScans: 100, maxMarkers: 1000 });
       if (walk.ok) assert(walk.structure.scans <= 100 && walk.structure.markers <= 1000, 'walk within its limits');
     },

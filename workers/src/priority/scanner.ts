@@ -105,9 +105,17 @@ export class AnyImageScanner implements ImageScanner {
   }
 }
 
-/** One-shot helper for tests and benchmarks: scans a whole buffer, optionally in chunks of `chunkBytes`. */
-export function scanImage(bytes: Uint8Array, good?: GoodImageRule, chunkBytes = bytes.length || 1): ScanResult {
-  const scanner = new AnyImageScanner(good);
+/**
+ * One-shot helper for tests, benchmarks and the fuzzer: scans a whole buffer, optionally in chunks of `chunkBytes`,
+ * optionally only to a progressive JPEG's preview (`stopAtPreview`, as for a small urgent image).
+ */
+export function scanImage(
+  bytes: Uint8Array,
+  good?: GoodImageRule,
+  chunkBytes = bytes.length || 1,
+  stopAtPreview = false,
+): ScanResult {
+  const scanner = new AnyImageScanner(good, stopAtPreview);
   for (let at = 0; at < bytes.length; at += chunkBytes) {
     const result = scanner.push(bytes.subarray(at, at + chunkBytes));
     if (result.kind !== 'more') return result;
