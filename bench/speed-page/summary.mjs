@@ -17,8 +17,9 @@ export const metrics = [
   { key: 'requests', label: 'Requests', unit: 'count' },
 ];
 
-/** The metrics a feature's sentence names, in order. */
-const headline = ['lcpMs', 'speedIndexMs', 'totalBytes', 'tbtMs'];
+/** The metrics a feature's sentence names, in order: what a visitor waits for (LCP, Speed Index, most of the view, first paint), then the cost. */
+const headline = ['lcpMs', 'speedIndexMs', 'visuallyComplete85Ms', 'fcpMs', 'totalBytes', 'tbtMs'];
+const headlineLabels = headline.map((key) => metrics.find((m) => m.key === key)?.label ?? key).join(', ');
 /** Fewer runs than this give no usable interval: no claim is made then, whatever the medians say. */
 export const minRunsForClaim = 3;
 /** Changes smaller than this are not claimed even with separate intervals (e.g. a few bytes of headers). */
@@ -123,7 +124,7 @@ function findingsFor(profile, rows) {
         ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
         : Math.min(baseline.runs, variant.runs) < minRunsForClaim
           ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
-          : `${subject}: no measurable difference on ${profile} (LCP, Speed Index, bytes and TBT: intervals overlap or the change is under ${minChangePct} %).`;
+          : `${subject}: no measurable difference on ${profile} (${headlineLabels}: intervals overlap or the change is under ${minChangePct} %).`;
     const why = (/** @type {{ changePct: number }} */ c) =>
       Math.min(baseline.runs, variant.runs) < minRunsForClaim
         ? 'too few runs'
