@@ -35,7 +35,7 @@ test('the priority headers leave the HTML page alone', async ({ request }) => {
   expect(response.headers()['cf-priority']).toBeUndefined();
 });
 
-test('an urgent image keeps its order: named or large ones whole at 30/0, small ones preview first', async ({
+test('an urgent image keeps its order: named ones and large previews whole at 30/0, small previews first', async ({
   page,
   request,
 }) => {
@@ -51,10 +51,12 @@ test('an urgent image keeps its order: named or large ones whole at 30/0, small 
     expect(response.status()).toBe(200);
     const length = Number(response.headers()['content-length']);
     const change = response.headers()['cf-priority-change'];
-    if (priority === 'u=2, i' && length <= 64 * 1024 && change !== undefined) {
-      // A small progressive JPEG: header and preview just above the critical responses, the rest with them.
+    if (priority === 'u=2, i' && change !== undefined) {
+      // A progressive JPEG whose preview ends within 16 KiB: header and preview just above the critical responses,
+      // the rest with them.
       expect(response.headers()['cf-priority']).toBe('31/0');
       expect(change).toMatch(/^\d+:30\/0$/);
+      expect(Number(change.split(':')[0])).toBeLessThanOrEqual(16 * 1024);
     } else {
       expect(response.headers()['cf-priority'], priority).toBe('30/0');
       expect(change, priority).toBeUndefined();

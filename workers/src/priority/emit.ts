@@ -18,20 +18,16 @@ export function isUrgent(signal: BrowserSignal | undefined, config: PriorityConf
 /**
  * How one image response is scheduled, decided from the request and the response's headers before any body byte:
  * - `whole`: urgent, sent whole at `urgent` in the browser's order; no offsets needed, nothing read ahead.
- * - `preview-first`: a small urgent image; its preview goes at `urgentPreview`, the rest at `urgent`.
+ * - `preview-first`: another urgent image; if its preview ends within `previewFirstMaxBytes`, the preview goes at
+ *   `urgentPreview` and the rest at `urgent`, else it goes whole (read ahead at most that far to find out).
  * - `staged`: not urgent; header, preview, good scans and rest at the staged levels.
  */
 export type Schedule = 'whole' | 'preview-first' | 'staged';
 
-export function scheduleOf(
-  signal: BrowserSignal | undefined,
-  config: PriorityConfig,
-  contentLengthBytes: number | undefined,
-): Schedule {
+export function scheduleOf(signal: BrowserSignal | undefined, config: PriorityConfig): Schedule {
   if (!signal || !isUrgent(signal, config)) return 'staged';
   if (signal.urgency <= config.wholeMaxUrgency) return 'whole'; // the page named it: fetchpriority=high, a preload
-  const small = contentLengthBytes !== undefined && contentLengthBytes <= config.previewFirstMaxBytes;
-  return small ? 'preview-first' : 'whole'; // a large one is the likely LCP image
+  return config.previewFirstMaxBytes > 0 ? 'preview-first' : 'whole';
 }
 
 /** The browser's urgency and incremental flag, echoed as RFC 9218 `Priority`. */
@@ -53,12 +49,13 @@ export function urgentHeaders(signal: BrowserSignal, config: PriorityConfig): Pr
  * - `whole` (see `scheduleOf`): at `urgent` (`30/0`: exclusive, in request order with the page's other critical
  *   responses). Interleaving other images' bytes before its last byte would only delay Largest Contentful Paint,
  *   which counts an image when it is complete.
- * - `preview-first`: a small image the browser asked for urgently (a thumbnail in view). Its header and a
- *   progressive JPEG's preview go at `urgentPreview` (`31/0`), the rest at `urgent`, in request order. The previews
- *   of up to four such images (Chromium marks five) paint with the page's first paint instead of one after another
- *   behind the large image requested before them — what HTTP/1.1's six parallel connections give a page and
- *   HTTP/2's request order takes away — for a few KB ahead of the critical responses. Without a preview (baseline
- *   JPEG, PNG, …) it goes whole.
+ * - `preview-first`: an image the browser asked for urgently by its own rule (Chromium's Medium for the first five
+ *   sizeable images: usually the ones in view) whose progressive preview ends within `previewFirstMaxBytes`. Its
+ *   header and preview go at `urgentPreview` (`31/0`), the rest at `urgent`, in request order. The previews of up to
+ *   five such images paint with the page's first paint instead of one after another behind the images requested
+ *   before them — what HTTP/1.1's six parallel connections give a page and HTTP/2's request order takes away — for
+ *   a few KB each ahead of the critical responses. A large preview (a large image: the likely LCP image), or none
+ *   (baseline JPEG, PNG, …), and the image goes whole.
  * - `staged`: any other image. Its header first (layout), a progressive JPEG's preview and "good" scans shared with
  *   the other images' (early, whole-page previews for Speed Index), then the rest at `rest`, which by default is
  *   exclusive (`10/0`) so remainders complete one after another in request order — the first image in the document
@@ -68,7 +65,7 @@ export function priorityHeaders(
   layout: ImageLayout,
   config: PriorityConfig,
   signal?: BrowserSignal,
-  schedule: Schedule = scheduleOf(signal, config, undefined),
+  schedule: Schedule = scheduleOf(signal, config),
 ): PriorityHeaders {
   if (signal && schedule === 'whole') return urgentHeaders(signal, config);
   if (signal && schedule === 'preview-first') return previewFirstHeaders(layout, config, signal);
@@ -80,11 +77,11 @@ export function priorityHeaders(
     : { 'cf-priority': config.header, priority: rfc9218 };
 }
 
-/** A small urgent image: a progressive JPEG's header and preview at `urgentPreview`, the rest at `urgent`. */
+/** An urgent image with a small preview: its header and preview at `urgentPreview`, the rest at `urgent`. */
 function previewFirstHeaders(layout: ImageLayout, config: PriorityConfig, signal: BrowserSignal): PriorityHeaders {
   const previewEnd = layout.progressive ? layout.previewEndBytes : undefined;
-  // Without a preview there is nothing worth sending ahead: the image keeps the browser's order, whole.
-  if (previewEnd === undefined) return urgentHeaders(signal, config);
+  // Without a preview, or with one too large to send ahead of the critical responses: whole, in the browser's order.
+  if (previewEnd === undefined || previewEnd > config.previewFirstMaxBytes) return urgentHeaders(signal, config);
   return {
     'cf-priority': config.urgentPreview,
     'cf-priority-change': `${previewEnd}:${config.urgent}`,

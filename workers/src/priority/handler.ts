@@ -60,7 +60,7 @@ export async function prioritise(
   if (skip || !response.body) return { response, outcome: { kind: 'skipped', reason: skip ?? 'no body' } };
   // What the browser said about this request's importance; the offsets do not depend on it, only the schedule.
   const signal = browserSignal(request.headers);
-  const schedule = scheduleOf(signal, config, contentLength(response.headers));
+  const schedule = scheduleOf(signal, config);
   if (signal && schedule === 'whole') {
     // Sent whole in the browser's order: no offsets needed, so nothing is read ahead or held back.
     return {
@@ -68,7 +68,8 @@ export async function prioritise(
       outcome: { kind: 'urgent', urgency: signal.urgency },
     };
   }
-  // A small urgent image only needs its preview's end: nothing past it is held back from the browser.
+  // An urgent image is read only to its preview's end, and at most `previewFirstMaxBytes`: a preview that is not in
+  // by then is too large to send ahead, and the image goes whole with what was read.
   const previewFirst = schedule === 'preview-first';
   const key = LayoutCache.key(request.url, response.headers);
   const cached = key ? cache.get(key) : undefined;
@@ -81,12 +82,24 @@ export async function prioritise(
       outcome: { kind: 'prioritised', layout: known, bufferedBytes: 0, cached: true },
     };
   }
+  const budgetBytes = previewFirst
+    ? Math.min(config.maxBufferBytes, config.previewFirstMaxBytes)
+    : config.maxBufferBytes;
   const ahead = await readAhead(
     response.body,
     new AnyImageScanner(config.goodImage, previewFirst),
-    config.maxBufferBytes,
+    budgetBytes,
     config.maxWaitMs,
   );
+  const cut = ahead.timedOut || (!ahead.ended && ahead.bufferedBytes >= budgetBytes);
+  if (signal && previewFirst && ahead.result.kind !== 'done' && cut) {
+    // No answer within the preview-first budget (e.g. large metadata before the first scan): an urgent image is
+    // sent whole, as the browser asked, and nothing is remembered (a staged request reads further).
+    return {
+      response: rebuild(response, replay(ahead), urgentHeaders(signal, config)),
+      outcome: { kind: 'urgent', urgency: signal.urgency },
+    };
+  }
   if (ahead.result.kind !== 'done') {
     const reason = ahead.result.kind === 'invalid' ? ahead.result.reason : 'undecided';
     if (key && !ahead.timedOut) cache.set(key, 'unusable');
@@ -96,7 +109,9 @@ export async function prioritise(
     };
   }
   const layout = ahead.result.layout;
-  if (key && !ahead.timedOut) cache.set(key, layout);
+  // A read cut by the preview-first budget knows less than the file holds: not worth remembering for other requests.
+  const cutShort = previewFirst && !ahead.ended && !layout.previewOnly && layout.progressive && !layout.goodEndBytes;
+  if (key && !ahead.timedOut && !cutShort) cache.set(key, layout);
   return {
     response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal, schedule)),
     outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },

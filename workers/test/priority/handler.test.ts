@@ -208,8 +208,8 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(await bytesOf(response)).toEqual(progressive.bytes);
   });
 
-  it('sends a small automatically urgent image (u=2) preview first, reading ahead only to the preview', async () => {
-    const thumb = fixture('astronaut--cjpeg-progressive.jpg'); // 44 KB: under the 64 KiB default
+  it('sends an urgent image (u=2) with a small preview preview-first, reading ahead only to the preview', async () => {
+    const thumb = fixture('astronaut--cjpeg-progressive.jpg'); // 44 KB, its preview a few KB
     const full = scanImage(thumb.bytes);
     if (full.kind !== 'done' || full.layout.previewEndBytes === undefined || full.layout.goodEndBytes === undefined) {
       throw new Error('fixture must be a progressive JPEG with a preview and a good point');
@@ -244,23 +244,30 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(again.response.headers.get('cf-priority-change')).toBe(`${previewEndBytes}:30/0`);
   });
 
-  it('sends a large automatically urgent image (the likely LCP image) whole, reading nothing ahead', async () => {
-    expect(progressive.bytes.length).toBeGreaterThan(defaultPriorityConfig.previewFirstMaxBytes);
+  it('sends an urgent image whose preview is large (the likely LCP image) whole, reading at most the budget', async () => {
+    const full = scanImage(progressive.bytes);
+    if (full.kind !== 'done' || full.layout.previewEndBytes === undefined) throw new Error('fixture: progressive');
+    // A budget under this file's preview (9.9 KB) stands for a hero's 25 KB preview under the default 16 KiB.
+    const tight = config({ previewFirstMaxBytes: 4096 });
+    expect(full.layout.previewEndBytes).toBeGreaterThan(tight.previewFirstMaxBytes);
     const { body, meter } = countingBody(progressive.bytes, 1024);
+    const cache = new LayoutCache(10);
     const { outcome, response } = await prioritise(
       urgentGet('u=2, i'),
-      imageResponse(progressive.bytes, {}, body),
-      config(),
-      new LayoutCache(10),
+      imageResponse(progressive.bytes, { etag: '"big"' }, body),
+      tight,
+      cache,
     );
-    expect(outcome).toEqual({ kind: 'urgent', urgency: 2 });
-    expect(meter.pulledBytes).toBeLessThanOrEqual(2 * 1024);
+    expect(outcome.kind === 'urgent' || outcome.kind === 'prioritised').toBe(true);
+    expect(meter.pulledBytes).toBeLessThanOrEqual(tight.previewFirstMaxBytes + 2 * 1024);
     expect(response.headers.get('cf-priority')).toBe('30/0');
     expect(response.headers.has('cf-priority-change')).toBe(false);
-    // A body of unknown length is treated as large.
-    const chunked = new Response(progressive.bytes, { headers: { 'content-type': 'image/jpeg' } });
-    const unknown = await prioritise(urgentGet('u=2, i'), chunked, config(), new LayoutCache(10));
-    expect(unknown.outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(response.headers.get('priority')).toBe('u=2, i');
+    expect(await bytesOf(response)).toEqual(progressive.bytes);
+    // What that cut-short read learnt is not remembered: a Low request still finds every stage.
+    const low = await prioritise(urgentGet('i'), imageResponse(progressive.bytes, { etag: '"big"' }), tight, cache);
+    expect(low.outcome).toMatchObject({ kind: 'prioritised', cached: false });
+    expect(low.response.headers.get('cf-priority-change')).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
   });
 
   it('sends a small urgent image without a preview (baseline JPEG, PNG) whole', async () => {
@@ -277,7 +284,7 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(await bytesOf(response)).toEqual(baseline.bytes);
   });
 
-  it('sends every urgent image whole, as before 2026-11-26, with PRIORITY_PREVIEW_FIRST_MAX_BYTES=0', async () => {
+  it('sends every urgent image whole, reading nothing ahead, with PRIORITY_PREVIEW_FIRST_MAX_BYTES=0', async () => {
     const thumb = fixture('astronaut--cjpeg-progressive.jpg');
     const { outcome, response } = await prioritise(
       urgentGet('u=2, i'),

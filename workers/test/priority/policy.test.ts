@@ -28,12 +28,13 @@ describe('priority policy', () => {
     }
   });
 
-  it('sends a small urgent image’s preview (u=2, ≤ 64 KiB) just above the critical responses, its rest with them', () => {
+  it('sends an urgent image’s small preview (u=2, ends ≤ 16 KiB) just above the critical responses, its rest with them', () => {
     const signal = { urgency: 2, incremental: true };
-    expect(scheduleOf(signal, config(), 40_000)).toBe('preview-first');
-    expect(priorityHeaders(hero, config(), signal, 'preview-first')).toEqual({
+    expect(scheduleOf(signal, config())).toBe('preview-first');
+    const thumb: ImageLayout = { ...hero, previewEndBytes: 2_500, goodEndBytes: 15_000 };
+    expect(priorityHeaders(thumb, config(), signal, 'preview-first')).toEqual({
       'cf-priority': '31/0',
-      'cf-priority-change': '30000:30/0',
+      'cf-priority-change': '2500:30/0',
       priority: 'u=2, i',
     });
     // Nothing to send ahead without a preview: whole, in the browser's order.
@@ -43,15 +44,22 @@ describe('priority policy', () => {
     });
   });
 
-  it('sends a large or unknown-length urgent image whole (the likely LCP image), and a page-named one always', () => {
+  it('sends an urgent image with a large preview (the likely LCP image) whole, and a page-named one always', () => {
     const medium = { urgency: 2, incremental: true };
-    expect(scheduleOf(medium, config(), 300_000)).toBe('whole');
-    expect(scheduleOf(medium, config(), undefined)).toBe('whole');
-    expect(scheduleOf({ urgency: 1, incremental: true }, config(), 10_000)).toBe('whole');
-    expect(scheduleOf({ urgency: 3, incremental: true }, config(), 10_000)).toBe('staged');
-    expect(scheduleOf(undefined, config(), 10_000)).toBe('staged');
-    expect(scheduleOf(medium, config({ previewFirstMaxBytes: 0 }), 10_000)).toBe('whole');
-    expect(priorityHeaders(hero, config(), medium, 'whole')).toEqual({ 'cf-priority': '30/0', priority: 'u=2, i' });
+    // The hero's preview ends at 30,000 bytes: over 16 KiB, so it keeps the browser's order, whole.
+    expect(priorityHeaders(hero, config(), medium, 'preview-first')).toEqual({
+      'cf-priority': '30/0',
+      priority: 'u=2, i',
+    });
+    expect(scheduleOf({ urgency: 1, incremental: true }, config())).toBe('whole');
+    expect(scheduleOf({ urgency: 3, incremental: true }, config())).toBe('staged');
+    expect(scheduleOf(undefined, config())).toBe('staged');
+    expect(scheduleOf(medium, config({ previewFirstMaxBytes: 0 }))).toBe('whole');
+    expect(priorityHeaders(hero, config({ previewFirstMaxBytes: 64 * 1024 }), medium, 'preview-first')).toEqual({
+      'cf-priority': '31/0',
+      'cf-priority-change': '30000:30/0',
+      priority: 'u=2, i',
+    });
   });
 
   it('stages images the browser marked Low (urgency 3+): header, shared previews, then remainders one at a time', () => {
