@@ -27,7 +27,51 @@ describe('uploadSpans', () => {
       fromServer: true,
       receiveStartMs: 1060,
       receiveEndMs: 2060,
+      stalls: [],
     });
+  });
+
+  it('reports a stretch with nothing read longer than stallMs as a stall, on the client clock', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [800, 900],
+        [1000, 1000],
+      ],
+      serverEndMs: 1000,
+      stallMs: 600,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([{ startMs: 1160, endMs: 1860 }]);
+  });
+
+  it('reports no stall when every stretch is within stallMs', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [800, 900],
+        [1000, 1000],
+      ],
+      serverEndMs: 1000,
+      stallMs: 700,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([]);
+  });
+
+  it('reports no stall without a threshold', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [900, 1000],
+      ],
+      serverEndMs: 1000,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([]);
   });
 
   it('leaves a stall the server saw empty instead of spreading bytes over it', () => {

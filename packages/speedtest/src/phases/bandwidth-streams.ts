@@ -3,6 +3,7 @@ import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
 import { uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
+import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
@@ -12,6 +13,8 @@ export interface StreamPool {
   readonly testOriginMs: number;
   /** Median idle round trip (ms): taken out of upload durations. */
   readonly idleRttMs: number;
+  /** Median round trip under this phase's load so far (ms; NaN before the first loaded ping): tells stalls apart. */
+  readonly loadedRttMs: () => number;
   /** How long each request should last (ms); the next request is sized from the last one's rate. */
   readonly targetRequestMs: number;
   readonly maxRequestBytes: number;
@@ -168,12 +171,15 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     bytes: sizeBytes,
     receiveTimeline: probe.receiveTimeline,
     serverEndMs: probe.serverEndMs,
+    stallMs: stallThresholdMs(pool.idleRttMs, pool.loadedRttMs()),
   });
   pool.meter.addSpans(spans.spans);
   // The server's read times show the round trip this connection idled between its previous upload and this one
   // (response back, next request out): it is left out of goodput (GoodputMeter.addGap).
   if (spans.fromServer) {
     if (stream.lastReadEndMs !== null) pool.meter.addGap(stream.lastReadEndMs, spans.receiveStartMs);
+    // So is a stall waiting for a retransmission timeout (upload-spans.ts): the stream sent nothing in it either.
+    for (const stall of spans.stalls) pool.meter.addGap(stall.startMs, stall.endMs);
     stream.lastReadEndMs = spans.receiveEndMs;
   } else {
     stream.lastReadEndMs = null;
