@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uploadSpans } from '../src/stats/upload-spans';
+import { uploadGaps, uploadSpans } from '../src/stats/upload-spans';
 
 const base = { requestStartMs: 1000, responseStartMs: 2100, idleRttMs: 80, bytes: 1000 };
 
@@ -161,5 +161,34 @@ describe('uploadSpans', () => {
       serverEndMs: null,
     });
     expect(spans).toEqual({ spans: [{ startMs: 1000, endMs: 2020, bytes: 1000 }], fromServer: false });
+  });
+});
+
+describe('uploadGaps', () => {
+  const placement = {
+    spans: [{ startMs: 1100, endMs: 2000, bytes: 1000 }],
+    fromServer: true as const,
+    receiveStartMs: 1100,
+    receiveEndMs: 2000,
+    stalls: [{ startMs: 1500, endMs: 1900 }],
+  };
+
+  it('gives the idle round trip since the previous upload and every stall', () => {
+    expect(uploadGaps(placement, 1000, false)).toEqual([
+      { startMs: 1000, endMs: 1100 },
+      { startMs: 1500, endMs: 1900 },
+    ]);
+  });
+
+  it('gives the whole upload when it is the first of a stream that joined running ones', () => {
+    expect(uploadGaps(placement, null, true)).toContainEqual({ startMs: 1100, endMs: 2000 });
+  });
+
+  it('gives nothing for a stream the server gave no read times for', () => {
+    expect(uploadGaps({ spans: [], fromServer: false }, 1000, true)).toEqual([]);
+  });
+
+  it('leaves out an empty idle time when the next upload was read at once', () => {
+    expect(uploadGaps({ ...placement, stalls: [] }, 1100, false)).toEqual([]);
   });
 });

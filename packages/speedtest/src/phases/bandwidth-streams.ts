@@ -1,7 +1,7 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
-import { uploadSpans } from '../stats/upload-spans';
+import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
@@ -74,7 +74,8 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
  */
 async function runStream(pool: StreamPool): Promise<void> {
   let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
-  const stream: StreamState = { lastReadEndMs: null };
+  // Streams are counted before they start: any stream but the phase's first joins running ones.
+  const stream: StreamState = { lastReadEndMs: null, joinedRunning: pool.streams > 1, requests: 0 };
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
@@ -112,6 +113,10 @@ function claimBytes(pool: StreamPool, wantedBytes: number): number {
 interface StreamState {
   /** When the server read the last byte of this stream's previous upload (client clock, ms); null before one. */
   lastReadEndMs: number | null;
+  /** Added while other streams ran: its first upload is its new connection's slow start (`uploadGaps`). */
+  readonly joinedRunning: boolean;
+  /** Uploads this stream has finished. */
+  requests: number;
 }
 
 /** One request and its sample; the size of the next request, or null when the stream should end. */
@@ -174,15 +179,12 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     stallMs: stallThresholdMs(pool.idleRttMs, pool.loadedRttMs()),
   });
   pool.meter.addSpans(spans.spans);
-  // The server's read times show the round trip this connection idled between its previous upload and this one
-  // (response back, next request out): it is left out of goodput (GoodputMeter.addGap).
-  if (spans.fromServer) {
-    if (stream.lastReadEndMs !== null) pool.meter.addGap(stream.lastReadEndMs, spans.receiveStartMs);
-    // So is a stall waiting for a retransmission timeout (upload-spans.ts): the stream sent nothing in it either.
-    for (const stall of spans.stalls) pool.meter.addGap(stall.startMs, stall.endMs);
-    stream.lastReadEndMs = spans.receiveEndMs;
-  } else {
-    stream.lastReadEndMs = null;
-  }
+  // The server's read times show when this stream was not sending: the round trip its connection idled between its
+  // previous upload and this one, a retransmission-timeout stall, a new connection's slow start (upload-spans.ts).
+  // They are left out of goodput (GoodputMeter.addGap).
+  const warmUp = stream.joinedRunning && stream.requests === 0;
+  for (const gap of uploadGaps(spans, stream.lastReadEndMs, warmUp)) pool.meter.addGap(gap.startMs, gap.endMs);
+  stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
+  stream.requests++;
   return probe;
 }
