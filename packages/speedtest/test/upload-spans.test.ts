@@ -174,21 +174,17 @@ describe('uploadGaps', () => {
   };
 
   it('gives the idle round trip since the previous upload and every stall', () => {
-    expect(uploadGaps(placement, 1000, false)).toEqual([
+    expect(uploadGaps(placement, 1000)).toEqual([
       { startMs: 1000, endMs: 1100 },
       { startMs: 1500, endMs: 1900 },
     ]);
   });
 
-  it('gives the whole upload when it is the first of a stream that joined running ones', () => {
-    expect(uploadGaps(placement, null, true)).toContainEqual({ startMs: 1100, endMs: 2000 });
-  });
-
   it('gives nothing for a stream the server gave no read times for', () => {
-    expect(uploadGaps({ spans: [], fromServer: false }, 1000, true)).toEqual([]);
+    expect(uploadGaps({ spans: [], fromServer: false }, 1000)).toEqual([]);
   });
 
   it('leaves out an empty idle time when the next upload was read at once', () => {
-    expect(uploadGaps({ ...placement, stalls: [] }, 1100, false)).toEqual([]);
+    expect(uploadGaps({ ...placement, stalls: [] }, 1100)).toEqual([]);
   });
 });

@@ -81,8 +81,7 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
  */
 async function runStream(pool: StreamPool): Promise<void> {
   let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
-  // Streams are counted before they start: any stream but the phase's first joins running ones.
-  const stream: StreamState = { lastReadEndMs: null, joinedRunning: pool.streams > 1, requests: 0 };
+  const stream: StreamState = { lastReadEndMs: null };
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
@@ -120,10 +119,6 @@ function claimBytes(pool: StreamPool, wantedBytes: number): number {
 interface StreamState {
   /** When the server read the last byte of this stream's previous upload (client clock, ms); null before one. */
   lastReadEndMs: number | null;
-  /** Added while other streams ran: its first upload is its new connection's slow start (`uploadGaps`). */
-  readonly joinedRunning: boolean;
-  /** Uploads this stream has finished. */
-  requests: number;
 }
 
 /** One request and its sample; the size of the next request, or null when the stream should end. */
@@ -187,11 +182,9 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
   });
   pool.meter.addSpans(spans.spans);
   // The server's read times show when this stream was not sending: the round trip its connection idled between its
-  // previous upload and this one, a retransmission-timeout stall, a new connection's slow start (upload-spans.ts).
-  // They are left out of goodput (GoodputMeter.addGap).
-  const warmUp = stream.joinedRunning && stream.requests === 0;
-  for (const gap of uploadGaps(spans, stream.lastReadEndMs, warmUp)) pool.meter.addGap(gap.startMs, gap.endMs);
+  // previous upload and this one, and a retransmission-timeout stall (upload-spans.ts). They are left out of goodput
+  // (GoodputMeter.addGap).
+  for (const gap of uploadGaps(spans, stream.lastReadEndMs)) pool.meter.addGap(gap.startMs, gap.endMs);
   stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
-  stream.requests++;
   return probe;
 }

@@ -126,18 +126,16 @@ export interface GapSpan {
  * server's read times.
  * - the round trip its HTTP/1.1 connection idled since the stream's previous upload (`previousReadEndMs`: when the
  *   server read that one's last byte), up to this upload's first byte;
- * - its stalls (`uploadSpans`): waits for a retransmission timeout;
- * - the whole upload when it is the first of a stream added to running ones (`warmUp`): a new connection in slow
- *   start, with loss on a long path, carries a fraction of its share for seconds while the running streams do not
- *   take up the rest at once (100/100 Mbit/s, 80 ms, 0.5 % loss: a second stream's first 7.9 MB upload took 1.85 s,
- *   2–35 Mbit/s, and the two streams carried 41–98 Mbit/s together). A stream the phase starts with needs no such
- *   rule: the ramp leaves its step's warm-up out (`settledTail`).
+ * - its stalls (`uploadSpans`): waits for a retransmission timeout.
+ * A stream added to running ones spends its first upload in its new connection's slow start (on 100/100 Mbit/s,
+ * 80 ms, 0.5 % loss a second stream's first 7.9 MB took 1.85 s at 2–35 Mbit/s). Leaving that upload out as a gap
+ * was tried and backed out: with the idle gaps and stalls also out, the figure rested on a few hundred ms of
+ * sending in which bytes the server had read late, in bursts, stood for the link (168 Mbit/s on that 100 Mbit/s link).
  */
-export function uploadGaps(placement: UploadPlacement, previousReadEndMs: number | null, warmUp: boolean): GapSpan[] {
+export function uploadGaps(placement: UploadPlacement, previousReadEndMs: number | null): GapSpan[] {
   if (!placement.fromServer) return [];
   const gaps: GapSpan[] = [];
   if (previousReadEndMs !== null) gaps.push({ startMs: previousReadEndMs, endMs: placement.receiveStartMs });
-  if (warmUp) gaps.push({ startMs: placement.receiveStartMs, endMs: placement.receiveEndMs });
   gaps.push(...placement.stalls);
   return gaps.filter((gap) => gap.endMs > gap.startMs);
 }
