@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathTiming, stallThresholdMs, uploadRequestTargetMs } from '../src/phases/bandwidth-request';
+import { pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
 import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
@@ -59,20 +59,5 @@ describe('stallThresholdMs', () => {
 
   it('is the minimum retransmission timeout when no round trip is known', () => {
     expect(stallThresholdMs(Number.NaN, null)).toBe(200);
-  });
-});
-
-describe('uploadRequestTargetMs', () => {
-  it('lasts 8 round trips of the loaded path once the queue has grown', () => {
-    expect(uploadRequestTargetMs(640, 200)).toBe(1600);
-  });
-
-  it('keeps the path target while the loaded round trip is short', () => {
-    expect(uploadRequestTargetMs(640, 70)).toBe(640);
-  });
-
-  it('keeps the path target before the first loaded ping', () => {
-    expect(uploadRequestTargetMs(640, Number.NaN)).toBe(640);
-    expect(uploadRequestTargetMs(640, null)).toBe(640);
   });
 });

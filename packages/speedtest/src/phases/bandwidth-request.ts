@@ -47,22 +47,3 @@ export function stallThresholdMs(idleRttMs: number, loadedRttMs: number | null):
   const loadedMs = loadedRttMs !== null && Number.isFinite(loadedRttMs) ? Math.max(idleMs, loadedRttMs) : idleMs;
   return Math.max(2 * loadedMs, idleMs + minRetransmissionTimeoutMs);
 }
-
-/** Round trips an upload request lasts at the least: its idle round trip between requests is then 1/8 of it. */
-const uploadRequestRoundTrips = 8;
-
-/**
- * How long (ms) each upload request should last once the phase's load has grown the path's queue (pure): at least
- * `uploadRequestRoundTrips` round trips of the loaded path. What an HTTP/1.1 upload costs its stream is a round trip
- * of the path as it is under load, not idle: the last window drains through the bottleneck queue, the response comes
- * back, the next request goes out. On 100/100 Mbit/s, 80 ms, 0.5 % loss the upload's own queue took the round trip
- * to 150–250 ms, so requests sized to 8 idle round trips (640 ms) were 3–4 loaded ones, sent in one or two bursts of
- * the congestion window, and two streams spent most of their time in those tails (the server's kernel counted
- * 53–63 Mbit/s over the figure's window where iperf3 carried 91).
- * @param targetRequestMs the path's target (`pathTiming`), ms
- * @param loadedRttMs median round trip under this direction's load so far (ms; NaN or null before the first)
- */
-export function uploadRequestTargetMs(targetRequestMs: number, loadedRttMs: number | null): number {
-  if (loadedRttMs === null || !Number.isFinite(loadedRttMs) || loadedRttMs <= 0) return targetRequestMs;
-  return Math.max(targetRequestMs, loadedRttMs * uploadRequestRoundTrips);
-}

@@ -3,7 +3,7 @@ import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
 import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
-import { stallThresholdMs, uploadRequestTargetMs } from './bandwidth-request';
+import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
@@ -45,13 +45,6 @@ export interface StreamPool {
   failure: unknown;
   /** Set when the phase has decided: no new request starts, the ones in flight may finish. */
   draining: boolean;
-}
-
-/** How long each request should last now (ms): uploads grow with the loaded round trip (`uploadRequestTargetMs`). */
-export function requestTargetMs(pool: StreamPool): number {
-  return pool.direction === 'upload'
-    ? uploadRequestTargetMs(pool.targetRequestMs, pool.loadedRttMs())
-    : pool.targetRequestMs;
 }
 
 /** Starts streams until `targetStreams` run. */
@@ -145,7 +138,7 @@ async function transferOnce(pool: StreamPool, stream: StreamState, sizeBytes: nu
     const next = nextRequestBytes(
       sizeBytes,
       sample.durationMs,
-      requestTargetMs(pool),
+      pool.targetRequestMs,
       minRequestBytes,
       pool.maxRequestBytes,
     );

@@ -4,7 +4,7 @@ import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '.
 import { mean, median } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { type PathTiming, pathTiming } from './bandwidth-request';
-import { addStreams, allStreamsReturned, requestTargetMs, type StreamPool } from './bandwidth-streams';
+import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
 
@@ -166,7 +166,7 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
       intervalsBitsPerSecond,
       spanEndsPerInterval: pool.meter.closedSpanEnds(settledMs),
       // Half the completions the streams' requests give per interval, at most the default: long uploads end rarely.
-      minSpanEndsPerInterval: Math.min(0.5, (0.5 * pool.streams * run.timing.intervalMs) / requestTargetMs(pool)),
+      minSpanEndsPerInterval: Math.min(0.5, (0.5 * pool.streams * run.timing.intervalMs) / run.timing.targetRequestMs),
       stepStartIndex: run.stepStartIndex,
       previousStepBitsPerSecond: run.previousStep ? mean(run.previousStep.window) : null,
       previousStepWindow: run.previousStep?.window,
