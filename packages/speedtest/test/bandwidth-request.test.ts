@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathTiming } from '../src/phases/bandwidth-request';
+import { pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
 import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
@@ -36,5 +36,28 @@ describe('downloadRequestBytes', () => {
     expect(downloadRequestBytes({ ...options, maxBytesPerDirection: 100_000, maxDownloadRequestBytes: 1e8 })).toBe(
       100_000,
     );
+  });
+});
+
+describe('stallThresholdMs', () => {
+  it('is twice the loaded round trip on a path whose queue has grown', () => {
+    expect(stallThresholdMs(80, 240)).toBe(480);
+  });
+
+  it('is at least the idle round trip plus the minimum retransmission timeout', () => {
+    expect(stallThresholdMs(80, 90)).toBe(280);
+  });
+
+  it('falls back to the idle round trip before the first loaded ping', () => {
+    expect(stallThresholdMs(200, Number.NaN)).toBe(400);
+    expect(stallThresholdMs(200, null)).toBe(400);
+  });
+
+  it('never reads a loaded round trip below the idle one', () => {
+    expect(stallThresholdMs(200, 50)).toBe(400);
+  });
+
+  it('is the minimum retransmission timeout when no round trip is known', () => {
+    expect(stallThresholdMs(Number.NaN, null)).toBe(200);
   });
 });

@@ -161,6 +161,12 @@ describe('summarizeBandwidth', () => {
     expect(result.bitsPerSecond.value).toBeCloseTo((400 * 3.8 + 40 * 5.9) / 1640, 9);
   });
 
+  it('leaves out an interval in which some stream was stalled all along', () => {
+    // The middle interval is one stream alone while the other waited for a retransmission timeout.
+    const estimate = meanEstimate([90, 25, 96]);
+    expect(busyWeighted(estimate, [90, 25, 96], [250, 0, 250]).value).toBeCloseTo(93, 9);
+  });
+
   it('gives the plain mean when every interval was all sending', () => {
     const estimate = meanEstimate([1, 2, 3]);
     expect(busyWeighted(estimate, [1, 2, 3], [250, 250, 250])).toEqual(estimate);

@@ -90,6 +90,13 @@ describe('GoodputMeter', () => {
     expect(meter.closedBusyMs(200)).toEqual([100, 60]);
   });
 
+  it('gives an interval that was all gap no sending time, so a figure weighs it not at all', () => {
+    const meter = new GoodputMeter(0, 100);
+    meter.addSpan(0, 200, 1000);
+    meter.addGap(90, 210);
+    expect(meter.closedBusyMs(200)).toEqual([90, 0]);
+  });
+
   it('counts overlapping gaps once', () => {
     const meter = new GoodputMeter(0, 100);
     meter.addSpan(0, 100, 1000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uploadSpans } from '../src/stats/upload-spans';
+import { uploadGaps, uploadSpans } from '../src/stats/upload-spans';
 
 const base = { requestStartMs: 1000, responseStartMs: 2100, idleRttMs: 80, bytes: 1000 };
 
@@ -27,7 +27,51 @@ describe('uploadSpans', () => {
       fromServer: true,
       receiveStartMs: 1060,
       receiveEndMs: 2060,
+      stalls: [],
     });
+  });
+
+  it('reports a stretch with nothing read longer than stallMs as a stall, on the client clock', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [800, 900],
+        [1000, 1000],
+      ],
+      serverEndMs: 1000,
+      stallMs: 600,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([{ startMs: 1160, endMs: 1860 }]);
+  });
+
+  it('reports no stall when every stretch is within stallMs', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [800, 900],
+        [1000, 1000],
+      ],
+      serverEndMs: 1000,
+      stallMs: 700,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([]);
+  });
+
+  it('reports no stall without a threshold', () => {
+    const spans = uploadSpans({
+      ...base,
+      receiveTimeline: [
+        [0, 0],
+        [100, 500],
+        [900, 1000],
+      ],
+      serverEndMs: 1000,
+    });
+    expect(spans.fromServer && spans.stalls).toEqual([]);
   });
 
   it('leaves a stall the server saw empty instead of spreading bytes over it', () => {
@@ -117,5 +161,30 @@ describe('uploadSpans', () => {
       serverEndMs: null,
     });
     expect(spans).toEqual({ spans: [{ startMs: 1000, endMs: 2020, bytes: 1000 }], fromServer: false });
+  });
+});
+
+describe('uploadGaps', () => {
+  const placement = {
+    spans: [{ startMs: 1100, endMs: 2000, bytes: 1000 }],
+    fromServer: true as const,
+    receiveStartMs: 1100,
+    receiveEndMs: 2000,
+    stalls: [{ startMs: 1500, endMs: 1900 }],
+  };
+
+  it('gives the idle round trip since the previous upload and every stall', () => {
+    expect(uploadGaps(placement, 1000)).toEqual([
+      { startMs: 1000, endMs: 1100 },
+      { startMs: 1500, endMs: 1900 },
+    ]);
+  });
+
+  it('gives nothing for a stream the server gave no read times for', () => {
+    expect(uploadGaps({ spans: [], fromServer: false }, 1000)).toEqual([]);
+  });
+
+  it('leaves out an empty idle time when the next upload was read at once', () => {
+    expect(uploadGaps({ ...placement, stalls: [] }, 1100)).toEqual([]);
   });
 });

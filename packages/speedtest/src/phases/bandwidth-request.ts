@@ -28,3 +28,22 @@ export function pathTiming(configured: { targetRequestMs: number; intervalMs: nu
     intervalMs: Math.max(configured.intervalMs, idleRttMs * 2),
   };
 }
+
+/** The least retransmission timeout TCP waits beyond the smoothed round trip (ms): Linux's `TCP_RTO_MIN`. */
+const minRetransmissionTimeoutMs = 200;
+
+/**
+ * Shortest time (ms) in which the server reading nothing of an upload means its stream stalled (pure), waiting for a
+ * retransmission timeout, rather than recovering a loss the usual way. A fast retransmission holds the stream's bytes
+ * back for about one round trip of the loaded path (the retransmission's own), measured up to 1.5 of it between two
+ * reads; a timeout comes at least `minRetransmissionTimeoutMs` after the smoothed round trip, and one round trip after
+ * the loss that started it: at least twice the round trip and the minimum timeout together. The threshold sits at
+ * twice the loaded round trip, never below the idle round trip plus the minimum timeout.
+ * @param idleRttMs median idle round trip (ms; NaN or ≤ 0 = unknown)
+ * @param loadedRttMs median round trip under this direction's load so far (ms), or null before the first loaded ping
+ */
+export function stallThresholdMs(idleRttMs: number, loadedRttMs: number | null): number {
+  const idleMs = Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0;
+  const loadedMs = loadedRttMs !== null && Number.isFinite(loadedRttMs) ? Math.max(idleMs, loadedRttMs) : idleMs;
+  return Math.max(2 * loadedMs, idleMs + minRetransmissionTimeoutMs);
+}

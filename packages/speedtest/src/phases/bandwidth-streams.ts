@@ -1,8 +1,9 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
-import { uploadSpans } from '../stats/upload-spans';
+import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
+import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
@@ -12,6 +13,8 @@ export interface StreamPool {
   readonly testOriginMs: number;
   /** Median idle round trip (ms): taken out of upload durations. */
   readonly idleRttMs: number;
+  /** Median round trip under this phase's load so far (ms; NaN before the first loaded ping): tells stalls apart. */
+  readonly loadedRttMs: () => number;
   /** How long each request should last (ms); the next request is sized from the last one's rate. */
   readonly targetRequestMs: number;
   readonly maxRequestBytes: number;
@@ -168,15 +171,13 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     bytes: sizeBytes,
     receiveTimeline: probe.receiveTimeline,
     serverEndMs: probe.serverEndMs,
+    stallMs: stallThresholdMs(pool.idleRttMs, pool.loadedRttMs()),
   });
   pool.meter.addSpans(spans.spans);
-  // The server's read times show the round trip this connection idled between its previous upload and this one
-  // (response back, next request out): it is left out of goodput (GoodputMeter.addGap).
-  if (spans.fromServer) {
-    if (stream.lastReadEndMs !== null) pool.meter.addGap(stream.lastReadEndMs, spans.receiveStartMs);
-    stream.lastReadEndMs = spans.receiveEndMs;
-  } else {
-    stream.lastReadEndMs = null;
-  }
+  // The server's read times show when this stream was not sending: the round trip its connection idled between its
+  // previous upload and this one, and a retransmission-timeout stall (upload-spans.ts). They are left out of goodput
+  // (GoodputMeter.addGap).
+  for (const gap of uploadGaps(spans, stream.lastReadEndMs)) pool.meter.addGap(gap.startMs, gap.endMs);
+  stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
   return probe;
 }

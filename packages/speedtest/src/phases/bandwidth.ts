@@ -1,7 +1,7 @@
 import { sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
-import { mean } from '../stats/summary';
+import { mean, median } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
 import { type PathTiming, pathTiming } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
@@ -88,11 +88,13 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
   const phaseStartMs = performance.now();
   // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
   const timing = pathTiming(options, input.idleRttMs);
+  const loadedPings: RequestSample[] = [];
   const pool: StreamPool = {
     direction,
     options,
     testOriginMs: input.testOriginMs,
     idleRttMs: input.idleRttMs,
+    loadedRttMs: () => median(loadedPings.map((sample) => sample.pingMs)),
     targetRequestMs: timing.targetRequestMs,
     maxRequestBytes: direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes,
     payload: input.payload,
@@ -113,7 +115,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     phaseStartMs,
     timing,
     pool,
-    loadedPings: [],
+    loadedPings,
     streamChanges: [{ intervalIndex: 0, streams: 1 }],
     streamsReturned: false,
     stepStartIndex: 0,

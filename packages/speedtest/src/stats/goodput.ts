@@ -132,6 +132,10 @@ export class GoodputMeter {
    * length less its idle gaps. A figure over several intervals weighs each by it, so it is the bytes over the time
    * they were measured in: an interval mostly in gaps holds a few ms of sending, and a burst a loss released then
    * divided by those ms alone (5.9 Mbit/s on a 1 Mbit/s link) must not count like a whole interval.
+   * An interval that was all gap weighs nothing: its rate (the fallback of `closedIntervals`) is what some streams
+   * carried while another waited, e.g. for a retransmission timeout. Weighed as a whole interval, a stall of one of
+   * two upload streams on 100/100 Mbit/s, 80 ms, 0.5 % loss put 1.2 s of the other stream alone (16–75 Mbit/s) into
+   * the figure.
    */
   closedBusyMs(settledMs: number): number[] {
     const closedCount = Math.max(0, Math.floor((settledMs - this.#originMs) / this.#intervalMs));
@@ -140,7 +144,7 @@ export class GoodputMeter {
       for (let bin = index * binsPerInterval; bin < (index + 1) * binsPerInterval; bin++) {
         busyMs += this.#binMs * (1 - (this.#gapByBin[bin] ?? 0));
       }
-      return busyMs < this.#binMs ? this.#intervalMs : busyMs;
+      return busyMs < this.#binMs ? 0 : busyMs;
     });
   }
 
