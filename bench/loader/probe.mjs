@@ -3,8 +3,8 @@
 // connection) and, with --trace, when each script compiled (streamed or not, V8's reason) and ran (Chromium trace).
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
-// Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 10] [--runs 5] [--prefix P] [--trace]
-//   [--only name,name]
+// Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
+//   [--trace] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -191,13 +191,18 @@ try {
   }
   await browser.close();
   process.stdout.write(`\nmedian executed ms (${runs} runs, ${JSON.stringify(profile)}):\n`);
+  // Also per run: each variant against the plain page loaded right before or after it, which drift (other work on
+  // the machine) moves together; the median of those ratios.
   const base = median(executed.plain ?? []);
   for (const name of chosen) {
     const ms = median(executed[name] ?? []);
-    process.stdout.write(`  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain\n`);
+    const paired = median((executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN)));
+    process.stdout.write(
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x)\n`,
+    );
   }
   writeFileSync(
-    new URL('../results/loader-probe.json', import.meta.url),
+    new URL(`../results/loader-probe-${arg('--profile', '10')}.json`, import.meta.url),
     `${JSON.stringify({ profile, runs, samples }, null, 2)}\n`,
   );
 } finally {
