@@ -4,7 +4,7 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,6 +20,8 @@ const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
 const runs = Number(arg('--runs', '5'));
 const prefix = arg('--prefix', 'skprobe');
 const trace = process.argv.includes('--trace');
+/** Measure a repeat view: the page loaded once (and left after its after-load work), then again from the cache. */
+const repeat = process.argv.includes('--repeat');
 const profiles = {
   1.6: { downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
   10: { downMbit: 10, upMbit: 5, rttMs: 40 },
@@ -137,6 +139,13 @@ try {
     for (const name of chosen) {
       const context = await browser.newContext();
       const page = await context.newPage();
+      if (repeat) {
+        await page.goto(`${origin}${variantPaths[name]}`);
+        await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
+          timeout: 120_000,
+        });
+        await page.waitForLoadState('networkidle');
+      }
       if (trace)
         await browser.startTracing(page, {
           categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'],
