@@ -40,14 +40,26 @@ export function askedForBinast(route: Route): boolean {
 const loaderPages = /\/demo\/loader-(libs|order|csp)(\.html)?(\?.*)?$/;
 
 /**
+ * Puts back the opt-in type on the scripts the Worker wrote back as plain ones (its size hint kept: model.ts
+ * `nativeScriptRule`), as the page had them before the Worker.
+ */
+export const optInAgain = (html: string) =>
+  html.replace(/<script src="([^"]+)"([^>]*) data-binast-size=/g, '<script type="binast" src="$1"$2 data-binast-size=');
+
+/**
  * Serves the loader's pages with `data-always` on the loader's tag: the cost model is skipped and every script is
  * fetched as BinaryAST, which the tests of the decoding path and its fallbacks need whatever the size hints say.
- * `policy`: a Content-Security-Policy header added to the page's response, the way a site would send it.
+ * The Worker, which does not see the attribute added here, may have written scripts back as plain ones: they are
+ * opted in again. `policy`: a Content-Security-Policy header added to the page's response, the way a site would
+ * send it.
  */
 export async function forceBinast(page: Page, policy?: string): Promise<void> {
   await page.route(loaderPages, async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace('binast-loader.min.js"', 'binast-loader.min.js" data-always');
+    const body = optInAgain(await response.text()).replace(
+      'binast-loader.min.js"',
+      'binast-loader.min.js" data-always',
+    );
     const headers = policy ? { ...response.headers(), 'content-security-policy': policy } : response.headers();
     await route.fulfill({ response, body, headers });
   });

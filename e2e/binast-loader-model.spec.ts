@@ -3,6 +3,7 @@ import {
   type LoaderRecord,
   libraryPaths,
   loaderRender,
+  optInAgain,
   pageErrors,
   plainRender,
   primeBinast,
@@ -26,18 +27,20 @@ function watchRequests(page: Page) {
 
 /**
  * Serves the loader page with each script's size hint rewritten by `hint(jsBytes, binastBytes)`, as the Worker would
- * for a format of that size: without the preloads (and their `data-binast-preloaded` marks) it adds only where
- * BinaryAST cannot win.
+ * for a format of that size: without the plain scripts it writes back and the preloads (and their
+ * `data-binast-preloaded` marks) it adds only where BinaryAST cannot win.
  */
 async function rewriteHints(page: Page, hint: (jsBytes: number, binastBytes: number) => string) {
   await page.route(/\/demo\/loader-libs$/, async (route) => {
     const response = await route.fetch();
-    const body = (await response.text())
+    const body = optInAgain(await response.text())
       .replace(/<link rel="preload" as="script"[^>]*>/g, '')
       .replace(/ data-binast-preloaded(="")?/g, '')
       .replace(
-        /data-binast-size="(\d+) (\d+)"/g,
-        (_, js: string, binast: string) => `data-binast-size="${hint(Number(js), Number(binast))}"`,
+        // What the cookies add (link speed, decoder) stays.
+        /data-binast-size="(\d+) (\d+)((?: [\d.]+)*)"/g,
+        (_, js: string, binast: string, cookies: string) =>
+          `data-binast-size="${hint(Number(js), Number(binast))}${cookies}"`,
       );
     await route.fulfill({ response, body });
   });
@@ -74,7 +77,7 @@ async function cookieOnceSet(page: Page, name: string): Promise<string> {
   return value;
 }
 
-test("with the Worker's real hints BinaryAST cannot win, so it preloads the scripts and the loader steps aside: no decoder", async ({
+test("with the Worker's real hints BinaryAST cannot win, so the Worker writes the plain scripts back and the loader only records them: no decoder", async ({
   page,
   request,
 }) => {
@@ -85,15 +88,27 @@ test("with the Worker's real hints BinaryAST cannot win, so it preloads the scri
   const requests = watchRequests(page);
   const { records, html } = await loaderRender(page);
   expect(html).toBe(reference);
-  for (const record of records) {
-    // Chromium decodes while downloading (JavaScript Promise Integration); the Worker's preload rule does not count on it.
-    expect(record).toMatchObject({ outcome: 'plain', reason: 'preloaded', preloaded: true, streams: true });
-    // The hint is the Worker's gzip size of each format: the context layout is smaller for every library, but not
-    // by enough to pay for decoding even at 1.6 Mbit/s (the Worker's preload rule, `mayWin`).
-    expect(record.jsBytes).toBeGreaterThan(0);
-    expect(record.binastBytes).toBeLessThan(record.jsBytes ?? 0);
-    expect(record.binastBytes).toBeGreaterThan((record.jsBytes ?? 0) / 1.70667);
+  expect(records.map((record) => new URL(record.url).pathname)).toEqual(libraryPaths);
+  for (const record of records) expect(record).toMatchObject({ outcome: 'plain', reason: 'native', mode: 'blocking' });
+  // Parser-inserted plain scripts, as on the page without the loader, found by the preload scanner (no preload
+  // links needed); each keeps the Worker's size hint: the context layout is smaller for every library, but not by
+  // enough to pay for decoding even at 1.6 Mbit/s (the Worker's preload rule, `mayWin`).
+  const scripts = await page
+    .locator('script[data-binast-size]')
+    .evaluateAll((elements) =>
+      elements.map((element) => [
+        element.getAttribute('type'),
+        new URL((element as HTMLScriptElement).src).pathname,
+        element.getAttribute('data-binast-size'),
+      ]),
+    );
+  expect(scripts.map(([type, path]) => [type, path])).toEqual(libraryPaths.map((path) => [null, path]));
+  for (const [, , hint] of scripts) {
+    const [jsBytes = 0, binastBytes = 0] = (hint ?? '').split(' ').map(Number);
+    expect(binastBytes).toBeLessThan(jsBytes);
+    expect(binastBytes).toBeGreaterThan(jsBytes / 1.70667);
   }
+  expect(await page.locator('link[rel="preload"][as="script"]').count()).toBe(0);
   expect(requests.binast).toEqual([]);
   // Nothing of the decoder while the page loads (after the load event the loader may fetch it for a later view, if
   // it measured a slow link: a loaded machine serves localhost slowly).
@@ -107,11 +122,6 @@ test("with the Worker's real hints BinaryAST cannot win, so it preloads the scri
       .map((entry) => entry.name);
   });
   expect(decoderBeforeLoad).toEqual([]);
-  // The Worker put a preload before each script, so the browser's preload scanner starts them with the HTML.
-  const preloaded = await page
-    .locator('link[rel="preload"][as="script"]')
-    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
-  expect(preloaded).toEqual(libraryPaths);
   expect(errors).toEqual([]);
 });
 
@@ -128,16 +138,20 @@ test('a repeat view after stepping aside takes the plain scripts from the HTTP c
   await page.waitForLoadState('networkidle');
   const requests = watchRequests(page);
   const { records } = await loaderRender(page);
-  // `preloaded` after a fast first view; `cached` after a slow one (no preloads, the model picked BinaryAST, the
-  // plain scripts were in the cache): either way plain, from the cache.
+  // `native` after a fast first view (the Worker wrote the plain scripts back); `cached` after a slow one (no
+  // preloads, the model picked BinaryAST, the plain scripts were in the cache): either way plain, from the cache.
   for (const record of records) {
     expect(record.outcome).toBe('plain');
-    expect(['preloaded', 'cached']).toContain(record.reason);
+    expect(['native', 'cached']).toContain(record.reason);
     expect(record.decodeMs).toBeUndefined();
-    // `wrangler dev` serves assets with max-age=0, so each is revalidated (a 304: headers only, a few hundred
-    // bytes), never downloaded again.
-    expect(record.transferBytes).toBeLessThan(1024);
   }
+  // `wrangler dev` serves assets with max-age=0, so each is revalidated (a 304: headers only, a few hundred bytes),
+  // never downloaded again.
+  const transferBytes = await page.evaluate(
+    (urls) => urls.map((url) => (performance.getEntriesByName(url).at(-1) as PerformanceResourceTiming).transferSize),
+    records.map((record) => record.url),
+  );
+  for (const bytes of transferBytes) expect(bytes).toBeLessThan(1024);
   expect(requests.binast).toEqual([]);
   // The decoder never starts: no Worker, no Wasm.
   expect(requests.decoder.filter((url) => !url.endsWith('/binast.js'))).toEqual([]);
@@ -147,7 +161,8 @@ test('without a size hint the loader steps aside and says so', async ({ page }) 
   const reference = await plainRender(page);
   await page.route(/\/demo\/loader-libs$/, async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(/ data-binast-size="[^"]*"/g, '');
+    // As the Worker leaves a page whose scripts it has no hint for: opt-in scripts without one.
+    const body = optInAgain(await response.text()).replace(/ data-binast-size="[^"]*"/g, '');
     await route.fulfill({ response, body });
   });
   const requests = watchRequests(page);
@@ -231,13 +246,13 @@ test("a slow link's first view remembers the link and fetches the decoder after 
   await cdp.send('Network.clearBrowserCache');
   await emulateSlowLink(page);
 
-  // First view: nothing known of this visitor, so the Worker preloads every script and the loader runs them plain.
-  // After the load event the loader measures the link, and since the real hints (context layout) would win on it
-  // with a cached, streaming decoder, it fetches the decoder for the next deploy.
+  // First view: nothing known of this visitor, so the Worker writes every script back as a plain one, which the
+  // loader records. After the load event the loader measures the link, and since the real hints (context layout)
+  // would win on it with a cached, streaming decoder, it fetches the decoder for the next deploy.
   const first = watchRequests(page);
   const view1 = await loaderRender(page);
   expect(view1.html).toBe(reference);
-  for (const record of view1.records) expect(record).toMatchObject({ outcome: 'plain', reason: 'preloaded' });
+  for (const record of view1.records) expect(record).toMatchObject({ outcome: 'plain', reason: 'native' });
   expect(first.binast).toEqual([]);
   const linkMbit = Number(await cookieOnceSet(page, 'binast-link'));
   // The emulated link carries 1.44 Mbit/s; the measurement reads the link, not each script's share of it.

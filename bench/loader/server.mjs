@@ -5,10 +5,11 @@
 // (Chromium offers brotli only over HTTPS, so on this plain-HTTP bench link both sides travel as gzip). The
 // comparison is about the formats, not about one side being sent raw.
 // Pages get what the BinaryAST Worker's size-hint middleware adds (workers/src/binast/size-hint.ts): each opt-in
-// script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and a
-// `<link rel=preload>` plus `data-binast-preloaded` go with the ones the loader is going to run plain (the loader's
-// own `shouldPreload`, fed the request's cookies, as the Worker decides), so the loader's cost model sees the real
-// ratio of the format under test. `?always` on a page adds `data-always` to the loader's tag (the model is
+// script carries `data-binast-size="<js bytes> <binast bytes>"` (gzip -9 of both, what this link carries), and the
+// ones the loader is going to run plain (the loader's own `shouldPreload`, fed the request's cookies, as the Worker
+// decides) go back to plain `<script src>` (`nativeScriptRule`), or, after a script the loader runs, get a
+// `<link rel=preload>` plus `data-binast-preloaded`, so the loader's cost model sees the real ratio of the format
+// under test. `?always` on a page adds `data-always` to the loader's tag (the model is
 // skipped: every script is fetched as BinaryAST, and no preload is added), to measure what the model avoids.
 // `?deploy=N` stands for the site's N-th deploy: the page's libraries and app get `?v=N` (same bytes, new URLs, as a
 // build with hashed or versioned names gives), so an earlier deploy's scripts in the HTTP cache do not serve the new
@@ -20,7 +21,7 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
-import { readVisitor, shouldPreload } from '@speedkit/binast-loader';
+import { nativeScriptRule, readDecoderCookie, readVisitor, shouldPreload } from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -93,14 +94,24 @@ function annotate(html, { always, deploy, cookie }) {
   const versioned = deploy
     ? html.replace(/(src="(?:\/demo\/loader\/lib\/[\w-]+|\/demo\/loader-app)\.js)"/g, `$1?v=${deploy}"`)
     : html;
+  const native = nativeScriptRule();
+  // The demo pages' opt-in scripts are all classic blocking ones.
   const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src.replace(/\?.*/, '')];
-    if (!size) return tag;
-    const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${visitor ? ` ${visitor.downMbit}` : ''}"`;
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
-    return !shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor) || always
-      ? `<script type="binast" src="${src}" ${hint}></script>`
-      : `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`;
+    const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor);
+    if (!size) {
+      native({ runsPlain, mode: 'blocking' });
+      return tag;
+    }
+    // As the Worker's `visitorHint`: the measured link (0: none) and `1` when the decoder cookie is there.
+    const decoderCached = readDecoderCookie(cookie) !== undefined;
+    const fromCookies = visitor || decoderCached ? ` ${visitor?.downMbit ?? 0}${decoderCached ? ' 1' : ''}` : '';
+    const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
+    if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
+    return runsPlain
+      ? `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`
+      : `<script type="binast" src="${src}" ${hint}></script>`;
   });
   return always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked;
 }

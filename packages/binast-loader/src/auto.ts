@@ -8,5 +8,5 @@ const { dataset, nonce, src } = document.currentScript as HTMLScriptElement;
   decoderUrl: dataset.decoder ?? new URL('binast.js', src).href,
   beaconUrl: dataset.beacon,
   nonce,
-  always: dataset.always !== undefined,
+  always: 'always' in dataset,
 });

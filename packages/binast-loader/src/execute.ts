@@ -3,17 +3,17 @@
 // (off-thread/inline.ts), fetched only when BinaryAST is used.
 
 /**
- * Attributes of the opt-in element that must not be copied to the script that runs (the rest, e.g. data-*, nonce,
- * crossorigin, integrity, is): handlers would fire twice, ids would clash. async/defer do not matter on inserted
- * scripts, which the scheduler orders.
+ * Attributes of the opt-in element that must not be copied to the script that runs (the rest, e.g. other data-*,
+ * nonce, crossorigin, integrity, is): handlers would fire twice, ids would clash, and a size hint would make the loader
+ * take the copy for a plain script the Worker wrote back (loader.ts). async/defer do not matter on inserted scripts,
+ * which the scheduler orders.
  */
-const ownAttributes = ['type', 'src', 'onload', 'onerror', 'id'];
+const ownAttributes = /^(type|src|id|onload|onerror|data-binast-size)$/;
 
 /** A script element standing in for `original`: its attributes (but `ownAttributes`), the nonce, module type. */
 export function cloneScript(original: HTMLScriptElement, module: boolean, nonce: string): HTMLScriptElement {
   const script = document.createElement('script');
-  for (const { name, value } of original.attributes)
-    if (!ownAttributes.includes(name)) script.setAttribute(name, value);
+  for (const { name, value } of original.attributes) if (!ownAttributes.test(name)) script.setAttribute(name, value);
   script.nonce = nonce;
   if (module) script.type = 'module';
   return script;

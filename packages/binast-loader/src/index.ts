@@ -9,6 +9,8 @@ export {
   decoderCookie,
   linkCookie,
   mayWin,
+  nativeScriptRule,
+  readDecoderCookie,
   readVisitor,
   shouldPreload,
   type Visitor,

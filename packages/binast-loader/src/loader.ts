@@ -1,6 +1,6 @@
 import type { DecoderModule, RememberModule, Runner } from './decoder';
 import { patchLateListeners, runPlain } from './execute';
-import { type CostInput, type Decision, decide } from './model';
+import { type CostInput, decide } from './model';
 import { planScript } from './plan';
 import { measure, readSizes, type ScriptRecord } from './record';
 import { createScheduler } from './scheduler';
@@ -25,46 +25,36 @@ export interface BinastLoader {
   scan(): void;
 }
 
-/**
- * What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
- * 10 Mbit/s, rounds it, and keeps an old estimate for a while) and `earlierMbit`, what an earlier view of the site
- * measured (src/remember.ts), which the Worker read from its cookie and wrote into the size hint after deciding its
- * preloads with it. The faster, because taking a fast link for a slow one costs far more than the other way round.
- * The round trip from Network Information, else the navigation's request-to-first-byte time.
- */
-function readConnection(earlierMbit = 0): Pick<CostInput, 'downMbit' | 'rttMs'> {
-  const known = (navigator as { connection?: { downlink?: number; rtt?: number } }).connection;
-  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return {
-    downMbit: Math.max(known?.downlink ?? 0, earlierMbit),
-    rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart),
-  };
-}
-
 /** Starts loading every opted-in script of the document; call once, as early as possible (in `<head>`). */
 export function startLoader(options: LoaderOptions): BinastLoader {
   const records: ScriptRecord[] = [];
   const seen = new WeakSet<Element>();
   const scheduler = createScheduler();
   let parsed = false;
-  // The decoder module marks itself in localStorage once it ran (src/off-thread/client.ts): its files are in the HTTP
-  // cache. Once a script of this page goes to BinaryAST the decoder is paid for, so later ones count it as cached.
-  // visitor-marks.ts `decoderMarked`, written out here: a call costs the loader's 2 KB budget 7 bytes it does not have.
+  // Once a script of this page goes to BinaryAST the decoder is paid for, so later ones count it as cached. Whether an
+  // earlier view left it in the HTTP cache comes with each size hint, from the Worker's reading of the decoder cookie
+  // (the same figure its preload rule used); not from localStorage: the first read of a page's storage is a
+  // synchronous round trip to the browser process, 1–75 ms measured on this machine, while the parser waits for
+  // the loader.
   let decoderCached = false;
-  try {
-    decoderCached = localStorage.binastDecoder === options.decoderUrl;
-  } catch {}
   // Until a blocking script goes to BinaryAST, plain blocking scripts can start at once and keep their order by
   // themselves (inserted with async=false), with V8 streaming their compile; after one, they wait for their turn.
   let inOrder = true;
 
   const register = (script: HTMLScriptElement) => {
-    const plan = !seen.has(script) && planScript(script, parsed);
+    const plan =
+      !seen.has(script) &&
+      (planScript(script, parsed) ||
+        // A plain script the Worker wrote back, its size hint kept (model.ts `nativeScriptRule`: blocking ones only):
+        // the browser runs it, the loader only records it.
+        (script.dataset.binastSize &&
+          ({ module: false, mode: 'blocking', outcome: 'plain', reason: 'native' } as const)));
     if (!plan) return;
     seen.add(script);
     const url = script.src;
     const record: ScriptRecord = { url, ...plan };
     records.push(record);
+    if (record.reason) return;
     // Without any nonce this is undefined, which the DOM stores as the nonce "undefined": harmless, no CSP matches it.
     const nonce = (options.nonce || script.nonce) as string;
     const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
@@ -93,21 +83,29 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         return finish(outcome, await runPlain(script, url, record.module, nonce), startMs);
       };
     };
-    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>]" (workers/src/binast/size-hint.ts).
+    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached]]" (size-hint.ts).
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
+    // What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
+    // 10 Mbit/s, rounds it, and keeps an old estimate for a while) and what an earlier view of the site measured
+    // (src/remember.ts), which the Worker read from its cookie and wrote into the size hint after deciding its
+    // preloads with it. The faster, because taking a fast link for a slow one costs far more than the other way
+    // round. The round trip from Network Information, else the navigation's request-to-first-byte time.
+    const known = (navigator as { connection?: { downlink?: number; rtt?: number } }).connection;
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const input: CostInput = {
       jsBytes: hint[0],
       binastBytes: hint[1],
-      decoderCached,
+      decoderCached: decoderCached || !!hint[3],
       preloaded: script.dataset.binastPreloaded != null,
       // JavaScript Promise Integration lets the decoder read the response as it arrives (model.ts `streams`).
       streams: !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending,
-      ...readConnection(hint[2]),
+      downMbit: Math.max(known?.downlink ?? 0, hint[2] || 0),
+      rttMs: known?.rtt ?? (navigation && navigation.responseStart - navigation.requestStart),
     };
-    const decision: Decision = options.always ? { reason: 'always', savedMs: 0, costMs: 0 } : decide(input);
-    Object.assign(record, input, decision);
+    // With `always` the record keeps the model's figures: what it would have weighed.
+    const { reason } = Object.assign(record, input, decide(input), options.always && { reason: 'always' });
     let prepared: Promise<Runner>;
-    if (decision.reason === 'faster' || decision.reason === 'always') {
+    if (reason === 'faster' || reason === 'always') {
       decoderCached = true;
       if (plan.mode === 'blocking') inOrder = false;
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
@@ -126,7 +124,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       );
       prepared = Promise.resolve(() => ran);
     } else {
-      prepared = Promise.resolve(fallback(decision.reason, 'plain'));
+      prepared = Promise.resolve(fallback(reason, 'plain'));
     }
     void scheduler.add(plan.mode, () => prepared.then((run) => run()));
   };

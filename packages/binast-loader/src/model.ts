@@ -1,5 +1,6 @@
 // The cost model: before asking for BinaryAST, is it going to be faster than the plain script? Pure (no DOM), so
-// every rule is unit-tested; the loader feeds it what the page knows (see `readConnection` in loader.ts).
+// every rule is unit-tested; the loader feeds it what the page knows (see `startLoader` in loader.ts).
+import type { ExecutionMode } from './plan';
 
 /** What the loader knows about one script and the page when it finds the script. */
 export interface CostInput {
@@ -126,12 +127,17 @@ export interface Visitor {
 export function readVisitor(cookieHeader: string | null | undefined): Visitor | undefined {
   const link = /(?:^|;\s*)binast-link=(\d{1,5}(?:\.\d{1,3})?)(?:;|$)/.exec(cookieHeader ?? '');
   if (!link) return undefined;
+  const decoder = readDecoderCookie(cookieHeader);
+  return { downMbit: Number(link[1]), decoderCached: decoder !== undefined, streams: decoder === true };
+}
+
+/**
+ * `decoderCookie` alone (it lives a week, the link cookie a day): undefined without it, else whether the browser
+ * decodes while the response streams.
+ */
+export function readDecoderCookie(cookieHeader: string | null | undefined): boolean | undefined {
   const decoder = /(?:^|;\s*)binast-decoder=([01])(?:;|$)/.exec(cookieHeader ?? '');
-  return {
-    downMbit: Number(link[1]),
-    decoderCached: decoder !== null,
-    streams: decoder?.[1] === '1',
-  };
+  return decoder ? decoder[1] === '1' : undefined;
 }
 
 /**
@@ -143,4 +149,27 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
 export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor): boolean {
   if (!visitor?.decoderCached) return !mayWin(jsBytes, binastBytes);
   return decide({ jsBytes, binastBytes, ...visitor }).reason !== 'faster';
+}
+
+/**
+ * The Worker's second rule, fed every opt-in script of a page in document order: whether it writes the script back
+ * as the plain `<script src>` it stands for, parser-inserted, instead of leaving it to the loader with a preload.
+ * The browser then runs it exactly as on a page without the loader: found by the preload scanner, parser-blocking,
+ * its compile streamed, DOMContentLoaded after it. A loader-inserted script, even preloaded, waited for the loader's
+ * own request and for the parser to hand it over (after the first layout and paint of the page, which the plain
+ * page does not pay before its scripts), then ran in tasks of its own: 1.10–1.12× the plain page's time to "all
+ * libraries executed" on first visits at 10 and 100 Mbit/s in bench:loader (2026-11-25).
+ * Only scripts the loader would run plain anyway (`runsPlain`: `shouldPreload`), and only classic blocking ones that
+ * no blocking script the loader still runs precedes: that one would run after the parser-inserted script, out of
+ * order. Deferred and module scripts run before DOMContentLoaded natively but after it through the loader, so one
+ * written back could run ahead of a loader-run blocking script anywhere in the page; async ones stay with the loader,
+ * which inserts them the moment it finds them (its 2 KB had no room to record them as written back).
+ */
+export function nativeScriptRule(): (script: { runsPlain: boolean; mode: ExecutionMode }) => boolean {
+  let loaderRunsBlocking = false;
+  return ({ runsPlain, mode }) => {
+    if (mode !== 'blocking') return false;
+    if (!runsPlain) loaderRunsBlocking = true;
+    return runsPlain && !loaderRunsBlocking;
+  };
 }

@@ -35,8 +35,12 @@ export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision,
    * element got an `error` event); absent: not executed yet.
    */
   outcome?: 'binast' | 'js' | 'plain' | 'fallback' | 'error';
-  /** The cost model's choice (model.ts), replaced by the fallback's reason when BinaryAST failed. */
-  reason?: Choice | FallbackReason;
+  /**
+   * The cost model's choice (model.ts), replaced by the fallback's reason when BinaryAST failed; `native` for a
+   * plain `<script src>` the Worker wrote back into the page (model.ts `nativeScriptRule`), which the browser ran
+   * without the loader (`outcome: 'plain'`, no timings or sizes).
+   */
+  reason?: Choice | FallbackReason | 'native';
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
   /** Request start to full body (JavaScript) or to the response headers (BinaryAST, whose body streams into the decoder), in ms. */

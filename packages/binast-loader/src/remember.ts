@@ -54,6 +54,16 @@ export function measureLinkMbit(bodies: readonly BodyTiming[]): number {
 export const decoderWouldWin = (records: readonly Partial<CostInput>[], downMbit: number) =>
   records.some((record) => decide({ ...record, downMbit, preloaded: false, decoderCached: true }).reason === 'faster');
 
+/**
+ * `jsBytes` and `binastBytes` of a size hint (`"<js> <binast>[ …]"`; NaN, which the model takes for no hint, when
+ * missing or malformed): the loader keeps no sizes in the record of a script the Worker wrote back (`native`, its
+ * 2 KB), so they are read from the element's hint here.
+ */
+export function hintedSizes(hint: string | undefined): Pick<CostInput, 'jsBytes' | 'binastBytes'> {
+  const [jsBytes = Number.NaN, binastBytes = Number.NaN] = (hint ?? '').split(' ').map(Number);
+  return { jsBytes, binastBytes };
+}
+
 /** The decoder beside this module, as the loader imports it (`binast.js`); it marks itself in localStorage once it ran. */
 const decoderUrl = new URL('binast.js', import.meta.url).href;
 
@@ -62,7 +72,19 @@ export default function remember(records: ScriptRecord[]): void {
   // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
   if (!downMbit) return;
   setSiteCookie(linkCookie, downMbit.toFixed(1), linkCookieMaxAgeS);
-  if (!decoderMarked(decoderUrl) && decoderWouldWin(records, downMbit))
+  // A written-back script's record has neither sizes nor the streaming flag the loader's model input would carry.
+  const scripts = [...document.scripts];
+  const streams = !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending;
+  const sized = records.map((record) =>
+    record.reason === 'native'
+      ? {
+          ...record,
+          streams,
+          ...hintedSizes(scripts.find((script) => script.src === record.url)?.dataset.binastSize),
+        }
+      : record,
+  );
+  if (!decoderMarked(decoderUrl) && decoderWouldWin(sized, downMbit))
     import(/* @vite-ignore */ decoderUrl)
       .then((decoder: { default(): Promise<void> }) => decoder.default())
       .catch(() => {});

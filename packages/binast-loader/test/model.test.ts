@@ -7,10 +7,12 @@ import {
   decodeWireBytesPerMs,
   mainThreadWireBytesPerMs,
   mayWin,
+  nativeScriptRule,
   readVisitor,
   regenerateShare,
   shouldPreload,
 } from '../src/model';
+import type { ExecutionMode } from '../src/plan';
 
 // d3 on the wire (gzip -9 of the JavaScript): in the earlier optimised layout (larger), in the context layout
 // (0.79×), and in a hypothetical format at 0.4×.
@@ -218,5 +220,30 @@ describe('the visitor an earlier view describes in its cookies, and the preload 
     expect(shouldPreload(d3.jsBytes, d3.binastBytes, slowStreaming)).toBe(true);
     // A measured 0 (nothing large enough came over the network) is no speed: preload.
     expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, downMbit: 0 })).toBe(true);
+  });
+});
+
+describe('which opt-in scripts the Worker writes back as plain <script src>', () => {
+  const feed = (scripts: { runsPlain: boolean; mode: ExecutionMode }[]) => scripts.map(nativeScriptRule());
+  const plain = (mode: ExecutionMode) => ({ runsPlain: true, mode });
+  const loaderRuns = (mode: ExecutionMode) => ({ runsPlain: false, mode });
+
+  it('writes back every blocking script the loader would run plain', () => {
+    expect(feed([plain('blocking'), plain('blocking'), plain('blocking')])).toEqual([true, true, true]);
+  });
+
+  it('stops at the first blocking script the loader runs, so none overtakes it', () => {
+    expect(feed([plain('blocking'), loaderRuns('blocking'), plain('blocking')])).toEqual([true, false, false]);
+  });
+
+  it('leaves deferred and async scripts to the loader without holding back later blocking ones', () => {
+    expect(feed([plain('defer'), loaderRuns('defer'), plain('async'), loaderRuns('async'), plain('blocking')])).toEqual(
+      [false, false, false, false, true],
+    );
+  });
+
+  it('starts afresh for every page', () => {
+    expect(feed([loaderRuns('blocking')])).toEqual([false]);
+    expect(feed([plain('blocking')])).toEqual([true]);
   });
 });

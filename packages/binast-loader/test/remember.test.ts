@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BodyTiming, decoderWouldWin, measureLinkMbit } from '../src/remember';
+import { type BodyTiming, decoderWouldWin, hintedSizes, measureLinkMbit } from '../src/remember';
 
 // 125 bytes per ms = 1 Mbit/s.
 // Over the network: the body plus ~300 bytes of headers on the wire.
@@ -55,5 +55,23 @@ describe('decoderWouldWin: is the decoder worth fetching now, for a later view?'
     expect(decoderWouldWin([{ ...d3Context, streams: false }], 1.4)).toBe(false);
     expect(decoderWouldWin([{ streams: true }], 1.4)).toBe(false);
     expect(decoderWouldWin([], 1.4)).toBe(false);
+  });
+});
+
+describe('hintedSizes: the sizes of a script the Worker wrote back, from its element', () => {
+  it('reads the two byte counts of a hint, whatever the cookies added after them', () => {
+    expect(hintedSizes('93434 73599')).toEqual({ jsBytes: 93_434, binastBytes: 73_599 });
+    expect(hintedSizes('93434 73599 1.4 1')).toEqual({ jsBytes: 93_434, binastBytes: 73_599 });
+  });
+
+  it('gives what the model takes for no hint when there is none', () => {
+    for (const hint of [undefined, '', 'garbage', '93434']) {
+      const sizes = hintedSizes(hint);
+      expect(decoderWouldWin([{ ...sizes, streams: true }], 1.4)).toBe(false);
+    }
+  });
+
+  it('lets a written-back script count for the decoder like a preloaded one', () => {
+    expect(decoderWouldWin([{ ...hintedSizes('93434 73599'), streams: true }], 1.4)).toBe(true);
   });
 });

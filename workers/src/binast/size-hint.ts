@@ -1,4 +1,5 @@
-import { readVisitor, shouldPreload } from '@speedkit/binast-loader/model';
+import { nativeScriptRule, readDecoderCookie, readVisitor, shouldPreload } from '@speedkit/binast-loader/model';
+import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
 import { variantPrefix } from './store';
@@ -8,7 +9,8 @@ import { variantPrefix } from './store';
  * on the wire as JavaScript and as BinaryAST, both gzipped the same way, so the model sees the real ratio of
  * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
  * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`, followed by the
- * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`).
+ * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`), and `1` when its
+ * decoder is cached (`visitorHint`).
  */
 
 /** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
@@ -21,6 +23,18 @@ export async function gzipBytes(bytes: Uint8Array): Promise<number> {
 }
 
 export const formatHint = (jsBytes: number, binastBytes: number) => `${jsBytes} ${binastBytes}`;
+
+/**
+ * What the hint adds from the visitor's cookies: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when
+ * its decoder is in the HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`);
+ * nothing without either.
+ */
+export function visitorHint(cookieHeader: string | null): string {
+  const downMbit = readVisitor(cookieHeader)?.downMbit;
+  const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
+  if (downMbit === undefined && !decoderCached) return '';
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
+}
 
 /** `[jsBytes, binastBytes]`, or null for anything but two positive integers. */
 export function parseHint(text: string): [number, number] | null {
@@ -37,10 +51,11 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
  * Where the loader is going to run the plain script (`shouldPreload`: the loader's own cost model, fed what the
  * visitor's earlier view left in its cookies, else at 1.6 Mbit/s with the decoder cached; always when BinaryAST is
- * not smaller), a
- * `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the nonce the loader will use) goes before the
- * element, which the browser's preload scanner finds as early as it would the plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages
- * without a store are left as they are; any error serves the page untouched.
+ * not smaller), a classic blocking script goes back to the plain `<script src>` it stands for, its size hint kept
+ * so the loader records it (`nativeScriptRule`: not after a blocking script the loader still runs); the others get a `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the
+ * nonce the loader will use) before the element, which the browser's preload scanner finds as early as it would the
+ * plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages without a store are left as they
+ * are; any error serves the page untouched.
  */
 export const binastHintMiddleware: Middleware = async (request, env, _ctx, next) => {
   const response = await next(request);
@@ -50,9 +65,24 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   const pageUrl = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
   const visitor = readVisitor(request.headers.get('cookie'));
+  const visitorCookies = visitorHint(request.headers.get('cookie'));
   // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
   // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
   let loaderNonce: string | null = null;
+  let always = false;
+  const native = nativeScriptRule();
+  /** The stored size hint of a same-origin script, else null (cross-origin, unparsable URL, not encoded yet). */
+  const storedHint = async (src: string) => {
+    let url: URL;
+    try {
+      url = new URL(src, pageUrl);
+    } catch {
+      return null;
+    }
+    if (url.origin !== pageUrl.origin) return null;
+    const stored = await store.get(hintKey(url.pathname, config));
+    return stored && parseHint(await stored.text());
+  };
   try {
     const rewritten = new HTMLRewriter()
       .on('script', {
@@ -60,23 +90,35 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           const kind = (script.getAttribute('type') ?? '').trim().toLowerCase();
           if (kind !== 'binast' && kind !== 'binast-module') {
             loaderNonce = script.getAttribute('nonce') ?? loaderNonce;
+            // The loader's `data-always`: it asks for BinaryAST whatever the model says, so nothing runs plain.
+            always ||= script.hasAttribute('data-always');
             return;
           }
-          const src = script.getAttribute('src');
-          if (src === null) return;
-          let url: URL;
-          try {
-            url = new URL(src, pageUrl);
-          } catch {
+          const src = script.getAttribute('src') ?? '';
+          const plan = planScript(
+            { type: kind, src, async: script.hasAttribute('async'), defer: script.hasAttribute('defer') },
+            false,
+          );
+          const hint = plan && (await storedHint(src));
+          if (!plan || !hint) {
+            // Left to the loader as it is: later blocking scripts must not overtake it.
+            if (plan) native({ runsPlain: false, mode: plan.mode });
             return;
           }
-          if (url.origin !== pageUrl.origin) return;
-          const stored = await store.get(hintKey(url.pathname, config));
-          const hint = stored && parseHint(await stored.text());
-          if (!hint) return;
-          // The link speed an earlier view measured goes to the loader with the sizes, so both decide from it.
-          script.setAttribute('data-binast-size', formatHint(...hint) + (visitor ? ` ${visitor.downMbit}` : ''));
-          if (!shouldPreload(...hint, visitor)) return;
+          // The link speed an earlier view measured, and whether its decoder is cached, go to the loader with the
+          // sizes, so both decide from the same figures.
+          script.setAttribute('data-binast-size', formatHint(...hint) + visitorCookies);
+          const runsPlain = !always && shouldPreload(...hint, visitor);
+          if (native({ runsPlain, mode: plan.mode })) {
+            // The plain script itself, as the page would have it without the loader; the nonce the loader would
+            // have given it.
+            // Its size hint stays: the loader records a plain script with one as written back (`native`).
+            script.removeAttribute('type');
+            const nonce = loaderNonce ?? script.getAttribute('nonce');
+            if (nonce !== null) script.setAttribute('nonce', nonce);
+            return;
+          }
+          if (!runsPlain) return;
           // The loader reads this and runs the plain script, which the preload below already started.
           script.setAttribute('data-binast-preloaded', '');
           // The fetch mode must match the script's for the browser to use the preload; a nonce-only CSP needs its nonce.

@@ -75,13 +75,11 @@ describe('pages get the hint on their opt-in scripts', () => {
       ),
     );
     // Larger: BinaryAST can never win. 0.7×: smaller, but the loader's model says decoding costs more than the
-    // 300 bytes save even at 1.6 Mbit/s. Both are preloaded and marked, so the loader runs the plain script.
-    expect(text).toContain(
-      '<link rel="preload" as="script" href="/js/big.js"><script type="binast" src="/js/big.js" data-binast-size="1000 1200" data-binast-preloaded="">',
-    );
-    expect(text).toContain(
-      '<link rel="preload" as="script" href="/js/mid.js"><script type="binast" src="/js/mid.js" data-binast-size="1000 700" data-binast-preloaded="">',
-    );
+    // 300 bytes save even at 1.6 Mbit/s. Both blocking: written back as the plain scripts, the hint kept for the
+    // loader's record, no preload needed (the preload scanner finds them).
+    expect(text).toContain('<script src="/js/big.js" data-binast-size="1000 1200"></script>');
+    expect(text).toContain('<script src="/js/mid.js" data-binast-size="1000 700"></script>');
+    expect(text).not.toContain('href="/js/big.js"');
     // 0.3×: BinaryAST can win on a slow link: the loader decides at run time, and nothing downloads the JavaScript
     // ahead of it.
     expect(text).toContain('</script><script type="binast" src="/js/small.js" defer data-binast-size="1000 300">');
@@ -92,35 +90,75 @@ describe('pages get the hint on their opt-in scripts', () => {
     expect(response.headers.get('content-length')).toBeNull();
   });
 
-  it("decides the preloads from the visitor's earlier view (its cookies) and hands the loader the link speed", async () => {
+  it("decides from the visitor's earlier view (its cookies) and hands the loader the link speed and decoder", async () => {
     // The context layout's d3 (gzip -9 of both formats): on a slow link with the decoder cached and a streaming
-    // decoder, the loader's model picks BinaryAST; a visitor the Worker knows nothing about gets the preload.
+    // decoder, the loader's model picks BinaryAST; a visitor the Worker knows nothing about gets the plain script.
     await putHint('/js/d3.js', '93434 73599');
     const markup = page('<script type="binast" src="/js/d3.js"></script>');
-    const preloaded = '<link rel="preload" as="script" href="/js/d3.js"><script type="binast" src="/js/d3.js"';
     const unknown = await annotate(markup);
-    expect(unknown.text).toContain(`${preloaded} data-binast-size="93434 73599" data-binast-preloaded="">`);
+    expect(unknown.text).toContain('<script src="/js/d3.js" data-binast-size="93434 73599"></script>');
     const slowWithDecoder = await annotate(markup, {}, 'theme=dark; binast-link=1.4; binast-decoder=1');
-    expect(slowWithDecoder.text).toContain('<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4">');
+    expect(slowWithDecoder.text).toContain(
+      '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1"></script>',
+    );
     expect(slowWithDecoder.text).not.toContain('rel="preload"');
-    // Measured fast, or no decoder yet: the loader will run the plain script, so it is preloaded; the loader still
-    // gets the measured speed.
-    for (const cookie of [
-      'binast-link=48.2; binast-decoder=1',
-      'binast-link=1.4',
-      'binast-link=1.4; binast-decoder=0',
+    // Measured fast, or no decoder yet: the loader would run the plain script, so the page gets it; the hint still
+    // carries what the cookies say.
+    for (const [cookie, hint] of [
+      ['binast-link=48.2; binast-decoder=1', '48.2 1'],
+      ['binast-link=1.4', '1.4'],
+      ['binast-link=1.4; binast-decoder=0', '1.4 1'],
     ]) {
       const { text } = await annotate(markup, {}, cookie);
-      const speed = /binast-link=([\d.]+)/.exec(cookie)?.[1];
-      expect(text).toContain(`${preloaded} data-binast-size="93434 73599 ${speed}" data-binast-preloaded="">`);
+      expect(text).toContain(`<script src="/js/d3.js" data-binast-size="93434 73599 ${hint}"></script>`);
     }
+  });
+
+  it('writes back blocking scripts only up to the first blocking one the loader runs, and preloads the rest', async () => {
+    await putHint('/js/big.js', '1000 1200');
+    await putHint('/js/small.js', '1000 300');
+    await putHint('/js/mid.js', '1000 700');
+    const { text } = await annotate(
+      page(
+        '<script type="binast" src="/js/big.js" id="b" nonce="S1" onload="seen()"></script>' +
+          '<script type="binast" src="/js/small.js"></script><script type="binast" src="/js/mid.js"></script>',
+      ),
+    );
+    // Attributes stay (the browser fires the handlers, as the loader did on the opt-in element).
+    expect(text).toContain(
+      '<script src="/js/big.js" id="b" nonce="S1" onload="seen()" data-binast-size="1000 1200"></script>',
+    );
+    // small.js may win on a slow link: the loader decides at run time, so mid.js, after it, must wait for its turn
+    // through the loader too, with its preload.
+    expect(text).toContain('<script type="binast" src="/js/small.js" data-binast-size="1000 300"></script>');
+    expect(text).toContain(
+      '<link rel="preload" as="script" href="/js/mid.js"><script type="binast" src="/js/mid.js" data-binast-size="1000 700" data-binast-preloaded="">',
+    );
+  });
+
+  it('neither writes back nor preloads anything under a loader with data-always (it asks for BinaryAST)', async () => {
+    await putHint('/js/big.js', '1000 1200');
+    const body =
+      '<script src="/binast/binast-loader.min.js" data-always></script><script type="binast" src="/js/big.js"></script>';
+    const { text } = await annotate(page(body));
+    expect(text).toContain('<script type="binast" src="/js/big.js" data-binast-size="1000 1200"></script>');
+    expect(text).not.toContain('rel="preload"');
+  });
+
+  it('gives a written-back script the nonce of the loader, which the loader would have given it', async () => {
+    await putHint('/js/big.js', '1000 1200');
+    const loaderTag = '<script nonce="L1" src="/binast/binast-loader.min.js"></script>';
+    const html = (body: string) => `<!doctype html><html><head>${body}</head><body></body></html>`;
+    const { text } = await annotate(html(`${loaderTag}<script type="binast" src="/js/big.js" nonce="S1"></script>`));
+    expect(text).toContain('<script src="/js/big.js" nonce="L1" data-binast-size="1000 1200"></script>');
   });
 
   it("gives the preload the loader's nonce, which the loader gives the plain script, else the script's own", async () => {
     await putHint('/js/big.js', '1000 1200');
     const loaderTag = '<script nonce="L1" src="/binast/binast-loader.min.js"></script>';
     const html = (body: string) => `<!doctype html><html><head>${body}</head><body></body></html>`;
-    const optIn = '<script type="binast" src="/js/big.js" nonce="S1"></script>';
+    // Deferred: preloaded and left to the loader, not written back.
+    const optIn = '<script type="binast" src="/js/big.js" nonce="S1" defer></script>';
     expect((await annotate(html(`${loaderTag}${optIn}`))).text).toContain(
       '<link rel="preload" as="script" href="/js/big.js" nonce="L1"><script',
     );

@@ -1,0 +1,220 @@
+// Diagnostic for bench:loader's first-visit cells: loads variants of the libraries page, cold, on one shaped profile
+// and prints, per sample, when each resource was requested and arrived (Resource Timing, whether it opened a new
+// connection) and, with --trace, when each script compiled (streamed or not, V8's reason) and ran (Chromium trace).
+// The variants isolate one difference between the plain and the loader page each; they are written next to the demo
+// pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
+// Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
+//   [--trace] [--repeat] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from '@playwright/test';
+import { symmetricConditions } from '../lib/link-conditions.mjs';
+import { createShapedLink } from '../lib/shaped-link.mjs';
+import { median } from './report.mjs';
+
+const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? String(process.argv[at + 1]) : fallback;
+};
+const runs = Number(arg('--runs', '5'));
+const prefix = arg('--prefix', 'skprobe');
+const trace = process.argv.includes('--trace');
+/** Measure a repeat view: the page loaded once (and left after its after-load work), then again from the cache. */
+const repeat = process.argv.includes('--repeat');
+const profiles = {
+  1.6: { downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
+  10: { downMbit: 10, upMbit: 5, rttMs: 40 },
+  100: { downMbit: 100, upMbit: 50, rttMs: 10 },
+};
+const profile = profiles[/** @type {keyof typeof profiles} */ (/** @type {unknown} */ (arg('--profile', '10')))];
+
+const demo = new URL('../../apps/speedtest/dist/demo/', import.meta.url).pathname;
+const plainHtml = readFileSync(join(demo, 'loader-libs-plain.html'), 'utf8');
+const loaderHtml = readFileSync(join(demo, 'loader-libs.html'), 'utf8');
+const loaderJs = readFileSync(join(demo, 'loader/binast-loader.min.js'), 'utf8');
+const loaderTag = '<script src="/demo/loader/binast-loader.min.js"></script>';
+const scriptTag = /<script src="([^"]+)"><\/script>/g;
+/** @type {Record<string, { jsGzipBytes: number, binastGzipBytes: number }>} per script, from the last bench:loader */
+const measuredSizes = JSON.parse(readFileSync(new URL('../results/loader.json', import.meta.url), 'utf8')).sizes;
+/** `data-binast-size` as bench/loader/server.mjs writes it (gzip -9 of both formats), per script path */
+const sizes = Object.fromEntries(
+  Object.entries(measuredSizes).map(([path, size]) => [path, `${size.jsGzipBytes} ${size.binastGzipBytes}`]),
+);
+
+/** Variant pages written for the run: name -> HTML (served through bench/loader/server.mjs's size-hint rewriting). */
+const pages = {
+  // The plain page with the loader's tag in <head> (it finds no opt-in script): the cost of its request alone.
+  'plain+loader-tag': plainHtml.replace('</title>', `</title>\n    ${loaderTag}`),
+  // The loader page with the loader inlined: no request of its own.
+  'loader-inline': loaderHtml.replace(
+    loaderTag,
+    `<script data-decoder="/demo/loader/binast.js">${loaderJs.replace(/<\/script/gi, '<\\/script')}</script>`,
+  ),
+  // What the loader does on a first visit, by hand: the Worker's preload, then a script inserted (async=false) next
+  // to where the plain one was, from a tiny inline script: no loader request, no MutationObserver.
+  'plain-inserted': plainHtml.replace(
+    scriptTag,
+    (_, src) =>
+      `<link rel="preload" as="script" href="${src}"><script>{const s=document.createElement('script');s.async=false;s.src=${JSON.stringify(src)};document.currentScript.after(s)}</script>`,
+  ),
+  // The plain page with the loader's tag made async: its request no longer blocks the parser (nor waits for CSS).
+  'plain+async-loader': plainHtml.replace(
+    '</title>',
+    `</title>\n    ${loaderTag.replace('<script ', '<script async ')}`,
+  ),
+  // The plain page reading localStorage once from an inline script in <head>, as the loader does at its start.
+  'plain+localStorage': plainHtml.replace(
+    '</title>',
+    '</title>\n    <script>try{localStorage.binastDecoder}catch{}</script>',
+  ),
+  // The loader page as the Worker wrote it before scripts it runs plain went back to plain tags (2026-11-25): each
+  // script preloaded and left to the loader, which inserts it (the server leaves tags with attributes alone).
+  'loader-inserted': loaderHtml.replace(
+    /<script type="binast" src="([^"]+)"><\/script>/g,
+    (_, src) =>
+      `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" data-binast-size="${sizes[src]}" data-binast-preloaded></script>`,
+  ),
+  // The plain page with the same preloads as the loader page (preload + parser-inserted script).
+  'plain+preloads': plainHtml.replace(scriptTag, (tag, src) => `<link rel="preload" as="script" href="${src}">${tag}`),
+};
+/** @type {Record<string, string>} */
+const variantPaths = {
+  plain: '/demo/loader-libs-plain',
+  loader: '/demo/loader-libs',
+  ...Object.fromEntries(Object.keys(pages).map((name) => [name, `/demo/h21probe-${name}`])),
+};
+const only = arg('--only', '');
+const chosen = Object.keys(variantPaths).filter((name) => !only || only.split(',').includes(name));
+for (const [name, html] of Object.entries(pages)) writeFileSync(join(demo, `h21probe-${name}.html`), html);
+const cleanup = () => {
+  for (const name of Object.keys(pages)) rmSync(join(demo, `h21probe-${name}.html`), { force: true });
+};
+process.on('exit', cleanup);
+
+/** Compile and evaluate events of the page's scripts, from a Chromium trace (ms from navigation start). */
+function scriptEvents(/** @type {Buffer} */ buffer, /** @type {number} */ navStartUs) {
+  const events = JSON.parse(buffer.toString()).traceEvents ?? [];
+  /** @type {Record<string, string[]>} */
+  const byScript = {};
+  for (const event of events) {
+    const data = event.args?.data ?? event.args?.beginData ?? {};
+    const url = String(data.url ?? '');
+    const match = url.match(/\/(lib\/[\w-]+|loader-app|binast-loader\.min)\.js/);
+    if (!match || !['v8.compile', 'EvaluateScript', 'v8.parseOnBackground'].includes(event.name)) continue;
+    const key = match[1];
+    const at = ((event.ts - navStartUs) / 1000).toFixed(0);
+    const dur = event.dur ? `+${(event.dur / 1000).toFixed(0)}` : '';
+    const extra =
+      event.name === 'v8.compile'
+        ? ` streamed=${data.streamed ?? '?'}${data.notStreamedReason ? `(${data.notStreamedReason})` : ''}`
+        : '';
+    byScript[key] = [...(byScript[key] ?? []), `${event.name}@${at}${dur}${extra}`];
+  }
+  return byScript;
+}
+
+const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50, emulator: true });
+try {
+  const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', '8816'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) });
+    lines.once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const origin = `http://${link.serverIp}:8816`;
+  const browser = await chromium.launch({
+    executablePath: link.chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage'],
+  });
+  await link.setRates(profile);
+  await link.setConditions(symmetricConditions({ rttMs: profile.rttMs }));
+  /** @type {Record<string, number[]>} */
+  const executed = {};
+  /** @type {Record<string, unknown>[]} */
+  const samples = [];
+  for (let run = 0; run < runs; run++) {
+    for (const name of chosen) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      if (repeat) {
+        await page.goto(`${origin}${variantPaths[name]}`);
+        await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
+          timeout: 120_000,
+        });
+        await page.waitForLoadState('networkidle');
+      }
+      if (trace)
+        await browser.startTracing(page, {
+          categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'],
+        });
+      await page.goto(`${origin}${variantPaths[name]}`);
+      await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
+        timeout: 120_000,
+      });
+      const metrics = await page.evaluate(() => {
+        const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
+        const round = (/** @type {number} */ ms) => Math.round(ms);
+        return {
+          executedMs: performance.getEntriesByName('app:executed')[0]?.startTime ?? Number.NaN,
+          domContentLoadedMs: round(nav.domContentLoadedEventStart),
+          htmlResponseEndMs: round(nav.responseEnd),
+          timeOriginMs: performance.timeOrigin,
+          resources: /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).map((e) => ({
+            name: e.name.replace(/^https?:\/\/[^/]+/, ''),
+            newConnection: e.connectEnd > e.connectStart,
+            startMs: round(e.startTime),
+            requestMs: round(e.requestStart),
+            responseStartMs: round(e.responseStart),
+            responseEndMs: round(e.responseEnd),
+            priority: /** @type {any} */ (e).renderBlockingStatus,
+            initiator: e.initiatorType,
+          })),
+        };
+      });
+      let scripts;
+      if (trace) {
+        const buffer = await browser.stopTracing();
+        writeFileSync(`/tmp/${prefix}-trace-${name}-${run}.json`, buffer);
+        const events = JSON.parse(buffer.toString()).traceEvents ?? [];
+        const navStarts = events.filter((/** @type {any} */ e) => e.name === 'navigationStart');
+        const navStart = navStarts.at(-1);
+        scripts = navStart ? scriptEvents(buffer, navStart.ts) : undefined;
+      }
+      await context.close();
+      executed[name] = [...(executed[name] ?? []), metrics.executedMs];
+      samples.push({ name, run, ...metrics, scripts });
+      const newConnections = metrics.resources.filter((r) => r.newConnection).length;
+      process.stdout.write(
+        `${name} run ${run + 1}: executed ${metrics.executedMs.toFixed(0)} ms, DCL ${metrics.domContentLoadedMs} ms, HTML end ${metrics.htmlResponseEndMs} ms, ${newConnections} new connections\n`,
+      );
+      for (const r of metrics.resources)
+        process.stdout.write(
+          `    ${r.name.padEnd(44)} start ${String(r.startMs).padStart(4)} req ${String(r.requestMs).padStart(4)} first ${String(r.responseStartMs).padStart(4)} end ${String(r.responseEndMs).padStart(4)}${r.newConnection ? ' NEW' : ''} ${r.initiator}\n`,
+        );
+      if (scripts)
+        for (const [key, list] of Object.entries(scripts)) process.stdout.write(`    ${key}: ${list.join(', ')}\n`);
+    }
+  }
+  await browser.close();
+  process.stdout.write(`\nmedian executed ms (${runs} runs, ${JSON.stringify(profile)}):\n`);
+  // Also per run: each variant against the plain page loaded right before or after it, which drift (other work on
+  // the machine) moves together; the median of those ratios.
+  const base = median(executed.plain ?? []);
+  for (const name of chosen) {
+    const ms = median(executed[name] ?? []);
+    const paired = median((executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN)));
+    process.stdout.write(
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x)\n`,
+    );
+  }
+  writeFileSync(
+    new URL(`../results/loader-probe-${arg('--profile', '10')}.json`, import.meta.url),
+    `${JSON.stringify({ profile, runs, samples }, null, 2)}\n`,
+  );
+} finally {
+  await link.destroy();
+  cleanup();
+}
