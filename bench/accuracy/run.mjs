@@ -55,7 +55,11 @@ if (args['doc-only'] !== undefined) {
   process.exit(0);
 }
 
-const repetitions = args.smoke ? 1 : Math.min(10, Math.max(1, Number(args.reps ?? 3)));
+// The smoke judges the median of three runs of our engine: one run's idle latency read −0.3 to +5.5 ms against truth
+// on this 2-core machine (2026-11-26), against a ±3 ms check. The comparison engine runs once (43 s a run).
+const repetitions = args.smoke ? 3 : Math.min(10, Math.max(1, Number(args.reps ?? 3)));
+/** @param {string} engine */
+const repetitionsOf = (engine) => (args.smoke && !engine.startsWith('speedkit') ? 1 : repetitions);
 const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
 const profiles = args.smoke
   ? [smokeProfile]
@@ -125,6 +129,7 @@ try {
       const timeoutMs = args.smoke ? 60_000 : 300_000;
       const result = await measureProfile({ link, server, browser, engines }, profile, {
         repetitions,
+        repetitionsOf,
         iperfSeconds: args.smoke ? 3 : 5,
         engineTimeoutMs: timeoutMs,
         log,

@@ -19,7 +19,7 @@ const iperfRuns = 3;
  * @property {import('@playwright/test').Browser} browser
  * @property {Engine[]} engines
  */
-/** @typedef {{ repetitions: number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void, samplesDir?: string }} Options */
+/** @typedef {{ repetitions: number, repetitionsOf?: (engine: string) => number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void, samplesDir?: string }} Options */
 
 /**
  * Truth for one profile before any engine runs: idle jitter of the path itself (no added delay, after a warm-up that
@@ -151,6 +151,8 @@ export async function measureProfile(context, profile, options) {
     // Alternate the order so neither engine always runs on a link the other just warmed up (or left queued).
     const order = repetition % 2 ? engines : [...engines].reverse();
     for (const engine of order) {
+      // An engine may run fewer times than the profile's repetitions (the smoke's comparison engine runs once).
+      if (repetition > (options.repetitionsOf?.(engine.name) ?? options.repetitions)) continue;
       const outcome = await runEngine(context, engine, profile, truth, repetition, options);
       rows.push(...outcome.rows);
       if (outcome.error) errors.push(outcome.error);
