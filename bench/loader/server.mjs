@@ -21,7 +21,7 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
-import { nativeScriptRule, readDecoderCookie, readVisitor, shouldPreload } from '@speedkit/binast-loader';
+import { nativeScriptRule, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -91,6 +91,8 @@ for (const path of benchScripts) {
  */
 function annotate(html, { always, deploy, cookie }) {
   const visitor = readVisitor(cookie);
+  // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
+  const fromCookies = visitorHint(cookie);
   const versioned = deploy
     ? html.replace(/(src="(?:\/demo\/loader\/lib\/[\w-]+|\/demo\/loader-app)\.js)"/g, `$1?v=${deploy}"`)
     : html;
@@ -104,9 +106,6 @@ function annotate(html, { always, deploy, cookie }) {
       native({ runsPlain, mode: 'blocking' });
       return tag;
     }
-    // As the Worker's `visitorHint`: the measured link (0: none) and `1` when the decoder cookie is there.
-    const decoderCached = readDecoderCookie(cookie) !== undefined;
-    const fromCookies = visitor || decoderCached ? ` ${visitor?.downMbit ?? 0}${decoderCached ? ' 1' : ''}` : '';
     const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
     if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
     return runsPlain

@@ -14,6 +14,7 @@ export {
   readVisitor,
   shouldPreload,
   type Visitor,
+  visitorHint,
 } from './model';
 export { type ExecutionMode, planScript, type ScriptPlan } from './plan';
 export type { FallbackReason, ScriptRecord } from './record';

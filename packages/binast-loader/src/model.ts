@@ -132,6 +132,18 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
 }
 
 /**
+ * What a size hint adds from the visitor's cookies, for the Worker (and the bench server that stands for it) to
+ * append to `data-binast-size`: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when its decoder is in the
+ * HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`); nothing without either.
+ */
+export function visitorHint(cookieHeader: string | null | undefined): string {
+  const downMbit = readVisitor(cookieHeader)?.downMbit;
+  const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
+  if (downMbit === undefined && !decoderCached) return '';
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
+}
+
+/**
  * `decoderCookie` alone (it lives a week, the link cookie a day): undefined without it, else whether the browser
  * decodes while the response streams.
  */

@@ -11,6 +11,7 @@ import {
   readVisitor,
   regenerateShare,
   shouldPreload,
+  visitorHint,
 } from '../src/model';
 import type { ExecutionMode } from '../src/plan';
 
@@ -245,5 +246,16 @@ describe('which opt-in scripts the Worker writes back as plain <script src>', ()
   it('starts afresh for every page', () => {
     expect(feed([loaderRuns('blocking')])).toEqual([false]);
     expect(feed([plain('blocking')])).toEqual([true]);
+  });
+});
+
+describe('visitorHint: what the Worker appends to a size hint from the cookies', () => {
+  it('gives the measured link, then 1 when the decoder is cached; nothing without either cookie', () => {
+    expect(visitorHint(undefined)).toBe('');
+    expect(visitorHint('theme=dark')).toBe('');
+    expect(visitorHint('binast-link=12.5')).toBe(' 12.5');
+    expect(visitorHint('binast-link=1.6; binast-decoder=0')).toBe(' 1.6 1');
+    // The decoder cookie lives a week, the link cookie a day: 0 stands for "no link measured".
+    expect(visitorHint('binast-decoder=1')).toBe(' 0 1');
   });
 });

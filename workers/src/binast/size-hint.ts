@@ -1,4 +1,4 @@
-import { nativeScriptRule, readDecoderCookie, readVisitor, shouldPreload } from '@speedkit/binast-loader/model';
+import { nativeScriptRule, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader/model';
 import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
@@ -23,18 +23,6 @@ export async function gzipBytes(bytes: Uint8Array): Promise<number> {
 }
 
 export const formatHint = (jsBytes: number, binastBytes: number) => `${jsBytes} ${binastBytes}`;
-
-/**
- * What the hint adds from the visitor's cookies: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when
- * its decoder is in the HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`);
- * nothing without either.
- */
-export function visitorHint(cookieHeader: string | null): string {
-  const downMbit = readVisitor(cookieHeader)?.downMbit;
-  const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
-  if (downMbit === undefined && !decoderCached) return '';
-  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
-}
 
 /** `[jsBytes, binastBytes]`, or null for anything but two positive integers. */
 export function parseHint(text: string): [number, number] | null {
