@@ -17,7 +17,10 @@ export const metrics = [
   { key: 'requests', label: 'Requests', unit: 'count' },
 ];
 
-/** The metrics a feature's sentence names, in order: what a visitor waits for (LCP, Speed Index, most of the view, first paint), then the cost. */
+/**
+ * The metrics a feature's sentence names, in order: what a visitor waits for (LCP, Speed Index, most of the view,
+ * first paint), then the cost.
+ */
 const headline = ['lcpMs', 'speedIndexMs', 'visuallyComplete85Ms', 'fcpMs', 'totalBytes', 'tbtMs'];
 const headlineLabels = headline.map((key) => metrics.find((m) => m.key === key)?.label ?? key).join(', ');
 /** Fewer runs than this give no usable interval: no claim is made then, whatever the medians say. */

@@ -16,7 +16,7 @@ export function isUrgent(signal: BrowserSignal | undefined, config: PriorityConf
 }
 
 /**
- * How one image response is scheduled, decided from the request and the response's headers before any body byte:
+ * How one image response is scheduled, decided from the request's `Priority` alone, before any body byte:
  * - `whole`: urgent, sent whole at `urgent` in the browser's order; no offsets needed, nothing read ahead.
  * - `preview-first`: another urgent image; if its preview ends within `previewFirstMaxBytes`, the preview goes at
  *   `urgentPreview` and the rest at `urgent`, else it goes whole (read ahead at most that far to find out).
