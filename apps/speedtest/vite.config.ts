@@ -10,6 +10,10 @@ export default defineConfig({
     emptyOutDir: true,
     // Chart.js is most of the bundle; one chunk keeps the page to a single script request.
     chunkSizeWarningLimit: 400,
+    // No modulepreload polyfill: browsers without native <link rel=modulepreload> (before Chromium 66, Safari 17,
+    // Firefox 115) still load the modules, only without the preload, and the polyfill's scan of the document cost
+    // ~5 ms of a 4×-throttled phone's main thread inside the page's module task (e2e/long-tasks.spec.ts).
+    modulePreload: { polyfill: false },
     rollupOptions: {
       // The speed test, and the @cloudflare/speedtest baseline page the accuracy testbed and e2e drive.
       input: {

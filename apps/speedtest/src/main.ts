@@ -211,7 +211,12 @@ for (const card of document.querySelectorAll<HTMLButtonElement>('.card')) {
   });
 }
 
+/**
+ * The connection line, in a task of its own: starting a fetch took 15–30 ms of a 4×-throttled phone's main thread,
+ * half of what the page's module evaluation cost when it ran there (e2e/long-tasks.spec.ts).
+ */
 async function showMeta(): Promise<void> {
+  await nextTask();
   const meta = byId<HTMLElement>('meta');
   try {
     const response = await fetch(`${resolved.serverUrl}/meta`, { cache: 'no-store' });
