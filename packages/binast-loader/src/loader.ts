@@ -104,13 +104,14 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     };
     // With `always` the record keeps the model's figures: what it would have weighed.
     const { reason } = Object.assign(record, input, decide(input), options.always && { reason: 'always' });
-    let prepared: Promise<Runner>;
+    // A runner, or the promise of one while the decoder prepares it.
+    let prepared: Runner | Promise<Runner>;
     if (reason === 'faster' || reason === 'always') {
       decoderCached = true;
       if (plan.mode === 'blocking') inOrder = false;
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
       prepared = script.integrity
-        ? Promise.resolve(fallback('integrity'))
+        ? fallback('integrity')
         : import(/* @vite-ignore */ options.decoderUrl).then(
             (decoder: DecoderModule) => decoder.prepareScript({ script, url, record, nonce, fallback, finish }),
             () => fallback('decoder'),
@@ -122,11 +123,11 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       const ran = runPlain(script, url, plan.module, nonce, plan.mode === 'blocking').then((ok) =>
         finish('plain', ok, startMs),
       );
-      prepared = Promise.resolve(() => ran);
+      prepared = () => ran;
     } else {
-      prepared = Promise.resolve(fallback(reason, 'plain'));
+      prepared = fallback(reason, 'plain');
     }
-    void scheduler.add(plan.mode, () => prepared.then((run) => run()));
+    void scheduler.add(plan.mode, async () => (await prepared)());
   };
 
   // `document.scripts` is a live list of script elements only, cheap enough to rescan on every parser batch.

@@ -8,14 +8,16 @@ export interface ScriptPlan {
 }
 
 /**
- * The part of an HTMLScriptElement the plan depends on, so the rule is testable without a DOM. `async` is the IDL
- * property: true for the attribute and for scripts created by script ("force async"), false for parser-inserted ones.
+ * The part of an HTMLScriptElement the plan depends on, so the rule is testable without a DOM (and the Worker's
+ * HTMLRewriter elements fit it too). Whether it is `async` is read from the attribute, not the IDL property: once
+ * the parser has prepared a script of a type it does not run, the HTML spec sets its "force async" flag, so `async`
+ * reads true for every opt-in script an async loader finds already parsed.
  */
 export interface ScriptAttributes {
   type: string;
   src: string;
-  async: boolean;
   defer: boolean;
+  hasAttribute(name: 'async'): boolean;
 }
 
 /** Markup that opts a script in: the browser ignores unknown types, so these never run without the loader. */
@@ -25,6 +27,8 @@ const moduleType = 'binast-module';
 /**
  * Decides how an opted-in script executes, or null when the element is not ours (other type, or no `src`: inline
  * BinaryAST is not a thing). Scripts found after parsing finished behave like dynamically inserted ones: async.
+ * One inserted by script while the page parses, without the attribute, is ordered with the parser's (the browser
+ * would run it async): its element cannot tell the two apart once parsed.
  */
 export function planScript(script: ScriptAttributes, parsingDone: boolean): ScriptPlan | null {
   const type = script.type.trim().toLowerCase();
@@ -32,6 +36,6 @@ export function planScript(script: ScriptAttributes, parsingDone: boolean): Scri
   const module = type === moduleType;
   // Module scripts share the deferred list with `defer` classic scripts (HTML "list of scripts that will execute
   // when the document has finished parsing"); `defer` on a module is ignored, as in browsers.
-  const mode = script.async || parsingDone ? 'async' : module || script.defer ? 'defer' : 'blocking';
+  const mode = parsingDone || script.hasAttribute('async') ? 'async' : module || script.defer ? 'defer' : 'blocking';
   return { module, mode };
 }

@@ -28,7 +28,7 @@ describe('binast-loader.mjs (ESM build for bundlers)', () => {
     // Node has no document: importing must not start anything.
     const built = await import(new URL('../dist/binast-loader.mjs', import.meta.url).href);
     expect(typeof built.startLoader).toBe('function');
-    expect(built.planScript({ type: 'binast', src: '/a.js', async: false, defer: true }, false)).toEqual({
+    expect(built.planScript({ type: 'binast', src: '/a.js', defer: true, hasAttribute: () => false }, false)).toEqual({
       module: false,
       mode: 'defer',
     });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { planScript, type ScriptAttributes } from '../src/plan';
 
-const script = (overrides: Partial<ScriptAttributes>): ScriptAttributes => ({
+/** An element-like script: `async` stands for the attribute, which is what the plan reads. */
+const script = ({
+  async = false,
+  ...overrides
+}: Partial<Omit<ScriptAttributes, 'hasAttribute'>> & { async?: boolean }) => ({
   type: 'binast',
   src: 'https://example.com/app.js',
-  async: false,
   defer: false,
+  hasAttribute: (name: 'async') => name === 'async' && async,
   ...overrides,
 });
 
@@ -28,6 +32,12 @@ describe('planScript', () => {
 
   it('runs async module scripts as soon as they are ready', () => {
     expect(planScript(script({ type: 'binast-module', async: true }), false)).toEqual({ module: true, mode: 'async' });
+  });
+
+  it('reads the async attribute, not the element property, which Chromium sets on every opt-in script it parsed', () => {
+    // What an async loader finds when it starts after the parser: `async` true, no attribute (e2e: loader order).
+    const parsed = { ...script({ defer: true }), async: true };
+    expect(planScript(parsed, false)).toEqual({ module: false, mode: 'defer' });
   });
 
   it('treats scripts found after parsing like dynamically inserted ones (async)', () => {

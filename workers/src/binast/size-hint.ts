@@ -84,7 +84,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           }
           const src = script.getAttribute('src') ?? '';
           const plan = planScript(
-            { type: kind, src, async: script.hasAttribute('async'), defer: script.hasAttribute('defer') },
+            { type: kind, src, defer: script.hasAttribute('defer'), hasAttribute: (name) => script.hasAttribute(name) },
             false,
           );
           const hint = plan && (await storedHint(src));
