@@ -94,8 +94,8 @@ test('the beacon is off by default and posts the records once the page hides whe
     const response = await route.fetch();
     // No closing `>` in the pattern: the Worker adds a CSP nonce attribute to every script tag.
     const body = (await response.text()).replace(
-      '<script async src="/demo/loader/binast-loader.min.js"',
-      '<script async src="/demo/loader/binast-loader.min.js" data-beacon="/__loader-beacon"',
+      '<script src="/demo/loader/binast-loader.min.js"',
+      '<script src="/demo/loader/binast-loader.min.js" data-beacon="/__loader-beacon"',
     );
     await route.fulfill({ response, body });
   });

@@ -2,7 +2,7 @@ import type { Middleware } from '../shared/middleware';
 
 /**
  * Marks up a site's pages for the BinaryAST loader (packages/binast-loader) so a site owner need not edit them:
- * HTML responses get the loader's `<script async src>` first in `<head>`, and each same-origin classic or module
+ * HTML responses get the loader's `<script src>` first in `<head>`, and each same-origin classic or module
  * `<script src>` becomes `type="binast"` / `type="binast-module"`, which the loader fetches as BinaryAST with a
  * plain-JS fallback. Off unless `BINAST_REWRITE_LOADER` names the loader's URL (hosted by the site, decoder beside
  * it). Scripts it cannot vouch for are left alone: inline, cross-origin, `integrity`, `nomodule`, other types, and
@@ -48,10 +48,7 @@ function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): 
     .on('head', {
       element(head) {
         if (loaderPlaced) return;
-        // `async`: the loader never blocks the parser (it reaches the opt-in scripts whenever it starts: those already
-        // parsed by its first scan, later ones through its observer), so its request and its run stay off the
-        // page's critical path, which a first visit, where every script runs plain, would otherwise pay for.
-        head.prepend(`<script async src="${escapeAttribute(loaderUrl)}"></script>`, { html: true });
+        head.prepend(`<script src="${escapeAttribute(loaderUrl)}"></script>`, { html: true });
         loaderPlaced = true;
       },
     })

@@ -35,7 +35,7 @@ describe('HTML rewriting for the BinaryAST loader', () => {
 
   it('puts the loader first in <head> and marks same-origin classic and module scripts for it', async () => {
     const { response, text } = await call(page, { BINAST_REWRITE_LOADER: loader });
-    expect(text).toContain(`<head><script async src="${loader}"></script><title>`);
+    expect(text).toContain(`<head><script src="${loader}"></script><title>`);
     expect(text).toContain('<script src="/js/lib.js" type="binast">');
     expect(text).toContain('<script src="/js/app.js" defer type="binast">');
     expect(text).toContain('<script type="binast-module" src="/js/widget.mjs">');
