@@ -68,6 +68,28 @@ test('blocking, defer, async and module scripts run in the order plain scripts d
   }
 });
 
+test('a loader embedded async, which finds the opt-in scripts already parsed, keeps the plain order', async ({
+  page,
+}) => {
+  type CaseState = { order: string[] };
+  // Chromium sets `async` on every script of an unknown type it has parsed; the plan reads the attribute instead.
+  await page.route('**/demo/loader-order', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(
+      '<script src="/demo/loader/binast-loader.min.js"',
+      '<script async src="/demo/loader/binast-loader.min.js"',
+    );
+    expect(body).toContain('<script async src="/demo/loader/binast-loader.min.js"');
+    await route.fulfill({ response, body });
+  });
+  await page.goto('/demo/loader-order');
+  await page.waitForFunction(() => (window as unknown as { loaderCase?: CaseState }).loaderCase?.order.length === 6);
+  const order = await page.evaluate(() => (window as unknown as { loaderCase: CaseState }).loaderCase.order);
+  expect(order.filter((name) => name !== 'async')).toEqual(['after-lodash', 'listeners', 'end', 'defer', 'module']);
+  const records: LoaderRecord[] = await loaderRecords(page);
+  expect(records.find((record) => record.url.endsWith('?defer'))).toMatchObject({ mode: 'defer' });
+});
+
 test('every script gets User Timing measures for fetch and execute, with bytes in its record', async ({ page }) => {
   await forceBinast(page);
   const { records } = await loaderRender(page);
