@@ -14,6 +14,7 @@ const SQUASH_POINTS: [i32; 34] = [
 ];
 
 /// The logistic function on the mixer's scale: x in 1/256 units → probability in 1/4096.
+#[inline]
 pub fn squash(x: i32) -> i32 {
     if x > 2047 {
         return 4095;
@@ -59,18 +60,21 @@ pub type Weights = [i32; 3];
 /// Fresh weights: about the sum of the inputs' stretches times 0.67 (tried 0.33, 0.5 and 0.67; 0.67 was smallest).
 pub const WEIGHTS: Weights = [44_000, 44_000, 0];
 
-/// Codes one bit predicted by `bits` mixed with `weights`, then adapts the weights and the bits.
-#[inline]
+/// Codes one bit predicted by `fine` and `follower` mixed with `weights`, then adapts the weights and both bits.
+/// The two bits are passed separately (not as a copied pair) so a caller can hand in the models' own bits and
+/// skip copying them out and back per decision.
+#[inline(always)]
 pub fn mixed_bit<C: Coder>(
     coder: &mut C,
     stretch: &Stretch,
-    bits: &mut [Bit; 2],
+    fine: &mut Bit,
+    follower: &mut Bit,
     weights: &mut Weights,
     bit: bool,
 ) -> bool {
     let inputs = [
-        stretched(stretch, bits[0]),
-        stretched(stretch, bits[1]),
+        stretched(stretch, *fine),
+        stretched(stretch, *follower),
         256,
     ];
     let dot: i64 = inputs
@@ -84,8 +88,7 @@ pub fn mixed_bit<C: Coder>(
     for (w, s) in weights.iter_mut().zip(inputs) {
         *w += (s * error * 3) >> 12;
     }
-    for model in bits.iter_mut() {
-        model.observe(bit);
-    }
+    fine.observe(bit);
+    follower.observe(bit);
     bit
 }
