@@ -129,17 +129,22 @@ fn mix_code<C: Coder>(
     stretched: [i32; INPUTS],
     bit: bool,
 ) -> bool {
-    let dot: i64 = stretched
-        .iter()
-        .zip(weights.iter())
-        .map(|(&s, &w)| i64::from(s) * i64::from(w))
-        .sum();
+    // Scalars, not zipped arrays (see `mixing::mixed_bit`: arrays read back through the stack stalled).
+    let [s0, s1, s2, s3] = stretched;
+    let [w0, w1, w2, w3] = *weights;
+    let dot = i64::from(s0) * i64::from(w0)
+        + i64::from(s1) * i64::from(w1)
+        + i64::from(s2) * i64::from(w2)
+        + i64::from(s3) * i64::from(w3);
     let p12 = squash((dot >> 16) as i32);
     let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
     let bit = coder.fixed(bit, p16);
-    let error = (i32::from(bit) << 12) - p12;
-    for (w, s) in weights.iter_mut().zip(stretched) {
-        *w += (s * error * 6) >> 10;
-    }
+    let error6 = ((i32::from(bit) << 12) - p12) * 6;
+    *weights = [
+        w0 + ((s0 * error6) >> 10),
+        w1 + ((s1 * error6) >> 10),
+        w2 + ((s2 * error6) >> 10),
+        w3 + ((s3 * error6) >> 10),
+    ];
     bit
 }
