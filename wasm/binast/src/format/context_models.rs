@@ -6,7 +6,7 @@
 //! string used n distinct strings ago in the same role (move-to-front). Minified code reuses a handful of short
 //! names all the time, so most references are small recency positions.
 
-use super::entropy::{tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
+use super::entropy::{kind_symbol, tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
@@ -116,12 +116,18 @@ impl ContextMap {
 /// Every adaptive model of one file.
 pub struct Models {
     contexts: ContextMap,
-    /// Per context: its kind and integer models (a context is used for one or the other).
+    /// How many context numbers are in use (the next follower context gets this number).
+    numbered: usize,
+    /// Per context number: its kind or integer model's index in `kinds` or `uints`, + 1; 0 = none yet. A context
+    /// is used for kinds or for integers, so each gets only the model it uses (the two were both allocated per
+    /// context: megabytes on a large script, mostly never read).
+    kind_index: Vec<u32>,
+    uint_index: Vec<u32>,
     kinds: Vec<KindModel>,
     uints: Vec<UIntModel>,
-    /// Per coarse context: the mixer's weights and the last value coded there.
-    weights: Vec<Weights>,
-    last: Vec<u32>,
+    /// Per context number (read for coarse contexts): the mixer's weights and the last value coded there, side by
+    /// side so a value reads one line for both.
+    coarse: Vec<Coarse>,
     /// (coarse context, last value) → the context of "what followed that value here".
     followers: FollowerMap,
     /// The reader's shortcut to `contexts`: (coarse, fine) by small numbers instead of hashed names.
@@ -133,6 +139,18 @@ pub struct Models {
     pub(crate) recency: Vec<Vec<u32>>,
 }
 
+/// A coarse context's mixer weights and the last value coded there.
+#[derive(Clone, Copy)]
+struct Coarse {
+    weights: Weights,
+    last: u32,
+}
+
+const FRESH_COARSE: Coarse = Coarse {
+    weights: WEIGHTS,
+    last: 0,
+};
+
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
 pub type Place = (&'static str, &'static str, &'static str);
 
@@ -142,34 +160,32 @@ pub type Place = (&'static str, &'static str, &'static str);
 struct Contexts {
     /// (interface, field): holds the weights and the previous value (its own bits are no longer mixed in).
     coarse: usize,
-    /// (parent's field, interface, field).
+    /// (parent's field, interface, field): its model's index in `kinds` or `uints`.
     fine: usize,
-    /// (interface, field, the previous value there): sequences such as a statement list's kinds.
+    /// (interface, field, the previous value there): sequences such as a statement list's kinds. Its model's index.
     follower: usize,
 }
 
-/// Codes one decision with the bit at `index` of the fine and follower models `at` picks from `models`, mixed with
-/// `weights`, and stores the two adapted bits back.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn mixed_at<C: Coder, M>(
-    coder: &mut C,
-    stretch: &Stretch,
+/// Runs `walk` on the fine and follower models of `at` (the per-value lookup, so each decision of the value then
+/// indexes the models' own bits instead of copying two bits out of the tables and back). When both are one
+/// context (a place with no parent's field and no follower of its own), a copy of the model stands in for the
+/// second: both then see identical bits and identical updates, as two copies of one bit did, and the copy is
+/// dropped, which leaves the model adapted once per decision, as before.
+#[inline(always)]
+fn with_pair<M: Clone, R>(
     models: &mut [M],
-    bits_of: impl Fn(&mut M) -> &mut [Bit],
     at: Contexts,
-    weights: &mut Weights,
-    index: usize,
-    bit: bool,
-) -> bool {
-    let mut bits = [
-        bits_of(&mut models[at.fine])[index],
-        bits_of(&mut models[at.follower])[index],
-    ];
-    let bit = mixed_bit(coder, stretch, &mut bits, weights, bit);
-    bits_of(&mut models[at.fine])[index] = bits[0];
-    bits_of(&mut models[at.follower])[index] = bits[1];
-    bit
+    walk: impl FnOnce(&mut M, &mut M) -> R,
+) -> R {
+    match models.get_disjoint_mut([at.fine, at.follower]) {
+        Ok([fine, follower]) => walk(fine, follower),
+        Err(_) => {
+            // In bounds: `contexts` allocated both models; so here fine == follower.
+            let fine = &mut models[at.fine];
+            let mut copy = fine.clone();
+            walk(fine, &mut copy)
+        }
+    }
 }
 
 impl Models {
@@ -177,10 +193,12 @@ impl Models {
     pub fn new(roles: usize, text_bytes: usize) -> Models {
         Models {
             contexts: ContextMap::default(),
+            numbered: 0,
+            kind_index: Vec::new(),
+            uint_index: Vec::new(),
             kinds: Vec::new(),
             uints: Vec::new(),
-            weights: Vec::new(),
-            last: Vec::new(),
+            coarse: Vec::new(),
             followers: FollowerMap::default(),
             places: PlaceCache::default(),
             stretch: stretch_table(),
@@ -190,7 +208,15 @@ impl Models {
         }
     }
 
-    fn contexts(&mut self, category: &'static str, place: Place, key: PlaceKey) -> Contexts {
+    /// The contexts of a value of `category` at `place` (`kind`: a node kind, else an integer), with the fine and
+    /// follower contexts' models allocated.
+    fn contexts(
+        &mut self,
+        category: &'static str,
+        place: Place,
+        key: PlaceKey,
+        kind: bool,
+    ) -> Contexts {
         let (coarse, fine) = match self.places.get(key) {
             Some(known) => known,
             None => {
@@ -202,13 +228,18 @@ impl Models {
         };
         self.grow(coarse.max(fine) + 1);
         // Small values keep their own follower context, larger ones share one per power of two.
-        let last = match self.last[coarse] {
+        let last = match self.coarse[coarse].last {
             small @ 0..64 => small,
             large => 64 + large.ilog2(),
         };
-        let next = self.kinds.len();
+        let next = self.numbered;
         let follower = self.followers.get(coarse, last, next).unwrap_or(coarse);
         self.grow(follower + 1);
+        let (fine, follower) = if kind {
+            (self.kind_model(fine), self.kind_model(follower))
+        } else {
+            (self.uint_model(fine), self.uint_model(follower))
+        };
         Contexts {
             coarse,
             fine,
@@ -216,12 +247,39 @@ impl Models {
         }
     }
 
+    /// Numbers contexts up to `needed` (fresh weights, no value seen, no models yet).
     fn grow(&mut self, needed: usize) {
-        if needed > self.uints.len() {
-            self.uints.resize(needed, UIntModel::default());
-            self.kinds.resize(needed, KindModel::default());
-            self.weights.resize(needed, WEIGHTS);
-            self.last.resize(needed, 0);
+        if needed > self.numbered {
+            self.numbered = needed;
+            self.coarse.resize(needed, FRESH_COARSE);
+            self.kind_index.resize(needed, 0);
+            self.uint_index.resize(needed, 0);
+        }
+    }
+
+    /// The index in `kinds` of context `context`'s kind model, a fresh one on first use.
+    #[inline]
+    fn kind_model(&mut self, context: usize) -> usize {
+        match self.kind_index[context] {
+            0 => {
+                self.kinds.push(KindModel::default());
+                self.kind_index[context] = self.kinds.len() as u32;
+                self.kinds.len() - 1
+            }
+            index => index as usize - 1,
+        }
+    }
+
+    /// The index in `uints` of context `context`'s integer model, a fresh one on first use.
+    #[inline]
+    fn uint_model(&mut self, context: usize) -> usize {
+        match self.uint_index[context] {
+            0 => {
+                self.uints.push(UIntModel::default());
+                self.uint_index[context] = self.uints.len() as u32;
+                self.uints.len() - 1
+            }
+            index => index as usize - 1,
         }
     }
 
@@ -233,13 +291,22 @@ impl Models {
         key: PlaceKey,
         value: u32,
     ) -> u32 {
-        let at = self.contexts("kind", place, key);
+        let at = self.contexts("kind", place, key, true);
         let (stretch, models) = (&self.stretch, &mut self.kinds);
-        let weights = &mut self.weights[at.coarse];
-        let value = tree_walk(coder, 7, value, |c, node, bit| {
-            mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, node, bit)
+        let weights = &mut self.coarse[at.coarse].weights;
+        let value = with_pair(models, at, |fine, follower| {
+            kind_symbol(coder, value, |c, i, bit| {
+                mixed_bit(
+                    c,
+                    stretch,
+                    &mut fine.bits[i],
+                    &mut follower.bits[i],
+                    weights,
+                    bit,
+                )
+            })
         });
-        self.last[at.coarse] = value;
+        self.coarse[at.coarse].last = value;
         value
     }
 
@@ -252,7 +319,7 @@ impl Models {
         key: PlaceKey,
         value: u32,
     ) -> u32 {
-        let at = self.contexts(category, place, key);
+        let at = self.contexts(category, place, key, false);
         self.uint_at(coder, at, value)
     }
 
@@ -260,11 +327,20 @@ impl Models {
     #[inline(never)]
     fn uint_at<C: Coder>(&mut self, coder: &mut C, at: Contexts, value: u32) -> u32 {
         let (stretch, models) = (&self.stretch, &mut self.uints);
-        let weights = &mut self.weights[at.coarse];
-        let value = uint_symbol(coder, value, |c, index, bit| {
-            mixed_at(c, stretch, models, |m| &mut m.bits, at, weights, index, bit)
+        let weights = &mut self.coarse[at.coarse].weights;
+        let value = with_pair(models, at, |fine, follower| {
+            uint_symbol(coder, value, |c, i, bit| {
+                mixed_bit(
+                    c,
+                    stretch,
+                    &mut fine.bits[i],
+                    &mut follower.bits[i],
+                    weights,
+                    bit,
+                )
+            })
         });
-        self.last[at.coarse] = value;
+        self.coarse[at.coarse].last = value;
         value
     }
 
@@ -278,22 +354,22 @@ impl Models {
         key: PlaceKey,
         value: u32,
     ) -> u32 {
-        let at = self.contexts("flag", place, key);
+        let at = self.contexts("flag", place, key, false);
         let (stretch, models) = (&self.stretch, &mut self.uints);
-        let weights = &mut self.weights[at.coarse];
+        let weights = &mut self.coarse[at.coarse].weights;
         // Bit 0 of an integer model is not a node of its trees, so it holds this decision.
-        let zero = mixed_at(
-            coder,
-            stretch,
-            models,
-            |m| &mut m.bits,
-            at,
-            weights,
-            0,
-            value == 0,
-        );
+        let zero = with_pair(models, at, |fine, follower| {
+            mixed_bit(
+                coder,
+                stretch,
+                &mut fine.bits[0],
+                &mut follower.bits[0],
+                weights,
+                value == 0,
+            )
+        });
         if zero {
-            self.last[at.coarse] = 0;
+            self.coarse[at.coarse].last = 0;
             return 0;
         }
         self.uint_at(coder, at, value)
@@ -345,38 +421,50 @@ impl Models {
     }
 }
 
-/// An open-addressing table from (coarse context, previous value) to the context numbered for it. Fixed size: once
-/// half full, new pairs get no follower context (the coarse one stands in), so memory stays bounded.
+/// From (coarse context, previous value's bucket) to the context numbered for it: one row of buckets per coarse
+/// context, indexed directly (a hashed table cost a hash and a probe into 256 KB per value). At most
+/// `FOLLOWER_LIMIT` followers are numbered; after that a new pair gets none (the coarse context stands in), so
+/// memory stays bounded and the numbering is the one the hashed table gave.
 #[derive(Default)]
 struct FollowerMap {
-    /// (key + 1, context); key 0 marks an empty slot.
-    slots: Vec<(u64, u32)>,
+    /// Per context number: its row in `rows` + 1; 0 = no row yet.
+    row_of: Vec<u32>,
+    /// `LAST_BUCKETS` entries per row: the follower context + 1; 0 = not numbered yet.
+    rows: Vec<u32>,
     used: usize,
 }
 
-const FOLLOWER_BITS: u32 = 14;
+/// Buckets of previous values: 0..64 themselves, then one per power of two up to 2^31 (see `Models::contexts`).
+const LAST_BUCKETS: usize = 96;
+const FOLLOWER_LIMIT: usize = 1 << 13;
 
 impl FollowerMap {
     /// The context for `(coarse, last)`, numbering a new one `next` if the pair is new and there is room.
+    #[inline]
     fn get(&mut self, coarse: usize, last: u32, next: usize) -> Option<usize> {
-        if self.slots.is_empty() {
-            self.slots = vec![(0, 0); 1 << FOLLOWER_BITS];
+        if coarse >= self.row_of.len() {
+            self.row_of.resize(coarse + 1, 0);
         }
-        let key = ((coarse as u64) << 32 | u64::from(last)) + 1;
-        let mask = (1usize << FOLLOWER_BITS) - 1;
-        let mut slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & mask;
-        loop {
-            match self.slots[slot] {
-                (0, _) => break,
-                (known, id) if known == key => return Some(id as usize),
-                _ => slot = (slot + 1) & mask,
+        let row = match self.row_of[coarse] {
+            0 => {
+                self.rows.resize(self.rows.len() + LAST_BUCKETS, 0);
+                let rows = self.rows.len() / LAST_BUCKETS;
+                self.row_of[coarse] = rows as u32;
+                rows - 1
             }
+            row => row as usize - 1,
+        };
+        let slot = self
+            .rows
+            .get_mut(row * LAST_BUCKETS + last as usize % LAST_BUCKETS)?;
+        if *slot != 0 {
+            return Some(*slot as usize - 1);
         }
-        if self.used >= (1 << (FOLLOWER_BITS - 1)) {
+        if self.used >= FOLLOWER_LIMIT {
             return None;
         }
         self.used += 1;
-        self.slots[slot] = (key, next as u32);
+        *slot = next as u32 + 1;
         Some(next)
     }
 }

@@ -430,13 +430,18 @@ pub fn tree_walk<C: Coder>(
     (node - (1 << bits)) as u32
 }
 
-/// Adaptive bits in a [`KindModel`].
-pub const KIND_BITS: usize = 128;
+/// Adaptive bits in a [`KindModel`]: the top four levels of the 7-level tree (nodes 1..=15, slot 0 unused), then
+/// the 3-level subtree under each of the 16 nodes of level 4 in a group of 8 slots (its 7 nodes, the first slot
+/// unused). Which bit predicts which decision is the plain tree's; only where the bits sit changed (issue #17
+/// part 2): a kind's walk now reads two 64-byte lines of a model instead of four (levels 4, 5 and 6 each sat in a
+/// line of their own), and the models of a large script are megabytes, so those reads were mostly cache misses.
+pub const KIND_BITS: usize = 16 + 16 * 8;
 
-/// An adaptive model of a symbol below 128 (node kinds): a 7-level tree.
+/// An adaptive model of a symbol below 128 (node kinds): a 7-level tree, laid out as [`KIND_BITS`] says.
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub struct KindModel {
-    /// The tree's bits, by node.
+    /// The tree's bits, by slot.
     pub bits: [Bit; KIND_BITS],
 }
 
@@ -446,4 +451,27 @@ impl Default for KindModel {
             bits: [Bit::default(); KIND_BITS],
         }
     }
+}
+
+/// Codes (or decodes) a kind below 128 with the bits of a [`KindModel`], high bit first: the plain 7-level tree's
+/// decisions in its order, each through `bit(coder, slot, bit)` with the slot [`KIND_BITS`] describes.
+#[inline(always)]
+pub fn kind_symbol<C: Coder>(
+    coder: &mut C,
+    value: u32,
+    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+) -> u32 {
+    let mut top = 1usize;
+    for i in (3..7).rev() {
+        let b = bit(coder, top, value >> i & 1 == 1);
+        top = top << 1 | usize::from(b);
+    }
+    // `top` is 16..=31: its subtree's group starts at slot 16 + (top - 16) * 8 = top * 8 - 112.
+    let group = top * 8 - 112;
+    let mut low = 1usize;
+    for i in (0..3).rev() {
+        let b = bit(coder, group + low, value >> i & 1 == 1);
+        low = low << 1 | usize::from(b);
+    }
+    ((top - 16) << 3 | (low - 8)) as u32
 }

@@ -29,8 +29,10 @@ pub struct TextModel {
     table: Vec<Nibble>,
     /// 32 - log2(number of `Nibble`s): a context hash's top bits pick one.
     shift: u32,
-    order0: Vec<Bit>,
-    weights: Vec<i32>,
+    /// Per role: the order-0 tree's bits, by node.
+    order0: Vec<[Bit; 256]>,
+    /// Per role: the mixer's weights.
+    weights: Vec<[i32; INPUTS]>,
     stretch: Box<Stretch>,
 }
 
@@ -41,8 +43,8 @@ impl TextModel {
         TextModel {
             table: vec![Nibble::default(); 1 << bits],
             shift: 32 - bits,
-            order0: vec![Bit::default(); roles * 256],
-            weights: vec![1 << 14; roles * INPUTS],
+            order0: vec![[Bit::default(); 256]; roles],
+            weights: vec![[1 << 14; INPUTS]; roles],
             stretch: stretch_table(),
         }
     }
@@ -56,7 +58,9 @@ impl TextModel {
             (history & 0xFFFF).wrapping_add(2 << 16) ^ role_salt.rotate_left(7),
             (history & 0xFF_FFFF).wrapping_add(3 << 24) ^ role_salt.rotate_left(13),
         ];
-        let weights_at = role * INPUTS;
+        let stretch = &*self.stretch;
+        let weights = &mut self.weights[role];
+        let order0 = &mut self.order0[role];
         let mut node = 1usize;
         for half in 0..2 {
             // The second half byte's contexts include the first half (`node` is then 16..=31).
@@ -67,39 +71,80 @@ impl TextModel {
                 (h >> self.shift) as usize
             });
             let mut low = 1usize;
-            for i in (0..4).rev() {
-                let mut stretched = [0i32; INPUTS];
-                for (k, &bucket) in buckets.iter().enumerate() {
-                    stretched[k] = self.stretch_of(self.table[bucket].0[low]);
+            // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit). Two orders
+            // that hash to one nibble share its bits and each adapts them in turn: that case takes the indexed path,
+            // which does exactly that.
+            match self.table.get_disjoint_mut(buckets) {
+                Ok([a, b, c]) => {
+                    for i in (0..4).rev() {
+                        let (j, o) = (low & 15, node & 255);
+                        let stretched =
+                            [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
+                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                        let bit = mix_code(coder, weights, stretched, bit);
+                        a.0[j].observe(bit);
+                        b.0[j].observe(bit);
+                        c.0[j].observe(bit);
+                        order0[o].observe(bit);
+                        node = node << 1 | usize::from(bit);
+                        low = low << 1 | usize::from(bit);
+                    }
                 }
-                let order0 = role * 256 + node;
-                stretched[ORDERS] = self.stretch_of(self.order0[order0]);
-                let weights = &mut self.weights[weights_at..weights_at + INPUTS];
-                let dot: i64 = stretched
-                    .iter()
-                    .zip(weights.iter())
-                    .map(|(&s, &w)| i64::from(s) * i64::from(w))
-                    .sum();
-                let p12 = squash((dot >> 16) as i32);
-                let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
-                let bit = coder.fixed(byte >> (i + 4 * (1 - half)) & 1 == 1, p16);
-                // Mixer update: move each weight along its input by the prediction error.
-                let error = (i32::from(bit) << 12) - p12;
-                for (w, s) in weights.iter_mut().zip(stretched) {
-                    *w += (s * error * 6) >> 10;
+                Err(_) => {
+                    for i in (0..4).rev() {
+                        let (j, o) = (low & 15, node & 255);
+                        let mut stretched = [0i32; INPUTS];
+                        for (k, &bucket) in buckets.iter().enumerate() {
+                            stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
+                        }
+                        stretched[ORDERS] = stretch_of(stretch, order0[o]);
+                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                        let bit = mix_code(coder, weights, stretched, bit);
+                        for &bucket in &buckets {
+                            self.table[bucket].0[j].observe(bit);
+                        }
+                        order0[o].observe(bit);
+                        node = node << 1 | usize::from(bit);
+                        low = low << 1 | usize::from(bit);
+                    }
                 }
-                for &bucket in &buckets {
-                    self.table[bucket].0[low].observe(bit);
-                }
-                self.order0[order0].observe(bit);
-                node = node << 1 | usize::from(bit);
-                low = low << 1 | usize::from(bit);
             }
         }
         (node & 0xFF) as u8
     }
+}
 
-    fn stretch_of(&self, bit: Bit) -> i32 {
-        i32::from(self.stretch[(bit.probability() >> 4) as usize & 4095])
-    }
+/// A bit's prediction in the logistic domain.
+#[inline(always)]
+fn stretch_of(stretch: &Stretch, bit: Bit) -> i32 {
+    i32::from(stretch[(bit.probability() >> 4) as usize & 4095])
+}
+
+/// Mixes one bit's four stretched predictions with `weights`, codes (or decodes) the bit, and moves each weight
+/// along its input by the prediction error.
+#[inline(always)]
+fn mix_code<C: Coder>(
+    coder: &mut C,
+    weights: &mut [i32; INPUTS],
+    stretched: [i32; INPUTS],
+    bit: bool,
+) -> bool {
+    // Scalars, not zipped arrays (see `mixing::mixed_bit`: arrays read back through the stack stalled).
+    let [s0, s1, s2, s3] = stretched;
+    let [w0, w1, w2, w3] = *weights;
+    let dot = i64::from(s0) * i64::from(w0)
+        + i64::from(s1) * i64::from(w1)
+        + i64::from(s2) * i64::from(w2)
+        + i64::from(s3) * i64::from(w3);
+    let p12 = squash((dot >> 16) as i32);
+    let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
+    let bit = coder.fixed(bit, p16);
+    let error6 = ((i32::from(bit) << 12) - p12) * 6;
+    *weights = [
+        w0 + ((s0 * error6) >> 10),
+        w1 + ((s1 * error6) >> 10),
+        w2 + ((s2 * error6) >> 10),
+        w3 + ((s3 * error6) >> 10),
+    ];
+    bit
 }
