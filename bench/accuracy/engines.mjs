@@ -168,7 +168,7 @@ export const speedkitDirectEngine = directEngine('speedkit-direct', () =>
  */
 export const speedkitDirectBaseEngine = directEngine('speedkit-direct-base', () => {
   const entry = process.env.SPEEDKIT_BASE_SRC;
-  if (!entry) throw new Error('speedkit-direct-base needs SPEEDKIT_BASE_SRC (the baseline engine\'s src/index.ts)');
+  if (!entry) throw new Error("speedkit-direct-base needs SPEEDKIT_BASE_SRC (the baseline engine's src/index.ts)");
   return entry;
 });
 

@@ -39,7 +39,9 @@ const bundle = await esbuild.build({
   write: false,
 });
 const engineScript = Buffer.from(bundle.outputFiles[0].contents);
-const cloudflareScript = readFileSync(join(repoRoot, 'node_modules', '@cloudflare', 'speedtest', 'dist', 'speedtest.js'));
+const cloudflareScript = readFileSync(
+  join(repoRoot, 'node_modules', '@cloudflare', 'speedtest', 'dist', 'speedtest.js'),
+);
 
 /** @typedef {{ ping: number, at: number, newConnection?: boolean }} Ping */
 /** @type {Record<string, (page: import('@playwright/test').Page, origin: string) => Promise<Ping[]>>} */
@@ -50,6 +52,7 @@ const variants = {
       const engine = new SpeedTest({ serverUrl: origin, packetLoss: false });
       /** @type {{ ping: number, at: number }[]} */
       const pings = [];
+      const connections = observeConnections();
       engine.on('sample', (/** @type {any} */ s) => {
         if (s.kind === 'latency' && s.load === 'idle') pings.push({ ping: s.pingMs, at: s.startMs });
       });
@@ -57,46 +60,99 @@ const variants = {
         if (p.phase === 'latency') engine.abort();
       });
       await engine.start().catch(() => {});
-      return pings;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // observer callbacks come late
+      // The engine's idle pings are the last `pings.length` zero-byte entries (two warm-ups before them).
+      const flags = connections().slice(-pings.length);
+      return pings.map((p, i) => ({ ...p, newConnection: flags[i] }));
+
+      function observeConnections() {
+        /** @type {boolean[]} */
+        const seen = [];
+        new PerformanceObserver((list) => {
+          for (const e of /** @type {PerformanceResourceTiming[]} */ (list.getEntries()))
+            if (e.name.includes('bytes=0')) seen.push(e.connectEnd > e.connectStart);
+        }).observe({ type: 'resource' });
+        return () => seen;
+      }
     }, origin),
-  cloudflare: (page, origin) =>
-    page.evaluate(
-      (origin) =>
-        new Promise((resolve, reject) => {
-          import(`${origin}/__accuracy/speedtest.js`).then(({ default: SpeedTest }) => {
-            const defaults = new SpeedTest({ autoStart: false }).config.measurements;
-            const t0 = performance.now();
-            const engine = new SpeedTest({
-              autoStart: true,
-              downloadApiUrl: `${origin}/__down`,
-              uploadApiUrl: `${origin}/__up`,
-              logMeasurementApiUrl: null,
-              logAimApiUrl: null,
-              measurements: defaults.slice(0, 3),
-            });
-            engine.onFinish = (/** @type {any} */ results) => {
-              const points = results.getUnloadedLatencyPoints();
-              resolve(points.map((/** @type {number} */ ping) => ({ ping, at: performance.now() - t0 })));
-            };
-            engine.onError = (/** @type {unknown} */ error) => reject(new Error(String(error)));
-          }, reject);
-        }),
-      origin,
-    ),
+  cloudflare: (page, origin) => cloudflare(page, origin, false),
+  'cloudflare-full': (page, origin) => cloudflare(page, origin, true),
   'loop-ours': (page, origin) => fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0 }),
   'loop-theirs': (page, origin) => fetchLoop(page, origin, { noStore: false, unique: false, waitMs: 0 }),
   'loop-ours-idle1s': (page, origin) => fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 1000 }),
+  'loop-ours-idle3s': (page, origin) => fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 3000 }),
+  'loop-ours-after-dl': (page, origin) =>
+    fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0, downloadBytes: 10_000_000 }),
+  'loop-ours-after-ul': (page, origin) =>
+    fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0, uploadBytes: 5_000_000 }),
 };
+
+/**
+ * @cloudflare/speedtest's idle pings: its first three default steps, or (`full`) its whole default sequence minus the
+ * packet-loss step, whose later idle pings come two after each transfer step.
+ * @param {import('@playwright/test').Page} page @param {string} origin @param {boolean} full
+ * @returns {Promise<Ping[]>}
+ */
+function cloudflare(page, origin, full) {
+  return page.evaluate(
+    ({ origin, full }) =>
+      new Promise((resolve, reject) => {
+        import(`${origin}/__accuracy/speedtest.js`).then(({ default: SpeedTest }) => {
+          const defaults = new SpeedTest({ autoStart: false }).config.measurements;
+          const t0 = performance.now();
+          /** @type {boolean[]} */
+          const flags = [];
+          // The library clears the resource-timing buffer between its steps; an observer sees every entry.
+          new PerformanceObserver((list) => {
+            for (const e of /** @type {PerformanceResourceTiming[]} */ (list.getEntries()))
+              if (e.name.includes('bytes=0')) flags.push(e.connectEnd > e.connectStart);
+          }).observe({ type: 'resource' });
+          const engine = new SpeedTest({
+            autoStart: true,
+            downloadApiUrl: `${origin}/__down`,
+            uploadApiUrl: `${origin}/__up`,
+            logMeasurementApiUrl: null,
+            logAimApiUrl: null,
+            measurements: full
+              ? defaults.filter((/** @type {any} */ m) => m.type !== 'packetLoss')
+              : defaults.slice(0, 3),
+          });
+          engine.onFinish = (/** @type {any} */ results) => {
+            const points = results.getUnloadedLatencyPoints();
+            setTimeout(
+              () =>
+                resolve(
+                  points.map((/** @type {number} */ ping, /** @type {number} */ i) => ({
+                    ping,
+                    at: performance.now() - t0,
+                    newConnection: flags[i],
+                  })),
+                ),
+              200,
+            );
+          };
+          engine.onError = (/** @type {unknown} */ error) => reject(new Error(String(error)));
+        }, reject);
+      }),
+    { origin, full },
+  );
+}
 
 /**
  * 2 warm-up + 20 sequential zero-byte pings from the page, timed like both engines (responseStart − requestStart).
  * @param {import('@playwright/test').Page} page @param {string} origin
- * @param {{ noStore: boolean, unique: boolean, waitMs: number }} how
+ * @param {{ noStore: boolean, unique: boolean, waitMs: number, downloadBytes?: number, uploadBytes?: number }} how
  */
 function fetchLoop(page, origin, how) {
   return page.evaluate(
     async ({ origin, how }) => {
       await new Promise((resolve) => setTimeout(resolve, how.waitMs));
+      // A transfer first (as @cloudflare/speedtest pings between its steps): the path right after it was busy.
+      if (how.downloadBytes) await (await fetch(`${origin}/__down?bytes=${how.downloadBytes}`)).arrayBuffer();
+      if (how.uploadBytes) {
+        const body = new Blob([new Uint8Array(how.uploadBytes)]);
+        await (await fetch(`${origin}/__up?bytes=${how.uploadBytes}`, { method: 'POST', body })).arrayBuffer();
+      }
       const t0 = performance.now();
       const out = [];
       for (let i = 0; i < 22; i++) {
@@ -105,7 +161,8 @@ function fetchLoop(page, origin, how) {
         await response.arrayBuffer();
         const entry = /** @type {PerformanceResourceTiming} */ (performance.getEntriesByName(url).at(-1));
         const newConnection = entry.connectEnd > entry.connectStart;
-        if (i >= 2) out.push({ ping: entry.responseStart - entry.requestStart, at: entry.startTime - t0, newConnection });
+        if (i >= 2)
+          out.push({ ping: entry.responseStart - entry.requestStart, at: entry.startTime - t0, newConnection });
       }
       return out;
     },
@@ -114,7 +171,12 @@ function fetchLoop(page, origin, how) {
 }
 
 const chosen = args.variants ? args.variants.split(',') : Object.keys(variants);
-const link = await createShapedLink({ prefix: args.prefix, downMbit: profile.downMbit, upMbit: profile.upMbit, emulator: true });
+const link = await createShapedLink({
+  prefix: args.prefix,
+  downMbit: profile.downMbit,
+  upMbit: profile.upMbit,
+  emulator: true,
+});
 /** @type {{ round: number, variant: string, pings: Ping[], load: number[] }[]} */
 const runs = [];
 /** @type {number[]} */
@@ -156,7 +218,11 @@ try {
       }
       const more = await curlRtts(link, server.origin, 20);
       truth.push(...more);
-      log(`round ${round} curl truth median ${median(more).toFixed(2)} ms; load ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+      log(
+        `round ${round} curl truth median ${median(more).toFixed(2)} ms; load ${loadavg()
+          .map((v) => v.toFixed(2))
+          .join(' ')}`,
+      );
     }
   } finally {
     await browser.close().catch(() => {});
@@ -172,6 +238,11 @@ for (const variant of chosen) {
   const medians = mine.map((r) => median(r.pings.map((p) => p.ping)));
   const bias = medians.map((m) => (m - median(truth)).toFixed(2));
   log(`${variant.padEnd(17)} medians ${medians.map((m) => m.toFixed(2)).join(' ')}; minus truth ${bias.join(' ')}`);
+  if (variant === 'cloudflare-full') {
+    const early = mine.map((r) => median(r.pings.slice(0, 22).map((p) => p.ping)).toFixed(2));
+    const late = mine.map((r) => median(r.pings.slice(22).map((p) => p.ping)).toFixed(2));
+    log(`${''.padEnd(17)} first 22 pings ${early.join(' ')}; the later ones (after transfer steps) ${late.join(' ')}`);
+  }
 }
 mkdirSync(resultsDir, { recursive: true });
 const file = join(resultsDir, `ping-diag-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
