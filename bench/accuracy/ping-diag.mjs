@@ -83,6 +83,8 @@ const variants = {
   'loop-ours-idle3s': (page, origin) => fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 3000 }),
   'loop-ours-after-dl': (page, origin) =>
     fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0, downloadBytes: 10_000_000 }),
+  'loop-ours-after-cut': (page, origin) =>
+    fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0, cutDownloadMs: 1000 }),
   'loop-ours-after-ul': (page, origin) =>
     fetchLoop(page, origin, { noStore: true, unique: true, waitMs: 0, uploadBytes: 5_000_000 }),
 };
@@ -141,7 +143,7 @@ function cloudflare(page, origin, full) {
 /**
  * 2 warm-up + 20 sequential zero-byte pings from the page, timed like both engines (responseStart − requestStart).
  * @param {import('@playwright/test').Page} page @param {string} origin
- * @param {{ noStore: boolean, unique: boolean, waitMs: number, downloadBytes?: number, uploadBytes?: number }} how
+ * @param {{ noStore: boolean, unique: boolean, waitMs: number, downloadBytes?: number, uploadBytes?: number, cutDownloadMs?: number }} how
  */
 function fetchLoop(page, origin, how) {
   return page.evaluate(
@@ -149,6 +151,15 @@ function fetchLoop(page, origin, how) {
       await new Promise((resolve) => setTimeout(resolve, how.waitMs));
       // A transfer first (as @cloudflare/speedtest pings between its steps): the path right after it was busy.
       if (how.downloadBytes) await (await fetch(`${origin}/__down?bytes=${how.downloadBytes}`)).arrayBuffer();
+      if (how.cutDownloadMs) {
+        // A download cut by the page (as our engine ends its download phase), then one round trip's wait.
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), how.cutDownloadMs);
+        await fetch(`${origin}/__down?bytes=1000000000`, { signal: controller.signal })
+          .then((r) => r.arrayBuffer())
+          .catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       if (how.uploadBytes) {
         const body = new Blob([new Uint8Array(how.uploadBytes)]);
         await (await fetch(`${origin}/__up?bytes=${how.uploadBytes}`, { method: 'POST', body })).arrayBuffer();
