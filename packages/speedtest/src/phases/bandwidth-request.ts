@@ -47,3 +47,41 @@ export function stallThresholdMs(idleRttMs: number, loadedRttMs: number | null):
   const loadedMs = loadedRttMs !== null && Number.isFinite(loadedRttMs) ? Math.max(idleMs, loadedRttMs) : idleMs;
   return Math.max(2 * loadedMs, idleMs + minRetransmissionTimeoutMs);
 }
+
+/**
+ * Most uploads in flight at once across a phase's streams: Chromium opens at most 6 HTTP/1.1 connections per host
+ * and each upload holds one; one stays free for the pings under load, which would otherwise queue behind an upload
+ * and read its wait as latency.
+ */
+export const maxUploadConnections = 5;
+
+/**
+ * When a stream's next upload should start (ms, performance.now() scale; pure), so that it overlaps the tail of the
+ * one in flight instead of following it: null when the stream's rate is not known yet (the next upload then waits for
+ * this one, as before).
+ * An HTTP/1.1 upload leaves its connection idle from the server's read of its last byte until the next request's first
+ * byte arrives: the response's way back, the page's turn, the request's way out, about one loaded round trip (100–460
+ * ms on 100/100 Mbit/s, 80 ms), and a lost last segment waits for a retransmission timeout with nothing sent after it.
+ * Started one loaded round trip before the one in flight is expected to answer (its bytes at the stream's last rate,
+ * plus the idle round trip an answer takes), the next upload's first bytes reach the server as the last ones of the
+ * current upload do, on a second connection: the stream keeps the link busy through the gap and the tail. Starting
+ * early costs nothing but both connections sharing the stream's share for a moment.
+ * @param startMs when the upload in flight started
+ * @param bytes its size
+ * @param rateBitsPerSecond the stream's rate in its latest finished upload (null or ≤ 0 = unknown)
+ * @param idleRttMs median idle round trip (ms)
+ * @param loadedRttMs median round trip under this load so far (ms; NaN or null before the first loaded ping)
+ */
+export function overlapStartMs(
+  startMs: number,
+  bytes: number,
+  rateBitsPerSecond: number | null,
+  idleRttMs: number,
+  loadedRttMs: number | null,
+): number | null {
+  if (rateBitsPerSecond === null || !(rateBitsPerSecond > 0) || !Number.isFinite(rateBitsPerSecond)) return null;
+  const idleMs = Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0;
+  const leadMs = loadedRttMs !== null && Number.isFinite(loadedRttMs) ? Math.max(idleMs, loadedRttMs) : idleMs;
+  const expectedMs = (bytes * 8 * 1000) / rateBitsPerSecond + idleMs;
+  return startMs + Math.max(0, expectedMs - leadMs);
+}

@@ -109,6 +109,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     issuedBytes: 0,
     failure: null,
     draining: false,
+    uploadsInFlight: 0,
   };
   return {
     input,
