@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { overlapStartMs, pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
+import { pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
 import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
@@ -59,28 +59,5 @@ describe('stallThresholdMs', () => {
 
   it('is the minimum retransmission timeout when no round trip is known', () => {
     expect(stallThresholdMs(Number.NaN, null)).toBe(200);
-  });
-});
-
-describe('overlapStartMs', () => {
-  it('starts the next upload one loaded round trip before the one in flight is expected to answer', () => {
-    // 8 MB at 80 Mbit/s: 800 ms of bytes, plus the 80 ms idle round trip of the answer; loaded round trip 200 ms.
-    expect(overlapStartMs(1000, 8_000_000, 80_000_000, 80, 200)).toBeCloseTo(1000 + 800 + 80 - 200);
-  });
-
-  it('leads by the idle round trip before any loaded ping, never by less', () => {
-    expect(overlapStartMs(0, 1_000_000, 10_000_000, 80, null)).toBeCloseTo(800);
-    expect(overlapStartMs(0, 1_000_000, 10_000_000, 80, Number.NaN)).toBeCloseTo(800);
-    expect(overlapStartMs(0, 1_000_000, 10_000_000, 80, 40)).toBeCloseTo(800);
-  });
-
-  it('starts at once when the upload is expected to take less than the lead', () => {
-    expect(overlapStartMs(500, 10_000, 100_000_000, 20, 300)).toBe(500);
-  });
-
-  it('does not overlap before the stream has a rate', () => {
-    expect(overlapStartMs(0, 1_000_000, null, 80, 200)).toBeNull();
-    expect(overlapStartMs(0, 1_000_000, 0, 80, 200)).toBeNull();
-    expect(overlapStartMs(0, 1_000_000, Number.NaN, 80, 200)).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
-import { download, isAbort, type ProbeResult, sleep, upload } from '../probe';
+import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
 import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
-import { maxUploadConnections, overlapStartMs, stallThresholdMs } from './bandwidth-request';
+import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
@@ -45,8 +45,6 @@ export interface StreamPool {
   failure: unknown;
   /** Set when the phase has decided: no new request starts, the ones in flight may finish. */
   draining: boolean;
-  /** Uploads in flight across the streams (at most `maxUploadConnections`). */
-  uploadsInFlight: number;
 }
 
 /** Starts streams until `targetStreams` run. */
@@ -75,53 +73,15 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
  * one round trip per request, and a request's lost tail waited for a retransmission timeout.
  */
 async function runStream(pool: StreamPool): Promise<void> {
-  if (pool.direction === 'upload') return runUploadStream(pool);
-  const requestBytes = downloadRequestBytes(pool.options);
-  const stream: StreamState = { lastReadEndMs: null, rateBitsPerSecond: null };
+  let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
+  const stream: StreamState = { lastReadEndMs: null };
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
-    if ((await transferOnce(pool, stream, sizeBytes)) === null) return;
+    const nextBytes = await transferOnce(pool, stream, sizeBytes);
+    if (nextBytes === null) return;
+    if (pool.direction === 'upload') requestBytes = nextBytes;
   }
-}
-
-/**
- * An upload stream: a chain of uploads in which the next one starts before the one in flight has finished, once its
- * rate is known (`overlapStartMs`), so the stream's bytes keep reaching the server through the idle round trip
- * between two HTTP/1.1 requests and through a request's tail; at most two of its uploads are in flight (two
- * connections), and none beyond `maxUploadConnections` across the phase.
- */
-async function runUploadStream(pool: StreamPool): Promise<void> {
-  const stream: StreamState = { lastReadEndMs: null, rateBitsPerSecond: null };
-  let requestBytes = pool.nextRequestBytes;
-  let ended = false;
-  let previous: Promise<void> = Promise.resolve();
-  while (!pool.stop.signal.aborted && !pool.draining && !ended) {
-    const sizeBytes = claimBytes(pool, requestBytes);
-    if (sizeBytes <= 0) break;
-    const startMs = performance.now();
-    const overlapAtMs = overlapStartMs(
-      startMs,
-      sizeBytes,
-      stream.rateBitsPerSecond,
-      pool.idleRttMs,
-      pool.loadedRttMs(),
-    );
-    pool.uploadsInFlight++;
-    const current = transferOnce(pool, stream, sizeBytes).then((nextBytes) => {
-      pool.uploadsInFlight--;
-      if (nextBytes === null) ended = true;
-      else requestBytes = nextBytes;
-    });
-    // The stream's previous upload (overlapped by this one) must finish before a third starts.
-    await previous;
-    if (overlapAtMs === null) await current;
-    else await Promise.race([current, sleep(overlapAtMs - performance.now(), pool.stop.signal)]);
-    // No free connection: the next upload would only queue in the browser, its wait counted as sending.
-    if (pool.uploadsInFlight >= maxUploadConnections) await current;
-    previous = current;
-  }
-  await previous;
 }
 
 /**
@@ -152,8 +112,6 @@ function claimBytes(pool: StreamPool, wantedBytes: number): number {
 interface StreamState {
   /** When the server read the last byte of this stream's previous upload (client clock, ms); null before one. */
   lastReadEndMs: number | null;
-  /** Rate of its latest finished request (bits/s); null before one. */
-  rateBitsPerSecond: number | null;
 }
 
 /** One request and its sample; the size of the next request, or null when the stream should end. */
@@ -176,7 +134,6 @@ async function transferOnce(pool: StreamPool, stream: StreamState, sizeBytes: nu
     );
     pool.samples.push(sample);
     pool.onSample(sample);
-    stream.rateBitsPerSecond = sample.bitsPerSecond;
     const { minRequestBytes } = pool.options;
     const next = nextRequestBytes(
       sizeBytes,

@@ -109,7 +109,6 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     issuedBytes: 0,
     failure: null,
     draining: false,
-    uploadsInFlight: 0,
   };
   return {
     input,
