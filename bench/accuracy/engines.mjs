@@ -120,36 +120,57 @@ export const speedkitEngine = {
 /**
  * Our engine without the SPA: packages/speedtest bundled by esbuild and run on a bare page, for checking the engine
  * alone (no UI work competing for the CPU) or before the SPA exists. `--engines speedkit-direct`.
+ * @param {string} name
+ * @param {() => string} entryPoint the engine's src/index.ts, resolved when the engine runs
+ * @returns {Engine}
+ */
+function directEngine(name, entryPoint) {
+  return {
+    name,
+    run: async (page, origin, timeoutMs) => {
+      const bundle = await esbuild.build({
+        entryPoints: [entryPoint()],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        write: false,
+      });
+      await page.route(`${origin}/__accuracy/speedkit.js`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: Buffer.from(bundle.outputFiles[0].contents) }),
+      );
+      await page.goto(`${origin}/meta`);
+      const result = await page.evaluate(
+        async ({ origin, timeoutMs }) => {
+          const { SpeedTest } = await import(`${origin}/__accuracy/speedkit.js`);
+          const engine = new SpeedTest({ serverUrl: origin });
+          const timer = setTimeout(() => engine.abort(), timeoutMs);
+          const result = await engine.start();
+          clearTimeout(timer);
+          return result;
+        },
+        { origin, timeoutMs },
+      );
+      return { ...normalizeSpeedkit(result), raw: result };
+    },
+  };
+}
+
+/** @type {Engine} */
+export const speedkitDirectEngine = directEngine('speedkit-direct', () =>
+  join(repoRoot, 'packages', 'speedtest', 'src', 'index.ts'),
+);
+
+/**
+ * The same, bundled from another copy of the engine (`SPEEDKIT_BASE_SRC`: its src/index.ts, e.g. main's
+ * packages/speedtest exported with `git archive`): `--engines speedkit-direct,speedkit-direct-base` alternates an
+ * engine change with its baseline in the same minutes, against the same truth.
  * @type {Engine}
  */
-export const speedkitDirectEngine = {
-  name: 'speedkit-direct',
-  run: async (page, origin, timeoutMs) => {
-    const bundle = await esbuild.build({
-      entryPoints: [join(repoRoot, 'packages', 'speedtest', 'src', 'index.ts')],
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      write: false,
-    });
-    await page.route(`${origin}/__accuracy/speedkit.js`, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: Buffer.from(bundle.outputFiles[0].contents) }),
-    );
-    await page.goto(`${origin}/meta`);
-    const result = await page.evaluate(
-      async ({ origin, timeoutMs }) => {
-        const { SpeedTest } = await import(`${origin}/__accuracy/speedkit.js`);
-        const engine = new SpeedTest({ serverUrl: origin });
-        const timer = setTimeout(() => engine.abort(), timeoutMs);
-        const { samples: _samples, ...result } = await engine.start();
-        clearTimeout(timer);
-        return result;
-      },
-      { origin, timeoutMs },
-    );
-    return normalizeSpeedkit(result);
-  },
-};
+export const speedkitDirectBaseEngine = directEngine('speedkit-direct-base', () => {
+  const entry = process.env.SPEEDKIT_BASE_SRC;
+  if (!entry) throw new Error("speedkit-direct-base needs SPEEDKIT_BASE_SRC (the baseline engine's src/index.ts)");
+  return entry;
+});
 
 /**
  * Maps our engine's SpeedTestResult (packages/speedtest/src/types.ts) onto EngineResult. A field the engine did not
@@ -173,4 +194,4 @@ export function normalizeSpeedkit(result) {
 
 /** Engines of a default run; the others are selectable with --engines. */
 export const engines = [speedkitEngine, cloudflareEngine];
-export const allEngines = [speedkitEngine, cloudflareEngine, speedkitDirectEngine];
+export const allEngines = [speedkitEngine, cloudflareEngine, speedkitDirectEngine, speedkitDirectBaseEngine];

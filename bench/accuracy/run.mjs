@@ -61,9 +61,13 @@ const repetitions = args.smoke ? 3 : Math.min(10, Math.max(1, Number(args.reps ?
 /** @param {string} engine */
 const repetitionsOf = (engine) => (args.smoke && !engine.startsWith('speedkit') ? 1 : repetitions);
 const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
+// The smoke's profile is not in the list; naming it (`--profiles "100/20 20ms"`) runs it like any other profile.
 const profiles = args.smoke
   ? [smokeProfile]
-  : allProfiles.filter((p) => !filters.length || filters.some((f) => matchesProfile(p.id, f)));
+  : [
+      ...allProfiles.filter((p) => !filters.length || filters.some((f) => matchesProfile(p.id, f))),
+      ...(filters.includes(smokeProfile.id) ? [smokeProfile] : []),
+    ];
 /** A filter names one profile exactly ("50/10 40ms") or, when no id equals it, every profile it prefixes ("50/10"). */
 function matchesProfile(/** @type {string} */ id, /** @type {string} */ filter) {
   return allProfiles.some((p) => p.id === filter) ? id === filter : id.startsWith(filter);

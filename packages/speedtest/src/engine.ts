@@ -1,8 +1,8 @@
 import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
-import { runLatencyPhase } from './phases/latency';
+import { drainWaitMs, idleLatencyPings, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
-import { randomBlob } from './probe';
+import { randomBlob, sleep } from './probe';
 import { buildResult, latencyResult, type ResultParts } from './result';
 import { median } from './stats/summary';
 import type { EngineState, Phase, RequestSample, SpeedTestEvents, SpeedTestOptions, SpeedTestResult } from './types';
@@ -103,12 +103,18 @@ export class SpeedTest {
     const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
     const run: RunProgress = { testOriginMs, completedWeight: 0 };
 
-    const idlePings = await this.#idleLatencyPhase(run);
-    const idleRttMs = median(idlePings.map((sample) => sample.pingMs));
+    const startPings = await this.#idleLatencyPhase(run);
+    let idleRttMs = median(startPings.map((sample) => sample.pingMs));
     const bandwidth: BandwidthOutputs = {};
+    let settledPings: RequestSample[] = [];
     for (const direction of ['download', 'upload'] as const) {
       if (!options.directions.includes(direction)) continue;
       bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload);
+      if (direction === 'download') {
+        // The idle latency proper: the client has settled and the link is idle again (idleLatencyPings).
+        settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
+        if (settledPings.length > 0) idleRttMs = median(settledPings.map((sample) => sample.pingMs));
+      }
     }
     const lossOutcome = options.packetLoss
       ? await this.#phase((signal) =>
@@ -121,7 +127,8 @@ export class SpeedTest {
       resultParts({
         startedAt,
         durationMs: performance.now() - testOriginMs,
-        idlePings,
+        startPings,
+        settledPings,
         bandwidth,
         lossOutcome,
         totalBytes: { ...this.#bytes },
@@ -130,10 +137,15 @@ export class SpeedTest {
     );
   }
 
-  /** Idle latency: the pings before any transfer, each reported as it comes. */
+  /**
+   * Idle latency at the start: half of `idlePings` before any transfer, each reported as it comes. They size the
+   * download phase; the figure comes from the settled pings after it when there are any (`idleLatencyPings`), so the
+   * `phase` event's latency is a first reading.
+   */
   async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
+    const count = Math.max(1, Math.ceil(this.options.idlePings / 2));
     const idlePings = await this.#phase((signal) =>
-      runLatencyPhase(this.options.serverUrl, this.options.idlePings, signal, run.testOriginMs, (sample) => {
+      runLatencyPhase(this.options.serverUrl, count, signal, run.testOriginMs, (sample) => {
         this.#emit('sample', sample);
         this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
       }),
@@ -141,6 +153,31 @@ export class SpeedTest {
     run.completedWeight += phaseWeights.latency;
     this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []) });
     return idlePings;
+  }
+
+  /**
+   * `idlePings` idle pings after the download phase, once its cut requests have drained from the link
+   * (`drainWaitMs`); none when every one failed (the start pings then stand).
+   */
+  async #settledIdlePings(
+    run: RunProgress,
+    idleRttMs: number,
+    loadedPings: readonly RequestSample[],
+  ): Promise<RequestSample[]> {
+    const waitMs = drainWaitMs(
+      idleRttMs,
+      loadedPings.map((sample) => sample.pingMs),
+    );
+    return this.#phase(async (signal) => {
+      await sleep(waitMs, signal);
+      if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+      return runLatencyPhase(this.options.serverUrl, this.options.idlePings, signal, run.testOriginMs, (sample) =>
+        this.#emit('sample', sample),
+      ).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        return [];
+      });
+    });
   }
 
   /**
@@ -265,7 +302,8 @@ async function measureLoss(
 function resultParts(run: {
   startedAt: string;
   durationMs: number;
-  idlePings: RequestSample[];
+  startPings: RequestSample[];
+  settledPings: RequestSample[];
   bandwidth: BandwidthOutputs;
   lossOutcome: LossResult | string;
   totalBytes: { download: number; upload: number };
@@ -276,7 +314,7 @@ function resultParts(run: {
   return {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
-    idlePings: run.idlePings,
+    idlePings: idleLatencyPings(run.startPings, run.settledPings),
     downloadLoadedPings: download?.loadedPings ?? [],
     uploadLoadedPings: upload?.loadedPings ?? [],
     download: download?.result ?? null,
@@ -284,7 +322,8 @@ function resultParts(run: {
     loss: typeof lossOutcome === 'string' ? null : lossOutcome,
     lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
     samples: [
-      ...run.idlePings,
+      ...run.startPings,
+      ...run.settledPings,
       ...(download?.samples ?? []),
       ...(download?.loadedPings ?? []),
       ...(upload?.samples ?? []),

@@ -6,7 +6,7 @@ import type { Experience, QualityClass } from './stats/quality';
 export interface SpeedTestOptions {
   /** Base URL of the endpoints (`<base>/__down`, `<base>/__up`); '' = the page's own origin. */
   serverUrl: string;
-  /** Idle pings before any transfer (count). */
+  /** Idle pings after the download phase, which make the idle latency (count); half as many run before any transfer. */
   idlePings: number;
   /** Most parallel connections per direction (count). HTTP/1.1 browsers allow 6 per host; one is left for pings. */
   maxStreams: number;

@@ -1,4 +1,5 @@
 import { isAbort, ping, sleep } from '../probe';
+import { median } from '../stats/summary';
 import type { LoadCondition, RequestSample } from '../types';
 
 /** Turns a ping's probe result into a CSV row. */
@@ -25,8 +26,8 @@ function pingSample(
 }
 
 /**
- * Idle latency: two warm-up pings (the first pays for DNS, TCP and TLS, which are not round-trip time; the second
- * for a cold server path), then `count` pings one after another.
+ * Idle pings: two warm-up pings (the first pays for DNS, TCP and TLS, which are not round-trip time; the second for a
+ * cold server path), then `count` pings one after another.
  */
 export async function runLatencyPhase(
   serverUrl: string,
@@ -77,4 +78,31 @@ export async function pingWhileLoaded(input: LoadedPingInput): Promise<void> {
     }
     await sleep(Math.max(0, input.intervalMs - (performance.now() - startedMs)), input.signal);
   }
+}
+
+/**
+ * The idle pings the idle latency and jitter are made of (pure): those taken once the download phase had ended and
+ * the link had drained (`settled`), else, when there are none (no download phase, every one failed), those at the
+ * start.
+ * Pings at the start run while the page and the browser are still starting up, and read high: in the accuracy lab
+ * (100/20 Mbit/s, 20 ms) 20 pings from a freshly loaded page read +1.9 to +4.7 ms over the curl truth, the same pings
+ * 3 s later −2.4 to +1.7 ms, and @cloudflare/speedtest's pings after its transfer steps (two after each, most of its
+ * idle latency's pings) 27.5–29.5 ms against 28.9–42.4 ms for its first 22 (bench/accuracy/findings.md, 2026-11-26). The
+ * start pings still size the download phase (its requests and intervals follow the round trip).
+ */
+export function idleLatencyPings(start: RequestSample[], settled: RequestSample[]): RequestSample[] {
+  return settled.length > 0 ? settled : start;
+}
+
+/**
+ * How long to wait after a download phase before idle pings (ms, pure): one round trip under that load. Its
+ * requests are cut when it ends; the server hears of it within half an idle round trip, and what it had already sent
+ * sits in the bottleneck's queue for at most the queueing delay the loaded pings measured (loaded − idle round trip).
+ * @param idleRttMs median idle round trip of the start pings (ms; NaN = unknown)
+ * @param loadedPingsMs the download phase's pings under load (ms)
+ */
+export function drainWaitMs(idleRttMs: number, loadedPingsMs: readonly number[]): number {
+  const idleMs = Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0;
+  const loadedMs = loadedPingsMs.length > 0 ? median(loadedPingsMs) : Number.NaN;
+  return Number.isFinite(loadedMs) ? Math.max(idleMs, loadedMs) : 2 * idleMs;
 }

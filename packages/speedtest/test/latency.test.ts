@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { drainWaitMs, idleLatencyPings } from '../src/phases/latency';
+import { latencyResult } from '../src/result';
+import type { RequestSample } from '../src/types';
+
+const ping = (pingMs: number, startMs: number): RequestSample => ({
+  kind: 'latency',
+  bytes: 0,
+  receivedBytes: 0,
+  startMs,
+  durationMs: pingMs,
+  bitsPerSecond: null,
+  ttfbMs: pingMs,
+  serverMs: 0,
+  pingMs,
+  parallelStreams: 0,
+  load: 'idle',
+  timingSource: 'resource-timing',
+});
+
+describe('idleLatencyPings', () => {
+  // A fresh page's pings read high while the browser starts up; the same path settled reads the truth (28 ms here).
+  const start = [44.7, 37.6, 31.4, 32.1, 30.5, 34.8, 31.7, 30.2, 33.3, 31.5].map((ms, i) => ping(ms, 100 + 30 * i));
+  const settled = [28.7, 28.5, 28.6, 28.8, 28.1, 27.9, 28.1, 28.0, 28.2, 28.1].map((ms, i) => ping(ms, 9000 + 30 * i));
+
+  it('makes the idle latency and jitter of the pings taken after the download phase', () => {
+    expect(idleLatencyPings(start, settled)).toBe(settled);
+    const latency = latencyResult(idleLatencyPings(start, settled), [], []);
+    expect(latency.idleMs.value).toBeCloseTo(28.15);
+    expect(latency.jitterMs).toBeLessThan(0.5);
+  });
+
+  it('falls back to the start pings when none came after the download phase', () => {
+    expect(idleLatencyPings(start, [])).toBe(start);
+    expect(latencyResult(idleLatencyPings(start, []), [], []).idleMs.value).toBeCloseTo(31.9);
+  });
+});
+
+describe('drainWaitMs', () => {
+  it('waits one round trip under the download load: the queue it built drains within it', () => {
+    expect(drainWaitMs(20, [60, 80, 70])).toBe(70);
+    expect(drainWaitMs(200, [450, 430, 470])).toBe(450);
+  });
+
+  it('never waits less than the idle round trip', () => {
+    expect(drainWaitMs(80, [60])).toBe(80);
+  });
+
+  it('waits two idle round trips without loaded pings, nothing when nothing is known', () => {
+    expect(drainWaitMs(30, [])).toBe(60);
+    expect(drainWaitMs(Number.NaN, [])).toBe(0);
+  });
+});
