@@ -1,4 +1,4 @@
-import { type Estimate, type SpeedTestResult, summarize } from '@speedkit/speedtest';
+import { type Estimate, headlineIdlePings, type SpeedTestResult, summarize } from '@speedkit/speedtest';
 import { formatBitsPerSecond, formatBitsPerSecondRange, formatMs, formatMsRange, streamCount } from './format';
 
 export type Metric = 'download' | 'upload' | 'latency' | 'jitter' | 'loadedDown' | 'loadedUp' | 'rpm';
@@ -52,7 +52,8 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
 
 /** The raw values behind each headline figure, and which statistic of them the card shows. */
 function metricData(result: SpeedTestResult, metric: Metric): MetricData {
-  const idle = pings(result, 'idle');
+  // The idle pings the headline was made of (those after the download phase, once there are any).
+  const idle = headlineIdlePings(result.samples).map((sample) => sample.pingMs);
   switch (metric) {
     case 'download':
     case 'upload':

@@ -1,3 +1,4 @@
+import { headlineIdlePings } from './phases/latency';
 import type { Estimate } from './stats/confidence';
 import type { GoodputInterval, RequestSample, SpeedTestResult } from './types';
 
@@ -45,8 +46,12 @@ const cell = (value: string | number | null | undefined): string => {
 
 const toLines = (rows: readonly Row[]) => rows.map((row) => csvColumns.map((column) => cell(row[column])).join(','));
 
-/** A request as a row: pings have no direction (they are round trips), transfers carry theirs. */
-function sampleRow(sample: RequestSample): Row {
+/**
+ * A request as a row: pings have no direction (they are round trips), transfers carry theirs. `headlinePings`: the
+ * idle pings the idle latency is the median of, marked `in_headline` (only in a whole result's CSV).
+ */
+function sampleRow(sample: RequestSample, headlinePings?: ReadonlySet<RequestSample>): Row {
+  const idlePing = sample.kind === 'latency' && sample.load === 'idle';
   return {
     record: sample.kind === 'latency' ? 'ping' : 'transfer',
     direction: sample.kind === 'latency' ? null : sample.kind,
@@ -61,6 +66,7 @@ function sampleRow(sample: RequestSample): Row {
     ping_ms: sample.pingMs,
     parallel_streams: sample.parallelStreams,
     timing_source: sample.timingSource,
+    in_headline: headlinePings && idlePing ? (headlinePings.has(sample) ? 1 : 0) : null,
   };
 }
 
@@ -139,8 +145,9 @@ function summaryRows(result: SpeedTestResult): Row[] {
       rows.push(figureRow(`${direction}_server_bytes`, 'bytes', phase.serverBytes, 'bytes the server reported'));
     }
   }
-  rows.push(estimateRow('idle_latency', 'ms', latency.idleMs, 'median ping_ms of ping rows with load=idle'));
-  rows.push(figureRow('jitter', 'ms', latency.jitterMs, 'mean |difference| of consecutive idle ping_ms'));
+  const idleBasis = 'ping rows with load=idle and in_headline=1 (after the download phase; the start pings if none)';
+  rows.push(estimateRow('idle_latency', 'ms', latency.idleMs, `median ping_ms of ${idleBasis}`));
+  rows.push(figureRow('jitter', 'ms', latency.jitterMs, `mean |difference| of consecutive ping_ms of ${idleBasis}`));
   if (latency.downloadLoadedMs) {
     rows.push(estimateRow('download_loaded_latency', 'ms', latency.downloadLoadedMs, 'median ping_ms, load=download'));
   }
@@ -184,12 +191,14 @@ function summaryRows(result: SpeedTestResult): Row[] {
 
 /** RFC 4180 CSV of every request only (CRLF line ends, header row first, empty cell for unknown). */
 export function samplesToCsv(samples: readonly RequestSample[]): string {
-  return `${[csvColumns.join(','), ...toLines(samples.map(sampleRow))].join('\r\n')}\r\n`;
+  return `${[csvColumns.join(','), ...toLines(samples.map((sample) => sampleRow(sample)))].join('\r\n')}\r\n`;
 }
 
 /** RFC 4180 CSV of a whole result: every request, every goodput interval, then every figure shown on the page. */
 export function resultToCsv(result: SpeedTestResult): string {
-  const rows = [...result.samples.map(sampleRow), ...intervalRows(result), ...summaryRows(result)];
+  const headlinePings = new Set(headlineIdlePings(result.samples));
+  const samples = result.samples.map((sample) => sampleRow(sample, headlinePings));
+  const rows = [...samples, ...intervalRows(result), ...summaryRows(result)];
   return `${[csvColumns.join(','), ...toLines(rows)].join('\r\n')}\r\n`;
 }
 

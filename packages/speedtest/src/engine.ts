@@ -1,6 +1,6 @@
 import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
-import { drainWaitMs, idleLatencyPings, runLatencyPhase } from './phases/latency';
+import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { randomBlob, sleep } from './probe';
 import { buildResult, latencyResult, type ResultParts } from './result';
@@ -111,7 +111,7 @@ export class SpeedTest {
       if (!options.directions.includes(direction)) continue;
       bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload);
       if (direction === 'download') {
-        // The idle latency proper: the client has settled and the link is idle again (idleLatencyPings).
+        // The idle latency proper: the client has settled and the link is idle again (headlineIdlePings).
         settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
         if (settledPings.length > 0) idleRttMs = median(settledPings.map((sample) => sample.pingMs));
       }
@@ -139,7 +139,7 @@ export class SpeedTest {
 
   /**
    * Idle latency at the start: half of `idlePings` before any transfer, each reported as it comes. They size the
-   * download phase; the figure comes from the settled pings after it when there are any (`idleLatencyPings`), so the
+   * download phase; the figure comes from the settled pings after it when there are any (`headlineIdlePings`), so the
    * `phase` event's latency is a first reading.
    */
   async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
@@ -311,24 +311,25 @@ function resultParts(run: {
 }): ResultParts {
   const { download, upload } = run.bandwidth;
   const { lossOutcome } = run;
+  const samples = [
+    ...run.startPings,
+    ...run.settledPings,
+    ...(download?.samples ?? []),
+    ...(download?.loadedPings ?? []),
+    ...(upload?.samples ?? []),
+    ...(upload?.loadedPings ?? []),
+  ].sort((a, b) => a.startMs - b.startMs);
   return {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
-    idlePings: idleLatencyPings(run.startPings, run.settledPings),
+    idlePings: headlineIdlePings(samples),
     downloadLoadedPings: download?.loadedPings ?? [],
     uploadLoadedPings: upload?.loadedPings ?? [],
     download: download?.result ?? null,
     upload: upload?.result ?? null,
     loss: typeof lossOutcome === 'string' ? null : lossOutcome,
     lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
-    samples: [
-      ...run.startPings,
-      ...run.settledPings,
-      ...(download?.samples ?? []),
-      ...(download?.loadedPings ?? []),
-      ...(upload?.samples ?? []),
-      ...(upload?.loadedPings ?? []),
-    ].sort((a, b) => a.startMs - b.startMs),
+    samples,
     intervals: [...(download?.intervals ?? []), ...(upload?.intervals ?? [])],
     totalBytes: run.totalBytes,
     options: run.options,

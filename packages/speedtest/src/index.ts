@@ -2,6 +2,7 @@ export { csvColumns, csvRecords, headlineFlags, resultToCsv, samplesToCsv } from
 export { SpeedTest } from './engine';
 export { nextTask } from './next-task';
 export { defaultOptions, resolveOptions } from './options';
+export { headlineIdlePings } from './phases/latency';
 export { defaultLossPhase } from './phases/loss';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
 export { type ConfidenceLevel, type Estimate, meanEstimate, medianEstimate } from './stats/confidence';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainWaitMs, idleLatencyPings } from '../src/phases/latency';
+import { drainWaitMs, headlineIdlePings } from '../src/phases/latency';
 import { latencyResult } from '../src/result';
 import type { RequestSample } from '../src/types';
 
@@ -18,21 +18,25 @@ const ping = (pingMs: number, startMs: number): RequestSample => ({
   timingSource: 'resource-timing',
 });
 
-describe('idleLatencyPings', () => {
+describe('headlineIdlePings', () => {
   // A fresh page's pings read high while the browser starts up; the same path settled reads the truth (28 ms here).
   const start = [44.7, 37.6, 31.4, 32.1, 30.5, 34.8, 31.7, 30.2, 33.3, 31.5].map((ms, i) => ping(ms, 100 + 30 * i));
   const settled = [28.7, 28.5, 28.6, 28.8, 28.1, 27.9, 28.1, 28.0, 28.2, 28.1].map((ms, i) => ping(ms, 9000 + 30 * i));
+  const download = { ...ping(0, 500), kind: 'download' as const, load: 'download' as const, bytes: 1e6 };
+  const loaded = { ...ping(90, 600), load: 'download' as const };
 
   it('makes the idle latency and jitter of the pings taken after the download phase', () => {
-    expect(idleLatencyPings(start, settled)).toBe(settled);
-    const latency = latencyResult(idleLatencyPings(start, settled), [], []);
+    const samples = [...start, download, loaded, ...settled];
+    expect(headlineIdlePings(samples)).toEqual(settled);
+    const latency = latencyResult(headlineIdlePings(samples), [], []);
     expect(latency.idleMs.value).toBeCloseTo(28.15);
     expect(latency.jitterMs).toBeLessThan(0.5);
   });
 
-  it('falls back to the start pings when none came after the download phase', () => {
-    expect(idleLatencyPings(start, [])).toBe(start);
-    expect(latencyResult(idleLatencyPings(start, []), [], []).idleMs.value).toBeCloseTo(31.9);
+  it('falls back to the start pings when none came after the download phase, or there was none', () => {
+    expect(headlineIdlePings([...start, download, loaded])).toEqual(start);
+    expect(headlineIdlePings(start)).toEqual(start);
+    expect(latencyResult(headlineIdlePings(start), [], []).idleMs.value).toBeCloseTo(31.9);
   });
 });
 

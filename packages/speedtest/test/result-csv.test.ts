@@ -92,6 +92,33 @@ describe('resultToCsv', () => {
     expect(summary?.unit).toBe('ms');
   });
 
+  it('marks the idle pings after the download phase, which the idle latency is the median of', () => {
+    const start = [ping(0, 19, 'idle'), ping(20, 17, 'idle'), ping(40, 18, 'idle')];
+    const settled = [ping(700, 10, 'idle'), ping(720, 12, 'idle'), ping(740, 11, 'idle')];
+    const transfer: RequestSample = { ...ping(100, 0, 'download'), kind: 'download', bytes: 1e6 };
+    const withSettled = buildResult({
+      startedAt: result.startedAt,
+      durationMs: 800,
+      idlePings: settled,
+      downloadLoadedPings: [],
+      uploadLoadedPings: [],
+      download,
+      upload: null,
+      loss: null,
+      lossNote: null,
+      samples: [...start, transfer, ...settled],
+      intervals,
+      totalBytes: result.totalBytes,
+      options: result.options,
+    });
+    const csv = csvRecords(resultToCsv(withSettled));
+    const pingRows = csv.filter((row) => row.record === 'ping');
+    expect(pingRows.map((row) => row.in_headline)).toEqual(['0', '0', '0', '1', '1', '1']);
+    const marked = pingRows.filter((row) => row.in_headline === '1').map((row) => row.ping_ms);
+    expect(marked).toEqual(['10', '12', '11']);
+    expect(csv.find((row) => row.metric === 'idle_latency')?.value).toBe('11');
+  });
+
   it('states every figure of the page: latencies, RPM, quality and bytes', () => {
     const metrics = rows.filter((row) => row.record === 'summary').map((row) => row.metric);
     for (const metric of ['download', 'jitter', 'download_loaded_latency', 'rpm', 'quality_gaming', 'duration_ms']) {

@@ -81,17 +81,23 @@ export async function pingWhileLoaded(input: LoadedPingInput): Promise<void> {
 }
 
 /**
- * The idle pings the idle latency and jitter are made of (pure): those taken once the download phase had ended and
- * the link had drained (`settled`), else, when there are none (no download phase, every one failed), those at the
- * start.
+ * The idle pings the idle latency and jitter are made of, from a run's samples (pure; the engine, the page's details
+ * and the CSV's `in_headline` all use it): those taken once the download phase had ended and the link had drained
+ * (idle pings that started after the first download request), else, when there are none (no download phase, every
+ * one failed), those at the start.
  * Pings at the start run while the page and the browser are still starting up, and read high: in the accuracy lab
  * (100/20 Mbit/s, 20 ms) 20 pings from a freshly loaded page read +1.9 to +4.7 ms over the curl truth, the same pings
  * 3 s later −2.4 to +1.7 ms, and @cloudflare/speedtest's pings after its transfer steps (two after each, most of its
  * idle latency's pings) 27.5–29.5 ms against 28.9–42.4 ms for its first 22 (bench/accuracy/findings.md, 2026-11-26). The
  * start pings still size the download phase (its requests and intervals follow the round trip).
  */
-export function idleLatencyPings(start: RequestSample[], settled: RequestSample[]): RequestSample[] {
-  return settled.length > 0 ? settled : start;
+export function headlineIdlePings(samples: readonly RequestSample[]): RequestSample[] {
+  const idle = samples.filter((sample) => sample.kind === 'latency' && sample.load === 'idle');
+  let downloadStartMs = Number.POSITIVE_INFINITY;
+  for (const sample of samples)
+    if (sample.kind === 'download') downloadStartMs = Math.min(downloadStartMs, sample.startMs);
+  const settled = idle.filter((sample) => sample.startMs > downloadStartMs);
+  return settled.length > 0 ? settled : idle;
 }
 
 /**
