@@ -1,29 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { drainWaitMs, headlineIdlePings } from '../src/phases/latency';
 import { latencyResult } from '../src/result';
-import type { RequestSample } from '../src/types';
-
-const ping = (pingMs: number, startMs: number): RequestSample => ({
-  kind: 'latency',
-  bytes: 0,
-  receivedBytes: 0,
-  startMs,
-  durationMs: pingMs,
-  bitsPerSecond: null,
-  ttfbMs: pingMs,
-  serverMs: 0,
-  pingMs,
-  parallelStreams: 0,
-  load: 'idle',
-  timingSource: 'resource-timing',
-});
+import { pingSample as ping } from './ping-sample';
 
 describe('headlineIdlePings', () => {
   // A fresh page's pings read high while the browser starts up; the same path settled reads the truth (28 ms here).
-  const start = [44.7, 37.6, 31.4, 32.1, 30.5, 34.8, 31.7, 30.2, 33.3, 31.5].map((ms, i) => ping(ms, 100 + 30 * i));
-  const settled = [28.7, 28.5, 28.6, 28.8, 28.1, 27.9, 28.1, 28.0, 28.2, 28.1].map((ms, i) => ping(ms, 9000 + 30 * i));
-  const download = { ...ping(0, 500), kind: 'download' as const, load: 'download' as const, bytes: 1e6 };
-  const loaded = { ...ping(90, 600), load: 'download' as const };
+  const start = [44.7, 37.6, 31.4, 32.1, 30.5, 34.8, 31.7, 30.2, 33.3, 31.5].map((ms, i) => ping(100 + 30 * i, ms));
+  const settled = [28.7, 28.5, 28.6, 28.8, 28.1, 27.9, 28.1, 28.0, 28.2, 28.1].map((ms, i) => ping(9000 + 30 * i, ms));
+  const download = { ...ping(500, 0, 'download'), kind: 'download' as const, bytes: 1e6 };
+  const loaded = ping(600, 90, 'download');
 
   it('makes the idle latency and jitter of the pings taken after the download phase', () => {
     const samples = [...start, download, loaded, ...settled];

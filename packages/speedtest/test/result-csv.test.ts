@@ -5,21 +5,7 @@ import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
 import { lossEstimate } from '../src/stats/loss';
 import type { BandwidthResult, GoodputInterval, RequestSample } from '../src/types';
-
-const ping = (startMs: number, pingMs: number, load: RequestSample['load']): RequestSample => ({
-  kind: 'latency',
-  bytes: 0,
-  receivedBytes: 0,
-  startMs,
-  durationMs: pingMs,
-  bitsPerSecond: null,
-  ttfbMs: pingMs,
-  serverMs: 0,
-  pingMs,
-  parallelStreams: 0,
-  load,
-  timingSource: 'resource-timing',
-});
+import { pingSample as ping } from './ping-sample';
 
 const interval = (startMs: number, bitsPerSecond: number, streams: number): GoodputInterval => ({
   direction: 'download',
