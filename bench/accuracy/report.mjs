@@ -96,3 +96,60 @@ export function checks(summaries, limits) {
       return { profile: s.profile, metric: s.metric, ok, text: `${s.profile} ${s.metric}: ${value} (limit ${limit})` };
     });
 }
+
+/**
+ * Issue 15's goals on one run, profile by profile: our throughput within ±maxBiasPercent of truth in each direction,
+ * in at most maxBytesShare of the bytes the reference engine moved on the same profile. Only profiles both engines
+ * ran are judged (the bytes goal needs the reference). Returns a compact table (one row per profile) and the checks.
+ * @param {Summary[]} summaries
+ * @param {{ ours?: string, reference?: string, maxBiasPercent?: number, maxBytesShare?: number }} [limits]
+ */
+export function goalSummary(summaries, limits = {}) {
+  const { ours = 'speedkit', reference = '@cloudflare/speedtest', maxBiasPercent = 1.5, maxBytesShare = 0.5 } = limits;
+  const find = (/** @type {string} */ profile, /** @type {string} */ engine, /** @type {string} */ metric) =>
+    summaries.find((s) => s.profile === profile && s.engine === engine && s.metric === metric);
+  const profiles = [...new Set(summaries.map((s) => s.profile))].filter(
+    (p) => find(p, ours, 'download') && find(p, reference, 'download'),
+  );
+  const mbit = (/** @type {number | undefined} */ bps) => fixed((bps ?? Number.NaN) / 1e6, 1);
+  const lines = [
+    '| profile | truth down / up Mbit/s | download bias %: ours / reference | upload bias %: ours / reference | latency error ms: ours / reference | MB moved: ours / reference (share) |',
+    '|---|--:|--:|--:|--:|--:|',
+  ];
+  /** @type {{ profile: string, metric: string, ok: boolean, text: string }[]} */
+  const results = [];
+  for (const profile of profiles) {
+    const pair = (/** @type {string} */ metric) => [find(profile, ours, metric), find(profile, reference, metric)];
+    const [down, refDown] = pair('download');
+    const [up, refUp] = pair('upload');
+    const [latency, refLatency] = pair('latency');
+    const share = (down?.bytes ?? Number.NaN) / (refDown?.bytes ?? Number.NaN);
+    const percent = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value * 100)} %` : 'n/a');
+    lines.push(
+      `| ${profile} | ${mbit(down?.truth)} / ${mbit(up?.truth)} | ` +
+        `${signed(down?.biasPercent ?? Number.NaN)} / ${signed(refDown?.biasPercent ?? Number.NaN)} | ` +
+        `${signed(up?.biasPercent ?? Number.NaN)} / ${signed(refUp?.biasPercent ?? Number.NaN)} | ` +
+        `${signed(latency?.errorAbs ?? Number.NaN)} / ${signed(refLatency?.errorAbs ?? Number.NaN)} | ` +
+        `${fixed((down?.bytes ?? Number.NaN) / 1e6, 0)} / ${fixed((refDown?.bytes ?? Number.NaN) / 1e6, 0)} (${percent(share)}) |`,
+    );
+    for (const [metric, s] of /** @type {const} */ ([
+      ['download', down],
+      ['upload', up],
+    ])) {
+      const bias = s?.biasPercent ?? Number.NaN;
+      results.push({
+        profile,
+        metric,
+        ok: Math.abs(bias) <= maxBiasPercent,
+        text: `${profile} ${metric}: ${signed(bias)}% (limit ±${maxBiasPercent}%)`,
+      });
+    }
+    results.push({
+      profile,
+      metric: 'bytes',
+      ok: share <= maxBytesShare,
+      text: `${profile} bytes: ${percent(share)} of the reference's (limit ${percent(maxBytesShare)})`,
+    });
+  }
+  return { table: lines.join('\n'), checks: results };
+}

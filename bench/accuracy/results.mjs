@@ -54,8 +54,8 @@ export function saveRun(dir, name, { meta, rows, summaries, table }) {
  */
 export function loadRun(name) {
   const { meta, rows } = JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8'));
-  const { table, checks: ours } = analyze(rows, meta.profiles, { smoke: false });
-  return { title: meta.title ?? `Run ${meta.startedAt}`, file: name, meta, table, checks: ours };
+  const { summaries, table, checks: ours } = analyze(rows, meta.profiles, { smoke: false });
+  return { title: meta.title ?? `Run ${meta.startedAt}`, file: name, meta, summaries, table, checks: ours };
 }
 
 /**

@@ -14,7 +14,7 @@ import { allEngines, engines as defaultEngines, launchBrowser } from './engines.
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
 import { analyze, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
-import { writeAccuracyDoc } from './write-doc.mjs';
+import { documentedRunNames, writeAccuracyDoc } from './write-doc.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,9 +48,11 @@ if (args.retruth !== undefined) {
   process.exit(0);
 }
 
-// `--doc-only accuracy,accuracy-quiet`: rebuild docs/accuracy.md from saved runs (e.g. after editing findings.md).
+// `--doc-only accuracy,accuracy-quiet`: rebuild docs/accuracy.md from saved runs (e.g. after editing findings.md), the
+// first as the current state; `--doc-only ''` rebuilds it from the runs it showed last.
 if (args['doc-only'] !== undefined) {
-  writeAccuracyDoc(args['doc-only'].split(',').map((name) => loadRun(name.trim())));
+  const names = args['doc-only'].trim() ? args['doc-only'].split(',').map((name) => name.trim()) : documentedRunNames();
+  writeAccuracyDoc(names.map(loadRun));
   log('wrote docs/accuracy.md');
   process.exit(0);
 }
@@ -171,7 +173,11 @@ for (const error of errors) log(`✘ ${error.profile} ${error.engine} #${error.r
 const outDir = args.smoke ? join(repoRoot, 'reports') : resultsDir;
 const base = args.smoke ? 'accuracy-smoke' : args.name;
 saveRun(outDir, base, { meta, rows, summaries, table });
-if (!args.smoke && !args['no-doc']) writeAccuracyDoc([{ title: meta.title, file: base, meta, table, checks: ours }]);
+// A new run becomes the document's current state; the runs it showed before move to its index of earlier runs.
+if (!args.smoke && !args['no-doc']) {
+  const earlier = documentedRunNames().filter((name) => name !== base);
+  writeAccuracyDoc([{ title: meta.title, file: base, meta, summaries, table, checks: ours }, ...earlier.map(loadRun)]);
+}
 log(`\nwrote ${join(outDir, base)}.{json,csv,md}${args.smoke || args['no-doc'] ? '' : ' and docs/accuracy.md'}`);
 
 // The smoke is a test: one check per expectation, and one for each engine run that failed to finish.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checks, csv, markdownTable } from '../report.mjs';
+import { checks, csv, goalSummary, markdownTable } from '../report.mjs';
 
 const base = {
   profile: '50/10 40ms',
@@ -55,5 +55,31 @@ describe('checks', () => {
   it('skips profiles above the rate limit and other engines', () => {
     const limits = { rateMbitOf: () => 1000, maxRateMbit: 200, maxBiasPercent: 5, maxLatencyErrorMs: 2 };
     expect(checks(summaries, { ...limits, engine: 'speedkit' })).toEqual([]);
+  });
+});
+
+describe('goalSummary', () => {
+  const reference = summaries.map((s) => ({ ...s, engine: '@cloudflare/speedtest', bytes: 80e6 }));
+
+  it('judges only profiles both engines ran', () => {
+    expect(goalSummary(summaries).checks).toEqual([]);
+  });
+
+  it('checks 1.5 % each way and at most half the reference bytes', () => {
+    const { table, checks: results } = goalSummary([...summaries, ...reference]);
+    expect(results.map((r) => [r.metric, r.ok])).toEqual([
+      ['download', false],
+      ['upload', false],
+      ['bytes', false],
+    ]);
+    expect(results[2].text).toBe("50/10 40ms bytes: 63 % of the reference's (limit 50 %)");
+    expect(table.split('\n')[2]).toBe(
+      '| 50/10 40ms | 47.8 / 9.6 | -3.8 / -3.8 | -8.0 / -8.0 | +1.5 / +1.5 | 50 / 80 (63 %) |',
+    );
+  });
+
+  it('meets the goals within the limits', () => {
+    const close = summaries.map((s) => ({ ...s, biasPercent: s.metric === 'upload' ? 1.4 : -1.5, bytes: 40e6 }));
+    expect(goalSummary([...close, ...reference]).checks.every((r) => r.ok)).toBe(true);
   });
 });

@@ -21,11 +21,37 @@ const meta = {
   errors: [{ profile: '50/10 0ms', engine: 'speedkit', repetition: 2, error: 'timeout' }],
 };
 
+const summary = {
+  profile: '50/10 0ms',
+  repetitions: 3,
+  truth: 47.81e6,
+  errorAbs: 0,
+  spreadPercent: 1,
+  wallMs: 10_000,
+};
+const summaries = [
+  { ...summary, engine: 'speedkit', metric: 'download', reported: 47.5e6, biasPercent: -0.65, bytes: 30e6 },
+  { ...summary, engine: 'speedkit', metric: 'upload', reported: 9.2e6, truth: 9.56e6, biasPercent: -3.8, bytes: 30e6 },
+  {
+    ...summary,
+    engine: 'speedkit',
+    metric: 'latency',
+    reported: 4,
+    truth: 3.2,
+    biasPercent: 25,
+    errorAbs: 0.8,
+    bytes: 30e6,
+  },
+  { ...summary, engine: '@cloudflare/speedtest', metric: 'download', reported: 45e6, biasPercent: -5.9, bytes: 120e6 },
+  { ...summary, engine: '@cloudflare/speedtest', metric: 'upload', reported: 9.5e6, biasPercent: -0.6, bytes: 120e6 },
+];
+
 describe('accuracyDoc', () => {
   const run = {
     title: 'Full run',
     file: 'accuracy',
     meta,
+    summaries,
     table: '| the table |',
     checks: [{ ok: false, text: '50/10 0ms upload: -8.0% (limit ±5%)' }],
   };
@@ -34,10 +60,21 @@ describe('accuracyDoc', () => {
     'Ours is slower on uploads because…',
   );
 
-  it('gives every run its own section with its raw data file', () => {
-    expect(doc).toContain('## Full run');
-    expect(doc).toContain('## Quiet re-run');
-    expect(doc).toContain('bench/results/accuracy/accuracy-quiet.{json,csv}');
+  it('shows the first run in full and indexes the earlier ones with a link to their own file', () => {
+    expect(doc).toContain('\n## Full run\n');
+    expect(doc).toContain('bench/results/accuracy/accuracy.{json,csv}');
+    expect(doc).not.toContain('## Quiet re-run');
+    expect(doc).toContain('| [Quiet re-run](../bench/results/accuracy/accuracy-quiet.md) | 2026-11-22 07:30 | 1 |');
+    expect(doc.indexOf('## Earlier runs')).toBeGreaterThan(doc.indexOf('## Full run'));
+  });
+
+  it('opens with the issue 15 goals of the current run: 1.5 % each way, half the reference bytes', () => {
+    expect(doc.indexOf('## Summary: Full run')).toBeLessThan(doc.indexOf('## Method'));
+    expect(doc).toContain('| 50/10 0ms | 47.8 / 9.6 | -0.7 / -5.9 | -3.8 / -0.6 | +0.8 / n/a | 30 / 120 (25 %) |');
+    expect(doc).toContain('2 of 3 met.');
+    expect(doc).toContain('- met: 50/10 0ms download: -0.7% (limit ±1.5%)');
+    expect(doc).toContain('- **missed**: 50/10 0ms upload: -3.8% (limit ±1.5%)');
+    expect(doc).toContain('- met: 50/10 0ms bytes: 25 % of the reference');
   });
 
   it('states the date, machine and load of the run', () => {
