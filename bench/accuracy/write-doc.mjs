@@ -29,7 +29,8 @@ export function writeAccuracyDoc(runs) {
   const findings = read('bench', 'accuracy', 'findings.md');
   const overhead = read(...resultsPath, 'overhead.md');
   writeFileSync(join(repoRoot, 'docs', 'accuracy.md'), accuracyDoc(runs, findings, overhead));
-  for (const run of runs) writeFileSync(join(repoRoot, ...resultsPath, `${run.file}.md`), `${runSection(run, 1).trim()}\n`);
+  for (const run of runs)
+    writeFileSync(join(repoRoot, ...resultsPath, `${run.file}.md`), `${runSection(run, 1).trim()}\n`);
   const names = runs.map((run) => run.file);
   writeFileSync(runListFile, `${JSON.stringify(names, null, 2)}\n`);
 }
