@@ -4,6 +4,7 @@ import {
   type PhaseObservation,
   summarizeBandwidth,
   transferSample,
+  withoutTrailingDips,
 } from '../src/phases/bandwidth-summary';
 import type { ProbeResult } from '../src/probe';
 import { meanEstimate } from '../src/stats/confidence';
@@ -213,5 +214,46 @@ describe('transferSample', () => {
       durationMs: 100,
       receivedBytes: 1_000_000,
     });
+  });
+});
+
+describe('withoutTrailingDips', () => {
+  // Two download windows of 5/1 Mbit/s, 200 ms, 0.5 % loss (2026-11-26, Mbit/s): each ends inside a hold-back.
+  const endsInHoldBack = [4.76, 4.79, 4.78, 4.78, 4.78, 4.8, 4.75, 4.75, 2.23, 7.34, 1.26, 7.79, 2.61, 3.24];
+  const endsInLongHoldBack = [4.8, 4.79, 4.77, 4.23, 5.3, 4.79, 4.78, 3.49, 1.23, 9.41, 4.64, 4.94, 3.99, 2.93, 2.38];
+
+  it('ends the window after the last interval that owes nothing', () => {
+    expect(withoutTrailingDips(endsInHoldBack, 0.05)).toBe(12);
+    expect(withoutTrailingDips(endsInLongHoldBack, 0.05)).toBe(12);
+  });
+
+  it('keeps dips inside the window and a window that ends on a burst or a steady interval', () => {
+    expect(withoutTrailingDips(endsInHoldBack.slice(0, 12), 0.05)).toBe(12);
+    expect(withoutTrailingDips([100, 100, 40, 160, 100], 0.05)).toBe(5);
+    expect(withoutTrailingDips([100, 100, 100, 92], 0.05)).toBe(4);
+    expect(withoutTrailingDips([100, 100, 100, 89], 0.05)).toBe(3);
+  });
+
+  it('never drops more than half of the window (a real decline is not a hold-back)', () => {
+    expect(withoutTrailingDips([100, 100, 100, 100, 50, 50, 50], 0.05)).toBe(4);
+    expect(withoutTrailingDips([100, 20], 0.05)).toBe(1);
+    expect(withoutTrailingDips([], 0.05)).toBe(0);
+  });
+});
+
+describe('summarizeBandwidth, trailing hold-backs', () => {
+  const closedIntervals = [50, 100, 100, 100, 100, 190, 200, 200, 200, 200, 60, 90];
+  const basis = { startIndex: 6, endIndex: 12, pick: 'all' as const };
+  const stable = { ...observed, closedIntervals, finalWindow: [200, 200, 200, 200, 60, 90], finalBasis: basis };
+
+  it('leaves a download window ending in dips out of the figure from the first dip on', () => {
+    const { result } = summarizeBandwidth(stable);
+    expect(result.bitsPerSecond).toMatchObject({ value: 200, sampleCount: 4 });
+    expect(result.headlineBasisBitsPerSecond).toEqual([200, 200, 200, 200]);
+  });
+
+  it('keeps an upload window whole: its intervals hold only finished uploads', () => {
+    const { result } = summarizeBandwidth({ ...stable, direction: 'upload' });
+    expect(result.bitsPerSecond.value).toBeCloseTo(950 / 6, 6);
   });
 });
