@@ -64,8 +64,9 @@ const ensureJpegTools = () => ensureDebian({ 'libjpeg-turbo-progs': '/usr/bin/jp
 
 /**
  * What the shaped-link suites need (bench/lib/shaped-link, the link emulator, the accuracy smoke): namespaces and tbf
- * (iproute2), GSO off on the veths (ethtool), throughput truth (iperf3), latency truth and toxiproxy's API (curl), the
- * emulator's RTT checks (ping), and Go to build toxiproxy (still the Speed Page's and the loader bench's delay). Optional: without root the suites cannot make namespaces anyway and skip with the reason.
+ * (iproute2), GSO off on the veths (ethtool), throughput truth (iperf3), latency truth (curl) and the emulator's RTT
+ * checks (ping). Every delay comes from tools/link-emulator (built with the workspace), so no proxy is built any more.
+ * Optional: without root the suites cannot make namespaces anyway and skip with the reason.
  */
 const ensureNetworkLabTools = () =>
   ensureDebian(
@@ -75,24 +76,9 @@ const ensureNetworkLabTools = () =>
       iperf3: '/usr/bin/iperf3',
       curl: '/usr/bin/curl',
       'iputils-ping': '/usr/bin/ping',
-      'golang-go': goBinary(),
     },
     { optional: true },
   );
-
-/** The machine's Go (the image's own, else Debian's golang-go). */
-function goBinary() {
-  for (const candidate of ['/usr/local/go/bin/go', '/usr/bin/go']) if (existsSync(candidate)) return candidate;
-  return '/usr/bin/go';
-}
-
-async function ensureToxiproxyServer() {
-  if (!existsSync(goBinary())) return 'skipped: Go is missing (the shaped-link suites will say so)';
-  const { ensureToxiproxy, toxiproxyPath } = await import('../bench/lib/toxiproxy.mjs');
-  if (existsSync(toxiproxyPath)) return `cached, ${versions.toxiproxy}`;
-  await ensureToxiproxy(goBinary());
-  return `built ${versions.toxiproxy} from the Go module proxy`;
-}
 
 /** The toolchain pinned in rust-toolchain.toml, with its Wasm target and rustfmt/clippy (rustup reads the file). */
 async function ensureRustToolchain() {
@@ -169,8 +155,7 @@ export async function setup(options = {}) {
   if (options.browser !== false) await step('Chromium (Debian)', ensureChromium);
   await step('JPEG tools (Debian libjpeg-turbo-progs)', ensureJpegTools);
   if (options.lab !== false) {
-    await step('Network lab tools (Debian iproute2 ethtool iperf3 curl iputils-ping golang-go)', ensureNetworkLabTools);
-    await step('toxiproxy (Go module proxy)', ensureToxiproxyServer);
+    await step('Network lab tools (Debian iproute2 ethtool iperf3 curl iputils-ping)', ensureNetworkLabTools);
     await step('TURN server (Debian coturn)', ensureTurnServer);
   }
   await step('Rust toolchain (rust-toolchain.toml, with wasm32-unknown-unknown)', ensureRustToolchain);

@@ -14,7 +14,6 @@ export const versions = {
   // Must equal the wasm-bindgen version in Cargo.lock: the CLI refuses to process a mismatched crate.
   wasmBindgen: '0.2.130',
   // The shaped-link suites' delay/jitter proxy, built from the Go module proxy.
-  toxiproxy: '2.5.0',
 };
 
 export const cacheRoot = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'speedkit', 'tools');
