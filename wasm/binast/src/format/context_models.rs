@@ -8,8 +8,8 @@
 
 use super::counts;
 use super::entropy::{
-    kind_symbol, tree_walk, uint_symbol, Bit, Coder, Guess, KindModel, UIntModel, KIND_GUESS,
-    UINT_GUESS,
+    kind_symbol, tree_walk, uint_symbol, Bit, Coder, Guess, KindModel, UIntModel, GUESS_SLOTS,
+    KIND_GUESS, UINT_GUESS,
 };
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
@@ -167,20 +167,23 @@ fn guessed_value<C: Coder>(
     coder: &mut C,
     stretch: &Stretch,
     bits: (&mut [Bit], &mut [Bit]),
-    slots: &[usize; 4],
+    slots: &[usize; GUESS_SLOTS],
     weights: &mut Weights,
     guesses: (Guess, Guess),
     value: u32,
 ) -> Option<u32> {
     let (fine, follower) = guesses;
     let (first, second, case) = if fine.value() == follower.value() {
-        (fine.value(), None, 0)
+        (fine.value(), None, fine.votes().min(follower.votes()).min(3))
     } else if follower.votes() > fine.votes() {
-        (follower.value(), Some(fine.value()), 1)
+        (follower.value(), Some(fine.value()), 4 + follower.votes().min(3))
     } else {
-        (fine.value(), Some(follower.value()), 2)
+        (fine.value(), Some(follower.value()), 8 + fine.votes().min(3))
     };
-    let slot = slots[case];
+    if !(MIN_GUESS_CASE..12).contains(&case) {
+        return None;
+    }
+    let slot = slots[case as usize % 12];
     if mixed_bit(
         coder,
         stretch,
@@ -192,7 +195,7 @@ fn guessed_value<C: Coder>(
         return Some(first);
     }
     let second = second.filter(|_| SECOND_GUESS)?;
-    let slot = slots[3];
+    let slot = slots[12];
     mixed_bit(
         coder,
         stretch,
@@ -204,6 +207,8 @@ fn guessed_value<C: Coder>(
     .then_some(second)
 }
 
+const MIN_GUESS_CASE: u32 = 0;
+
 /// Whether a miss of the first guess is followed by the other context's guess when the two differ.
 const SECOND_GUESS: bool = true;
 
@@ -211,7 +216,7 @@ const SECOND_GUESS: bool = true;
 /// because their values vary too much for one guess to pay (measured per category: see the README).
 #[inline(always)]
 fn guessed(category: &str) -> bool {
-    matches!(category, "length" | "number" | "delta" | "string" | "text")
+    matches!(category, "none")
 }
 
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.

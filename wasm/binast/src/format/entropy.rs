@@ -83,7 +83,7 @@ pub struct Guess {
 }
 
 /// Votes a guess can hold: how many mismatches in a row it survives. (1, 3 and 7 measured; see the README.)
-const GUESS_VOTES: u32 = 3;
+const GUESS_VOTES: u32 = 15;
 
 impl Guess {
     /// The guessed value.
@@ -405,7 +405,24 @@ const TOP: usize = 48;
 /// The bits of a [`UIntModel`] that code "is it the guess?" (one per case `context_models` tells apart): slots no
 /// tree uses. Slot 16 is no node of the length tree (its nodes are 1..=31 from `LENGTH`), and slots 48..=51 would
 /// be the top bits of a length-0 tail, which has none. Slot 0, likewise no tree node, holds a flag's "is it 0?".
-pub const UINT_GUESS: [usize; 4] = [LENGTH, TOP, TOP + 1, TOP + 2];
+pub const UINT_GUESS: [usize; GUESS_SLOTS] = [
+    LENGTH,
+    TOP,
+    TOP + 1,
+    TOP + 2,
+    TOP + 3,
+    TOP + 4,
+    TOP + 8,
+    TOP + 12,
+    TOP + 16,
+    TOP + 20,
+    TOP + 24,
+    TOP + 28,
+    TOP + 32,
+];
+/// How many guess bits a model has: (both contexts guess alike, the follower's guess taken, the fine context's
+/// taken) × the taken guess's votes (0..=3), and the second guess.
+pub const GUESS_SLOTS: usize = 13;
 /// Adaptive bits in a [`UIntModel`].
 pub const UINT_BITS: usize = TOP + 32 * 4;
 
@@ -487,7 +504,7 @@ pub fn tree_walk<C: Coder>(
 pub const KIND_BITS: usize = 16 + 16 * 8;
 /// The bits of a [`KindModel`] that code "is it the guess?" (one per case `context_models` tells apart): slots
 /// no node of the tree uses (slot 0, and the first slot of each group of eight).
-pub const KIND_GUESS: [usize; 4] = [0, 16, 24, 32];
+pub const KIND_GUESS: [usize; GUESS_SLOTS] = [0, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104];
 
 /// An adaptive model of a symbol below 128 (node kinds): a 7-level tree, laid out as [`KIND_BITS`] says.
 #[derive(Clone)]
