@@ -50,27 +50,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// One JSON line of decision counts per decode (built with `--features decision-counts`): decisions in all, per node
-/// kind and per integer category, with how often the guess was (or, where no guess is coded, would have been) right.
+/// kind and per integer category.
 fn print_counts(totals: &[u64; counts::COUNTERS], runs: u64) {
     let per_run = |counter: usize| totals[counter] / runs;
     let share = |part: u64, whole: u64| part as f64 / whole.max(1) as f64;
     let kinds = per_run(counts::KINDS);
     let mut line = format!(
-        "{{\"decisions\":{},\"kinds\":{kinds},\"kindHitRate\":{:.3},\"fineGuessRate\":{:.3},\"followerGuessRate\":{:.3},\"eitherGuessRate\":{:.3},\"decisionsPerKind\":{:.2}",
+        "{{\"decisions\":{},\"kinds\":{kinds},\"decisionsPerKind\":{:.2}",
         per_run(counts::DECISIONS),
-        share(per_run(counts::KIND_HITS), kinds),
-        share(per_run(counts::KIND_FINE_HITS), kinds),
-        share(per_run(counts::KIND_FOLLOWER_HITS), kinds),
-        share(per_run(counts::KIND_EITHER_HITS), kinds),
         share(per_run(counts::KIND_DECISIONS), kinds),
     );
     for (i, category) in counts::UINT_CATEGORIES.iter().enumerate() {
-        let counter = counts::UINTS + 3 * i;
+        let counter = counts::UINTS + 2 * i;
         let values = per_run(counter);
         line += &format!(
-            ",\"{category}\":{{\"values\":{values},\"guessRate\":{:.3},\"decisionsPerValue\":{:.2}}}",
+            ",\"{category}\":{{\"values\":{values},\"decisionsPerValue\":{:.2}}}",
             share(per_run(counter + 1), values),
-            share(per_run(counter + 2), values),
         );
     }
     println!("{line}}}");

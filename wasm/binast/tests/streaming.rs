@@ -92,17 +92,7 @@ fn a_header_declaring_the_most_values_does_not_buy_work_beyond_the_bytes_receive
     // 64 Mi values and 64 Mi bytes of text declared, then a few bytes: the decoder must stop at the per-byte budget
     // (or the end of the input) instead of working through what the header promised.
     let mut file = b"BINJS".to_vec();
-    file.extend_from_slice(&[
-        (binast::Layout::Context as u8) << 1,
-        0x80,
-        0x80,
-        0x80,
-        0x40,
-        0x80,
-        0x80,
-        0x80,
-        0x40,
-    ]);
+    file.extend_from_slice(&[4 << 1, 0x80, 0x80, 0x80, 0x40, 0x80, 0x80, 0x80, 0x40]);
     for filler in [0x00u8, 0xff, 0x55] {
         let mut hostile = file.clone();
         hostile.extend(std::iter::repeat_n(filler, 64));

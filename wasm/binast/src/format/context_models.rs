@@ -7,10 +7,7 @@
 //! names all the time, so most references are small recency positions.
 
 use super::counts;
-use super::entropy::{
-    kind_symbol, tree_walk, uint_symbol, Bit, Coder, Guess, KindModel, UIntModel, GUESS_SLOTS,
-    KIND_GUESS, UINT_GUESS,
-};
+use super::entropy::{kind_symbol, tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
@@ -147,77 +144,13 @@ pub struct Models {
 #[derive(Clone, Copy)]
 struct Coarse {
     weights: Weights,
-    /// The weights of the "is it the guess?" decision: its inputs are reliable in other ways than the trees'.
-    guess_weights: Weights,
     last: u32,
 }
 
 const FRESH_COARSE: Coarse = Coarse {
     weights: WEIGHTS,
-    guess_weights: WEIGHTS,
     last: 0,
 };
-
-/// Codes whether `value` is its contexts' guess (see [`Guess`]), with the bits at `slots` of the fine and the
-/// follower model, and returns it if so (`None`: the caller's tree codes it). When the two contexts guess alike,
-/// one decision; when they differ, the more settled guess first (the fine context's on a tie), then, if
-/// `SECOND_GUESS`, the other. Each case has its own bit, because each is right at its own rate.
-#[inline(always)]
-fn guessed_value<C: Coder>(
-    coder: &mut C,
-    stretch: &Stretch,
-    bits: (&mut [Bit], &mut [Bit]),
-    slots: &[usize; GUESS_SLOTS],
-    weights: &mut Weights,
-    guesses: (Guess, Guess),
-    value: u32,
-) -> Option<u32> {
-    let (fine, follower) = guesses;
-    let (first, second, case) = if fine.value() == follower.value() {
-        (fine.value(), None, fine.votes().min(follower.votes()).min(3))
-    } else if follower.votes() > fine.votes() {
-        (follower.value(), Some(fine.value()), 4 + follower.votes().min(3))
-    } else {
-        (fine.value(), Some(follower.value()), 8 + fine.votes().min(3))
-    };
-    if !(MIN_GUESS_CASE..12).contains(&case) {
-        return None;
-    }
-    let slot = slots[case as usize % 12];
-    if mixed_bit(
-        coder,
-        stretch,
-        &mut bits.0[slot],
-        &mut bits.1[slot],
-        weights,
-        value == first,
-    ) {
-        return Some(first);
-    }
-    let second = second.filter(|_| SECOND_GUESS)?;
-    let slot = slots[12];
-    mixed_bit(
-        coder,
-        stretch,
-        &mut bits.0[slot],
-        &mut bits.1[slot],
-        weights,
-        value == second,
-    )
-    .then_some(second)
-}
-
-const MIN_GUESS_CASE: u32 = 0;
-
-/// Whether a miss of the first guess is followed by the other context's guess when the two differ.
-const SECOND_GUESS: bool = true;
-
-/// Which integer categories are coded against a guess first (see [`Guess`]); the rest walk their tree at once,
-/// because their values vary too much for one guess to pay (measured per category: see the README).
-#[inline(always)]
-fn guessed(category: &str) -> bool {
-    matches!(category, "none")
-}
 
 /// Where a value sits: the parent node's field in its own parent (`role`), the node's interface, the field.
 pub type Place = (&'static str, &'static str, &'static str);
@@ -351,8 +284,7 @@ impl Models {
         }
     }
 
-    /// Codes a node kind reference (< 128) at `place`: first whether it is the context's guess (one decision),
-    /// and only if not, the kind tree (seven more).
+    /// Codes a node kind reference (< 128) at `place`.
     pub fn kind<C: Coder>(
         &mut self,
         coder: &mut C,
@@ -363,55 +295,25 @@ impl Models {
         let at = self.contexts("kind", place, key, true);
         let decisions = counts::get(counts::DECISIONS);
         let (stretch, models) = (&self.stretch, &mut self.kinds);
-        let coarse = &mut self.coarse[at.coarse];
-        let (value, hit) = with_pair(models, at, |fine, follower| {
-            let guesses = (fine.guess, follower.guess);
-            let guessed = guessed_value(
-                coder,
-                stretch,
-                (&mut fine.bits, &mut follower.bits),
-                &KIND_GUESS,
-                &mut coarse.guess_weights,
-                guesses,
-                value,
-            );
-            let hit = guessed.is_some();
-            let value = if let Some(guess) = guessed {
-                guess
-            } else {
-                kind_symbol(coder, value, |c, i, bit| {
-                    mixed_bit(
-                        c,
-                        stretch,
-                        &mut fine.bits[i],
-                        &mut follower.bits[i],
-                        &mut coarse.weights,
-                        bit,
-                    )
-                })
-            };
-            fine.guess.observe(value);
-            follower.guess.observe(value);
-            if cfg!(feature = "decision-counts") {
-                let (fine, follower) = (guesses.0.value(), guesses.1.value());
-                counts::add(counts::KIND_FINE_HITS, u64::from(fine == value));
-                counts::add(counts::KIND_FOLLOWER_HITS, u64::from(follower == value));
-                counts::add(
-                    counts::KIND_EITHER_HITS,
-                    u64::from(fine == value || follower == value),
-                );
-            }
-            (value, hit)
+        let weights = &mut self.coarse[at.coarse].weights;
+        let value = with_pair(models, at, |fine, follower| {
+            kind_symbol(coder, value, |c, i, bit| {
+                mixed_bit(
+                    c,
+                    stretch,
+                    &mut fine.bits[i],
+                    &mut follower.bits[i],
+                    weights,
+                    bit,
+                )
+            })
         });
-        coarse.last = value;
-        if cfg!(feature = "decision-counts") {
-            counts::add(counts::KINDS, 1);
-            counts::add(counts::KIND_HITS, u64::from(hit));
-            counts::add(
-                counts::KIND_DECISIONS,
-                counts::get(counts::DECISIONS) - decisions,
-            );
-        }
+        self.coarse[at.coarse].last = value;
+        counts::add(counts::KINDS, 1);
+        counts::add(
+            counts::KIND_DECISIONS,
+            counts::get(counts::DECISIONS) - decisions,
+        );
         value
     }
 
@@ -425,66 +327,34 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts(category, place, key, false);
-        let counter = counts::uint_counter(category);
         let decisions = counts::get(counts::DECISIONS);
-        let (value, hit) = self.uint_at(coder, at, value, guessed(category));
-        if let Some(counter) = counter {
+        let value = self.uint_at(coder, at, value);
+        if let Some(counter) = counts::uint_counter(category) {
             counts::add(counter, 1);
-            counts::add(counter + 1, u64::from(hit));
-            counts::add(counter + 2, counts::get(counts::DECISIONS) - decisions);
+            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
         }
         value
     }
 
-    /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large),
-    /// first as "is it the guess?" if `guessed`. Returns the value and whether it was the guess.
+    /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large).
     #[inline(never)]
-    fn uint_at<C: Coder>(
-        &mut self,
-        coder: &mut C,
-        at: Contexts,
-        value: u32,
-        guessed: bool,
-    ) -> (u32, bool) {
+    fn uint_at<C: Coder>(&mut self, coder: &mut C, at: Contexts, value: u32) -> u32 {
         let (stretch, models) = (&self.stretch, &mut self.uints);
-        let coarse = &mut self.coarse[at.coarse];
-        let (value, hit) = with_pair(models, at, |fine, follower| {
-            let guesses = (fine.guess, follower.guess);
-            let guess = if guessed {
-                guessed_value(
-                    coder,
+        let weights = &mut self.coarse[at.coarse].weights;
+        let value = with_pair(models, at, |fine, follower| {
+            uint_symbol(coder, value, |c, i, bit| {
+                mixed_bit(
+                    c,
                     stretch,
-                    (&mut fine.bits, &mut follower.bits),
-                    &UINT_GUESS,
-                    &mut coarse.guess_weights,
-                    guesses,
-                    value,
+                    &mut fine.bits[i],
+                    &mut follower.bits[i],
+                    weights,
+                    bit,
                 )
-            } else {
-                None
-            };
-            let value = if let Some(guess) = guess {
-                guess
-            } else {
-                uint_symbol(coder, value, |c, i, bit| {
-                    mixed_bit(
-                        c,
-                        stretch,
-                        &mut fine.bits[i],
-                        &mut follower.bits[i],
-                        &mut coarse.weights,
-                        bit,
-                    )
-                })
-            };
-            // Without a guess decision the guesses still follow the values: counted as would-be hits.
-            let would_hit = guess.is_some() || (!guessed && value == guesses.0.value());
-            fine.guess.observe(value);
-            follower.guess.observe(value);
-            (value, would_hit)
+            })
         });
-        coarse.last = value;
-        (value, hit)
+        self.coarse[at.coarse].last = value;
+        value
     }
 
     /// Codes a flag or small tag at `place`: first whether it is 0 (most flags are false), then, if not, the
@@ -498,6 +368,7 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts("flag", place, key, false);
+        let decisions = counts::get(counts::DECISIONS);
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
         // Bit 0 of an integer model is not a node of its trees, so it holds this decision.
@@ -511,21 +382,15 @@ impl Models {
                 value == 0,
             )
         });
-        let counter = counts::uint_counter("flag");
-        if zero {
+        let value = if zero {
             self.coarse[at.coarse].last = 0;
-            if let Some(counter) = counter {
-                counts::add(counter, 1);
-                counts::add(counter + 2, 1);
-            }
-            return 0;
-        }
-        let decisions = counts::get(counts::DECISIONS);
-        let (value, hit) = self.uint_at(coder, at, value, false);
-        if let Some(counter) = counter {
+            0
+        } else {
+            self.uint_at(coder, at, value)
+        };
+        if let Some(counter) = counts::uint_counter("flag") {
             counts::add(counter, 1);
-            counts::add(counter + 1, u64::from(hit));
-            counts::add(counter + 2, 1 + counts::get(counts::DECISIONS) - decisions);
+            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
         }
         value
     }

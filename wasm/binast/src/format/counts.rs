@@ -8,23 +8,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Binary decisions coded or decoded (every kind, integer, text and float decision).
 pub const DECISIONS: usize = 0;
-/// Node kinds coded, and how many of them were their context's guess.
+/// Node kinds coded (nulls included).
 pub const KINDS: usize = 1;
-/// See [`KINDS`].
-pub const KIND_HITS: usize = 2;
 /// Binary decisions spent on node kinds.
-pub const KIND_DECISIONS: usize = 3;
-/// Node kinds that the fine context's guess alone, or the follower context's alone, would have hit.
-pub const KIND_FINE_HITS: usize = 4;
-/// See [`KIND_FINE_HITS`].
-pub const KIND_FOLLOWER_HITS: usize = 5;
-/// Node kinds that one of the two guesses would have hit.
-pub const KIND_EITHER_HITS: usize = 6;
+pub const KIND_DECISIONS: usize = 2;
 /// Integers coded per category (string references, list lengths, flags, number tags, differences, text lengths),
-/// each as three counters from `UINTS + 3 × category`: values, guesses hit, decisions.
-pub const UINTS: usize = 7;
+/// each as two counters from `UINTS + 2 × category`: values, decisions.
+pub const UINTS: usize = 3;
 /// How many counters there are.
-pub const COUNTERS: usize = UINTS + 3 * UINT_CATEGORIES.len();
+pub const COUNTERS: usize = UINTS + 2 * UINT_CATEGORIES.len();
 /// The integer categories, in counter order.
 pub const UINT_CATEGORIES: [&str; 6] = ["string", "length", "flag", "number", "delta", "text"];
 
@@ -75,7 +67,7 @@ pub fn take() -> [u64; COUNTERS] {
     [0; COUNTERS]
 }
 
-/// The counter index of an integer category's values (its hits and decisions follow), if it is one; always
+/// The counter index of an integer category's values (its decisions follow), if it is one; always
 /// `None` without the feature, so no build that ships compares category names per value.
 #[inline(always)]
 pub fn uint_counter(category: &str) -> Option<usize> {
@@ -85,5 +77,5 @@ pub fn uint_counter(category: &str) -> Option<usize> {
     UINT_CATEGORIES
         .iter()
         .position(|&known| known == category)
-        .map(|i| UINTS + 3 * i)
+        .map(|i| UINTS + 2 * i)
 }

@@ -71,46 +71,6 @@ impl Bit {
     }
 }
 
-/// A context's guess at its next value: the value it has seen most often lately, kept as a one-entry majority
-/// vote (a match adds a vote, a mismatch takes one away, and an empty vote adopts the new value). The coder first
-/// codes "is it the guess?" as one mixed decision and walks a model's full tree only when it is not: most values of
-/// a context repeat its usual one (issue #17 part 3, measured in `wasm/binast/README.md`), so most cost one
-/// decision instead of four (integers) or seven (node kinds).
-#[derive(Clone, Copy, Default)]
-pub struct Guess {
-    value: u32,
-    votes: u32,
-}
-
-/// Votes a guess can hold: how many mismatches in a row it survives. (1, 3 and 7 measured; see the README.)
-const GUESS_VOTES: u32 = 15;
-
-impl Guess {
-    /// The guessed value.
-    #[inline]
-    pub fn value(self) -> u32 {
-        self.value
-    }
-
-    /// How settled the guess is (0..=`GUESS_VOTES`).
-    #[inline]
-    pub fn votes(self) -> u32 {
-        self.votes
-    }
-
-    /// Takes the value actually coded into account.
-    #[inline]
-    pub fn observe(&mut self, value: u32) {
-        if value == self.value {
-            self.votes = (self.votes + 1).min(GUESS_VOTES);
-        } else if self.votes == 0 {
-            self.value = value;
-        } else {
-            self.votes -= 1;
-        }
-    }
-}
-
 /// The writing half of the range coder.
 pub struct Encoder {
     low: u64,
@@ -402,27 +362,6 @@ const DIRECT_LIMIT: u32 = 15;
 const HEAD: usize = 0;
 const LENGTH: usize = 16;
 const TOP: usize = 48;
-/// The bits of a [`UIntModel`] that code "is it the guess?" (one per case `context_models` tells apart): slots no
-/// tree uses. Slot 16 is no node of the length tree (its nodes are 1..=31 from `LENGTH`), and slots 48..=51 would
-/// be the top bits of a length-0 tail, which has none. Slot 0, likewise no tree node, holds a flag's "is it 0?".
-pub const UINT_GUESS: [usize; GUESS_SLOTS] = [
-    LENGTH,
-    TOP,
-    TOP + 1,
-    TOP + 2,
-    TOP + 3,
-    TOP + 4,
-    TOP + 8,
-    TOP + 12,
-    TOP + 16,
-    TOP + 20,
-    TOP + 24,
-    TOP + 28,
-    TOP + 32,
-];
-/// How many guess bits a model has: (both contexts guess alike, the follower's guess taken, the fine context's
-/// taken) × the taken guess's votes (0..=3), and the second guess.
-pub const GUESS_SLOTS: usize = 13;
 /// Adaptive bits in a [`UIntModel`].
 pub const UINT_BITS: usize = TOP + 32 * 4;
 
@@ -432,15 +371,12 @@ pub const UINT_BITS: usize = TOP + 32 * 4;
 pub struct UIntModel {
     /// The adaptive bits, by the index `uint_symbol` passes to its bit function.
     pub bits: [Bit; UINT_BITS],
-    /// The context's usual value (see [`Guess`]).
-    pub guess: Guess,
 }
 
 impl Default for UIntModel {
     fn default() -> Self {
         UIntModel {
             bits: [Bit::default(); UINT_BITS],
-            guess: Guess::default(),
         }
     }
 }
@@ -502,9 +438,6 @@ pub fn tree_walk<C: Coder>(
 /// part 2): a kind's walk now reads two 64-byte lines of a model instead of four (levels 4, 5 and 6 each sat in a
 /// line of their own), and the models of a large script are megabytes, so those reads were mostly cache misses.
 pub const KIND_BITS: usize = 16 + 16 * 8;
-/// The bits of a [`KindModel`] that code "is it the guess?" (one per case `context_models` tells apart): slots
-/// no node of the tree uses (slot 0, and the first slot of each group of eight).
-pub const KIND_GUESS: [usize; GUESS_SLOTS] = [0, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104];
 
 /// An adaptive model of a symbol below 128 (node kinds): a 7-level tree, laid out as [`KIND_BITS`] says.
 #[derive(Clone)]
@@ -512,15 +445,12 @@ pub const KIND_GUESS: [usize; GUESS_SLOTS] = [0, 16, 24, 32, 40, 48, 56, 64, 72,
 pub struct KindModel {
     /// The tree's bits, by slot.
     pub bits: [Bit; KIND_BITS],
-    /// The context's usual kind (see [`Guess`]).
-    pub guess: Guess,
 }
 
 impl Default for KindModel {
     fn default() -> Self {
         KindModel {
             bits: [Bit::default(); KIND_BITS],
-            guess: Guess::default(),
         }
     }
 }

@@ -10,10 +10,9 @@ pub enum Layout {
     Multipart = 1,
     /// Format 2: the tree split into per-kind streams.
     Optimised = 2,
-    /// Format 5: one range-coded sequence, every value predicted from its context by adaptive models. (Format 3
-    /// was its first version, with a slower text model; format 4 walked a kind's or an integer's whole tree where
-    /// format 5 first codes whether it is the context's guess. No decoder reads either any more.)
-    Context = 5,
+    /// Format 4: one range-coded sequence, every value predicted from its context by adaptive models. (Format 3
+    /// was its first version, with a slower text model; no decoder reads it any more.)
+    Context = 4,
 }
 
 impl Layout {
@@ -22,7 +21,7 @@ impl Layout {
         match format {
             1 => Some(Layout::Multipart),
             2 => Some(Layout::Optimised),
-            5 => Some(Layout::Context),
+            4 => Some(Layout::Context),
             _ => None,
         }
     }
