@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use common::{median, runs_and_files};
 
-use binast::{to_javascript, File};
+use binast::{counts, to_javascript, File};
 
 /// Milliseconds of this thread's CPU time, or of wall time since `origin` where that is not available.
 fn now_ms(origin: Instant) -> f64 {
@@ -24,6 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let origin = Instant::now();
     for path in files {
         let bytes = std::fs::read(&path)?;
+        counts::take();
         let (mut tree_ms, mut regenerate_ms) = (Vec::new(), Vec::new());
         let mut output_bytes = 0;
         for _ in 0..runs {
@@ -41,6 +42,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{{\"file\":{path:?},\"treeMs\":{tree:.3},\"regenerateMs\":{regenerate:.3},\"outputBytes\":{output_bytes},\"MBps\":{:.1}}}",
             output_bytes as f64 / 1e3 / (tree + regenerate)
         );
+        if cfg!(feature = "decision-counts") {
+            print_counts(&counts::take(), runs as u64);
+        }
     }
     Ok(())
+}
+
+/// One JSON line of decision counts per decode (built with `--features decision-counts`): decisions in all, per node
+/// kind and per integer category.
+fn print_counts(totals: &[u64; counts::COUNTERS], runs: u64) {
+    let per_run = |counter: usize| totals[counter] / runs;
+    let share = |part: u64, whole: u64| part as f64 / whole.max(1) as f64;
+    let kinds = per_run(counts::KINDS);
+    let mut line = format!(
+        "{{\"decisions\":{},\"kinds\":{kinds},\"decisionsPerKind\":{:.2}",
+        per_run(counts::DECISIONS),
+        share(per_run(counts::KIND_DECISIONS), kinds),
+    );
+    for (i, category) in counts::UINT_CATEGORIES.iter().enumerate() {
+        let counter = counts::UINTS + 2 * i;
+        let values = per_run(counter);
+        line += &format!(
+            ",\"{category}\":{{\"values\":{values},\"decisionsPerValue\":{:.2}}}",
+            share(per_run(counter + 1), values),
+        );
+    }
+    println!("{line}}}");
 }

@@ -30,6 +30,7 @@ mod stream_api;
 #[cfg(feature = "encoder")]
 mod wasm_api;
 
+pub use format::counts;
 pub use format::wtf8;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]

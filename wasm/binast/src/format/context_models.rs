@@ -6,6 +6,7 @@
 //! string used n distinct strings ago in the same role (move-to-front). Minified code reuses a handful of short
 //! names all the time, so most references are small recency positions.
 
+use super::counts;
 use super::entropy::{kind_symbol, tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
@@ -292,6 +293,7 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts("kind", place, key, true);
+        let decisions = counts::get(counts::DECISIONS);
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
@@ -307,6 +309,11 @@ impl Models {
             })
         });
         self.coarse[at.coarse].last = value;
+        counts::add(counts::KINDS, 1);
+        counts::add(
+            counts::KIND_DECISIONS,
+            counts::get(counts::DECISIONS) - decisions,
+        );
         value
     }
 
@@ -320,7 +327,13 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts(category, place, key, false);
-        self.uint_at(coder, at, value)
+        let decisions = counts::get(counts::DECISIONS);
+        let value = self.uint_at(coder, at, value);
+        if let Some(counter) = counts::uint_counter(category) {
+            counts::add(counter, 1);
+            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
+        }
+        value
     }
 
     /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large).
@@ -355,6 +368,7 @@ impl Models {
         value: u32,
     ) -> u32 {
         let at = self.contexts("flag", place, key, false);
+        let decisions = counts::get(counts::DECISIONS);
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
         // Bit 0 of an integer model is not a node of its trees, so it holds this decision.
@@ -368,11 +382,17 @@ impl Models {
                 value == 0,
             )
         });
-        if zero {
+        let value = if zero {
             self.coarse[at.coarse].last = 0;
-            return 0;
+            0
+        } else {
+            self.uint_at(coder, at, value)
+        };
+        if let Some(counter) = counts::uint_counter("flag") {
+            counts::add(counter, 1);
+            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
         }
-        self.uint_at(coder, at, value)
+        value
     }
 
     /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when

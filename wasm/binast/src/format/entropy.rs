@@ -98,6 +98,7 @@ impl Encoder {
     /// Codes `bit` with probability `p1` (of a 1, in 1/65536, 1..=65535).
     #[inline]
     fn code(&mut self, bit: bool, p1: u32) {
+        super::counts::add(super::counts::DECISIONS, 1);
         let bound = (self.range >> 16) * p1;
         if bit {
             self.range = bound;
@@ -245,6 +246,7 @@ impl<'a> Decoder<'a> {
 
     #[inline]
     fn decode(&mut self, p1: u32) -> bool {
+        super::counts::add(super::counts::DECISIONS, 1);
         let bound = (self.range >> 16) * p1;
         let bit = self.code < bound;
         if bit {

@@ -2,6 +2,7 @@
 //! and writer. Nothing here knows the grammar (`grammar/`) or the container (`container.rs`).
 
 pub mod context_models;
+pub mod counts;
 pub mod entropy;
 pub mod hash;
 pub mod layout;
