@@ -1,4 +1,4 @@
-// `node bench/accuracy/upload-diag.mjs FILE.json… [--src packages/speedtest/src] [--verbose]`
+// `node bench/accuracy/upload-diag.mjs FILE.json… [--src packages/speedtest/src] [--verbose] [--no-stalls]`
 // Replays the upload phase of a saved `--samples` run of `speedkit-direct` (or `-base`), whose page recorded every
 // upload's receipt (the server's read timeline) and resource timing (engines.mjs): the engine's own placement
 // (upload-spans.ts), idle gaps and stalls, and goodput meter (goodput.ts), bundled from `--src` (default: this
@@ -14,7 +14,12 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   allowPositionals: true,
-  options: { src: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    src: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    // Replays with no stall left out (what the figure would be if holes in the reads stayed in).
+    'no-stalls': { type: 'boolean', default: false },
+  },
 });
 const srcDir = resolve(args.src ?? join(repoRoot, 'packages', 'speedtest', 'src'));
 
@@ -33,6 +38,8 @@ async function loadEngine() {
     format: 'esm',
     platform: 'neutral',
     write: false,
+    // Another copy's tsconfig may extend a file that is not there (a `git archive` of one package).
+    tsconfigRaw: '{}',
   });
   const code = Buffer.from(bundle.outputFiles[0].contents).toString('base64');
   return import(`data:text/javascript;base64,${code}`);
@@ -99,7 +106,9 @@ function replay(file, raw, diag) {
       bytes: upload.receipt.receivedBytes,
       receiveTimeline: upload.receipt.receiveTimeline,
       serverEndMs: upload.receipt.receiveDurationMs,
-      stallMs: engine.stallThresholdMs(idleRttMs, loaded.length > 0 ? engine.median(loaded) : Number.NaN),
+      stallMs: args['no-stalls']
+        ? undefined
+        : engine.stallThresholdMs(idleRttMs, loaded.length > 0 ? engine.median(loaded) : Number.NaN),
     });
     placementOf.set(upload, placement);
     meter.addSpans(placement.spans);
@@ -107,9 +116,7 @@ function replay(file, raw, diag) {
     const previousEnd = previous ? (placementOf.get(previous)?.receiveEndMs ?? null) : null;
     for (const gap of engine.uploadGaps(placement, previousEnd)) {
       meter.addGap(gap.startMs, gap.endMs);
-      const stall =
-        placement.fromServer &&
-        placement.stalls.some((/** @type {{ startMs: number }} */ s) => s.startMs === gap.startMs);
+      const stall = stallsOf(placement).some((s) => s.startMs === gap.startMs);
       gaps.push({ ...gap, kind: stall ? 'stall' : 'idle' });
     }
   }
@@ -128,7 +135,11 @@ function replay(file, raw, diag) {
     const p = placementOf.get(upload);
     const t = upload.timing;
     console.log(
-      `  upload ${rel(t.requestStart)}→${rel(t.responseStart)} ms, ${upload.receipt.receivedBytes} B, server read ${rel(p.receiveStartMs)}→${rel(p.receiveEndMs)}, after ${previousOf.has(upload) ? rel(placementOf.get(previousOf.get(upload)).receiveEndMs) : '—'}, stalls ${p.stalls.map((/** @type {any} */ s) => `${rel(s.startMs)}–${rel(s.endMs)}`).join(' ') || 'none'}`,
+      `  upload ${rel(t.requestStart)}→${rel(t.responseStart)} ms, ${upload.receipt.receivedBytes} B, server read ${rel(p.receiveStartMs)}→${rel(p.receiveEndMs)}, after ${previousOf.has(upload) ? rel(placementOf.get(previousOf.get(upload)).receiveEndMs) : '—'}, stalls ${
+        stallsOf(p)
+          .map((s) => `${rel(s.startMs)}–${rel(s.endMs)}`)
+          .join(' ') || 'none'
+      }`,
     );
     if (args.verbose) {
       console.log(
@@ -170,6 +181,16 @@ function replay(file, raw, diag) {
   function rel(timeMs) {
     return (timeMs - origin).toFixed(0);
   }
+}
+
+/**
+ * What an engine's placement left out as stalls: `stalls` (main until 2026-11-26) or `stall` (to the last read).
+ * @param {any} placement
+ * @returns {{ startMs: number, endMs: number }[]}
+ */
+function stallsOf(placement) {
+  if (!placement.fromServer) return [];
+  return placement.stalls ?? (placement.stall ? [placement.stall] : []);
 }
 
 /** @param {{ startMs: number, endMs: number }[]} spans @param {number} from @param {number} to */
