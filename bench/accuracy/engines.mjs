@@ -141,12 +141,45 @@ function directEngine(name, entryPoint) {
       await page.goto(`${origin}/meta`);
       const result = await page.evaluate(
         async ({ origin, timeoutMs }) => {
+          // Every upload's receipt (the server's read timeline) and resource timing, for `--samples`: the result holds
+          // only each request's totals, and an upload figure above the link is decided by where its bytes were placed
+          // (upload-diag.mjs replays the engine's placement from these). A clone read after the engine's own read costs
+          // one JSON parse of a few kB per upload.
+          /** @type {{ url: string, startedMs: number, receipt: unknown }[]} */
+          const uploads = [];
+          const plainFetch = window.fetch.bind(window);
+          window.fetch = async (input, init) => {
+            const startedMs = performance.now();
+            const response = await plainFetch(input, init);
+            const url = String(input instanceof Request ? input.url : input);
+            if (url.includes('/__up')) {
+              response
+                .clone()
+                .json()
+                .then((receipt) => uploads.push({ url, startedMs, receipt }))
+                .catch(() => {});
+            }
+            return response;
+          };
           const { SpeedTest } = await import(`${origin}/__accuracy/speedkit.js`);
           const engine = new SpeedTest({ serverUrl: origin });
           const timer = setTimeout(() => engine.abort(), timeoutMs);
+          const testOriginMs = performance.now();
           const result = await engine.start();
           clearTimeout(timer);
-          return result;
+          const timings = performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.includes('/__up'))
+            .map((entry) => {
+              const timing = /** @type {PerformanceResourceTiming} */ (entry);
+              return {
+                url: timing.name,
+                requestStart: timing.requestStart,
+                responseStart: timing.responseStart,
+                responseEnd: timing.responseEnd,
+              };
+            });
+          return { ...result, diagnostics: { testOriginMs, uploads, timings } };
         },
         { origin, timeoutMs },
       );

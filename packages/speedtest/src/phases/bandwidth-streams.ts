@@ -175,8 +175,8 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
   });
   pool.meter.addSpans(spans.spans);
   // The server's read times show when this stream was not sending: the round trip its connection idled between its
-  // previous upload and this one, and a retransmission-timeout stall (upload-spans.ts). They are left out of goodput
-  // (GoodputMeter.addGap).
+  // previous upload and this one's first read, and a retransmission-timeout stall up to the upload's last read
+  // (upload-spans.ts). They are left out of goodput, bytes and time together (GoodputMeter.addGap).
   for (const gap of uploadGaps(spans, stream.lastReadEndMs)) pool.meter.addGap(gap.startMs, gap.endMs);
   stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
   return probe;
