@@ -309,11 +309,7 @@ impl Models {
             })
         });
         self.coarse[at.coarse].last = value;
-        counts::add(counts::KINDS, 1);
-        counts::add(
-            counts::KIND_DECISIONS,
-            counts::get(counts::DECISIONS) - decisions,
-        );
+        counts::value(counts::KINDS, decisions);
         value
     }
 
@@ -330,8 +326,7 @@ impl Models {
         let decisions = counts::get(counts::DECISIONS);
         let value = self.uint_at(coder, at, value);
         if let Some(counter) = counts::uint_counter(category) {
-            counts::add(counter, 1);
-            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
+            counts::value(counter, decisions);
         }
         value
     }
@@ -389,8 +384,7 @@ impl Models {
             self.uint_at(coder, at, value)
         };
         if let Some(counter) = counts::uint_counter("flag") {
-            counts::add(counter, 1);
-            counts::add(counter + 1, counts::get(counts::DECISIONS) - decisions);
+            counts::value(counter, decisions);
         }
         value
     }

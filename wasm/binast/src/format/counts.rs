@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Binary decisions coded or decoded (every kind, integer, text and float decision).
 pub const DECISIONS: usize = 0;
-/// Node kinds coded (nulls included).
+/// Node kinds coded (nulls included); the next counter holds the decisions spent on them (see `value`).
 pub const KINDS: usize = 1;
 /// Binary decisions spent on node kinds.
-pub const KIND_DECISIONS: usize = 2;
+pub const KIND_DECISIONS: usize = KINDS + 1;
 /// Integers coded per category (string references, list lengths, flags, number tags, differences, text lengths),
 /// each as two counters from `UINTS + 2 × category`: values, decisions.
 pub const UINTS: usize = 3;
@@ -65,6 +65,15 @@ pub fn take() -> [u64; COUNTERS] {
 #[cfg(not(feature = "decision-counts"))]
 pub fn take() -> [u64; COUNTERS] {
     [0; COUNTERS]
+}
+
+/// Counts one value coded under `counter` and, in the counter after it, the decisions spent on it: those since
+/// `decisions_before` (`get(DECISIONS)` read before the value was coded). Every value counter is followed by its
+/// decisions counter (`KINDS`, and each integer category's from `UINTS`).
+#[inline(always)]
+pub fn value(counter: usize, decisions_before: u64) {
+    add(counter, 1);
+    add(counter + 1, get(DECISIONS) - decisions_before);
 }
 
 /// The counter index of an integer category's values (its decisions follow), if it is one; always
