@@ -35,16 +35,17 @@ export function analyze(rows, profiles, { smoke }) {
 }
 
 /**
- * Writes a run as `<dir>/<name>.{json,csv,md}`: every repetition's row with the summaries, the CSV, the table.
+ * Writes a run as `<dir>/<name>.{json,csv,md}`: every repetition's row with the summaries, the CSV, and `markdown`,
+ * the run in full (`runFile` of write-doc.mjs).
  * @param {string} dir
  * @param {string} name
- * @param {{ meta: unknown, rows: import('./testbed.mjs').Row[], summaries: ReturnType<typeof summarize>, table: string }} run
+ * @param {{ meta: unknown, rows: import('./testbed.mjs').Row[], summaries: ReturnType<typeof summarize>, markdown: string }} run
  */
-export function saveRun(dir, name, { meta, rows, summaries, table }) {
+export function saveRun(dir, name, { meta, rows, summaries, markdown }) {
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
   writeFileSync(join(dir, `${name}.csv`), `${csv(summaries)}\n`);
-  writeFileSync(join(dir, `${name}.md`), `${table}\n`);
+  writeFileSync(join(dir, `${name}.md`), markdown);
 }
 
 /**
@@ -53,7 +54,16 @@ export function saveRun(dir, name, { meta, rows, summaries, table }) {
  * @returns {import('./write-doc.mjs').DocRun}
  */
 export function loadRun(name) {
-  const { meta, rows } = JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8'));
+  return docRun(name, JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')));
+}
+
+/**
+ * A run's rows analysed for the document (pure).
+ * @param {string} name
+ * @param {{ meta: any, rows: import('./testbed.mjs').Row[] }} run
+ * @returns {import('./write-doc.mjs').DocRun}
+ */
+export function docRun(name, { meta, rows }) {
   const { summaries, table, checks: ours } = analyze(rows, meta.profiles, { smoke: false });
   return { title: meta.title ?? `Run ${meta.startedAt}`, file: name, meta, summaries, table, checks: ours };
 }

@@ -3,7 +3,7 @@
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from '../../scripts/build.mjs';
 import { exec } from '../../scripts/lib/exec.mjs';
@@ -12,9 +12,9 @@ import { setup } from '../../scripts/setup.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
 import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
-import { analyze, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
+import { analyze, docRun, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
-import { documentedRunNames, writeAccuracyDoc } from './write-doc.mjs';
+import { documentedRunNames, runFile, writeAccuracyDoc } from './write-doc.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,8 +42,8 @@ if (args.retruth !== undefined) {
   const file = join(resultsDir, `${args.retruth}.json`);
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   const { meta, rows } = retruth(saved);
-  const { summaries, table } = analyze(rows, meta.profiles, { smoke: false });
-  saveRun(resultsDir, args.retruth, { meta, rows, summaries, table });
+  const run = docRun(args.retruth, { meta, rows });
+  saveRun(resultsDir, args.retruth, { meta, rows, summaries: run.summaries, markdown: runFile(run) });
   log(`re-derived the throughput truth of ${file}`);
   process.exit(0);
 }
@@ -172,11 +172,12 @@ for (const error of errors) log(`✘ ${error.profile} ${error.engine} #${error.r
 
 const outDir = args.smoke ? join(repoRoot, 'reports') : resultsDir;
 const base = args.smoke ? 'accuracy-smoke' : args.name;
-saveRun(outDir, base, { meta, rows, summaries, table });
+const run = { title: meta.title, file: base, meta, summaries, table, checks: ours };
+saveRun(outDir, base, { meta, rows, summaries, markdown: runFile(run, relative(repoRoot, join(outDir, base))) });
 // A new run becomes the document's current state; the runs it showed before move to its index of earlier runs.
 if (!args.smoke && !args['no-doc']) {
   const earlier = documentedRunNames().filter((name) => name !== base);
-  writeAccuracyDoc([{ title: meta.title, file: base, meta, summaries, table, checks: ours }, ...earlier.map(loadRun)]);
+  writeAccuracyDoc([run, ...earlier.map(loadRun)]);
 }
 log(`\nwrote ${join(outDir, base)}.{json,csv,md}${args.smoke || args['no-doc'] ? '' : ' and docs/accuracy.md'}`);
 

@@ -1,8 +1,8 @@
 // Writes docs/accuracy.md from saved runs (bench/results/accuracy/<name>.json). The first run is the current state: the
 // summary of the issues' goals, the method, then its date, machine, load, truth probes, table and checks in full. Earlier
-// runs are indexed at the end, each written in full to bench/results/accuracy/<name>.md (so the document stays
-// readable and nothing measured is lost), followed by the hand-written findings kept in bench/accuracy/findings.md
-// (so a rerun refreshes the numbers without losing the analysis).
+// runs are indexed at the end, each linking to its own bench/results/accuracy/<name>.md (`runFile`, written with the
+// run), so the document stays readable and nothing measured is lost; then the hand-written findings kept in
+// bench/accuracy/findings.md (so a rerun refreshes the numbers without losing the analysis).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
@@ -29,8 +29,6 @@ export function writeAccuracyDoc(runs) {
   const findings = read('bench', 'accuracy', 'findings.md');
   const overhead = read(...resultsPath, 'overhead.md');
   writeFileSync(join(repoRoot, 'docs', 'accuracy.md'), accuracyDoc(runs, findings, overhead));
-  for (const run of runs)
-    writeFileSync(join(repoRoot, ...resultsPath, `${run.file}.md`), `${runSection(run, 1).trim()}\n`);
   const names = runs.map((run) => run.file);
   writeFileSync(runListFile, `${JSON.stringify(names, null, 2)}\n`);
 }
@@ -145,11 +143,21 @@ ${table}
 }
 
 /**
+ * A run's own file (`<name>.md` beside its JSON): the run in full, as the document shows its current run (pure).
+ * @param {DocRun} run
+ * @param {string} [rawPath] where its `.json` and `.csv` are, from the repository root, without the extension
+ */
+export function runFile(run, rawPath) {
+  return `${runSection(run, 1, rawPath).trim()}\n`;
+}
+
+/**
  * One run in full, its title at heading `level` (2 inside the document, 1 in the run's own file).
  * @param {DocRun} run
  * @param {number} level
+ * @param {string} [rawPath] see `runFile`
  */
-function runSection({ title, file, meta, table, checks }, level) {
+function runSection({ title, file, meta, table, checks }, level, rawPath = `bench/results/accuracy/${file}`) {
   const heading = '#'.repeat(level);
   const load = (/** @type {number[]} */ l) => l.map((v) => v.toFixed(2)).join(' / ');
   // TCP goodput a tbf rate allows with 1500-byte MTU and timestamps: 1448 payload bytes per 1514 on the wire.
@@ -175,7 +183,7 @@ ${heading} ${title}
 Started ${meta.startedAt}, took ${Math.round(meta.durationS / 60)} min, ${meta.repetitions} repetitions per profile and engine.
 Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}.
 Load average (1/5/15 min): ${load(meta.machine.loadBefore)} before, ${load(meta.machine.loadAfter)} after.
-Raw rows: bench/results/accuracy/${file}.{json,csv}.
+Raw rows: ${rawPath}.{json,csv}.
 
 #${heading} Truth probes
 
@@ -187,7 +195,7 @@ ${probes}
 
 ${table}
 
-#${heading} Issue 4 checks for our engine (throughput ±5% up to 200 Mbit/s, latency ±2 ms)
+#${heading} Issue 4 checks for our engine (each with its limit)
 
 ${checks.map((c) => `- ${c.ok ? 'pass' : '**FAIL**'}: ${c.text}`).join('\n')}
 ${errors.length ? `\nEngine runs that did not finish:\n\n${errors.join('\n')}\n` : ''}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { overheadTable } from '../overhead.mjs';
-import { accuracyDoc } from '../write-doc.mjs';
+import { accuracyDoc, runFile } from '../write-doc.mjs';
 
 const meta = {
   startedAt: '2026-11-22T07:30:00.000Z',
@@ -107,5 +107,22 @@ describe('accuracyDoc', () => {
     expect(section).toBeLessThan(withOverhead.indexOf('## Findings'));
     expect(withOverhead).toContain(table);
     expect(doc).not.toContain('## Where the local latency overhead comes from');
+  });
+});
+
+describe('runFile', () => {
+  const run = { title: 'Smoke', file: 'accuracy-smoke', meta, summaries, table: '| the table |', checks: [] };
+
+  it('is the run in full under its own top heading, naming where its raw rows are', () => {
+    const file = runFile(run, 'reports/accuracy-smoke');
+    expect(file.startsWith('# Smoke\n')).toBe(true);
+    expect(file).toContain('\n## Truth probes\n');
+    expect(file).toContain('Raw rows: reports/accuracy-smoke.{json,csv}.');
+    expect(file).toContain('| the table |');
+    expect(file.endsWith('\n')).toBe(true);
+  });
+
+  it('defaults to the results directory', () => {
+    expect(runFile(run)).toContain('Raw rows: bench/results/accuracy/accuracy-smoke.{json,csv}.');
   });
 });
