@@ -7,13 +7,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { goalSummary } from './report.mjs';
+import { resultsDir } from './results.mjs';
 
 /** @typedef {import('./report.mjs').Summary} Summary */
 /** @typedef {{ title: string, file: string, meta: any, summaries: Summary[], table: string, checks: { ok: boolean, text: string }[] }} DocRun */
 
-const resultsPath = ['bench', 'results', 'accuracy'];
 /** Which saved runs the document shows, newest first: written with the document, read when a new run is added. */
-const runListFile = join(repoRoot, ...resultsPath, 'doc-runs.json');
+const runListFile = join(resultsDir, 'doc-runs.json');
 
 /** The names of the runs the document was last written from, newest first (empty before the first). */
 export function documentedRunNames() {
@@ -22,12 +22,9 @@ export function documentedRunNames() {
 
 /** @param {DocRun[]} runs the current run first, then earlier ones */
 export function writeAccuracyDoc(runs) {
-  const read = (/** @type {string[]} */ ...path) => {
-    const file = join(repoRoot, ...path);
-    return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
-  };
-  const findings = read('bench', 'accuracy', 'findings.md');
-  const overhead = read(...resultsPath, 'overhead.md');
+  const read = (/** @type {string} */ file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
+  const findings = read(join(repoRoot, 'bench', 'accuracy', 'findings.md'));
+  const overhead = read(join(resultsDir, 'overhead.md'));
   writeFileSync(join(repoRoot, 'docs', 'accuracy.md'), accuracyDoc(runs, findings, overhead));
   const names = runs.map((run) => run.file);
   writeFileSync(runListFile, `${JSON.stringify(names, null, 2)}\n`);
