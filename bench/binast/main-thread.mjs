@@ -15,10 +15,13 @@ import { withDecoderPage } from './decoder-page.mjs';
 const ways = /** @type {const} */ (['plain', 'blob', 'inline']);
 
 /**
- * Median main-thread ms of each way, and what blob and inline add to plain, per library.
+ * Median main-thread ms of each way, and what blob and inline add to plain, per library: the difference of the
+ * medians (`…AddedMs`), and the median with the quartiles of each run's own difference against the plain run just
+ * before it (`…PairedMs`: [lower quartile, median, upper quartile]), which a load that drifts during the run
+ * shifts less.
  * @param {Map<string, { source: string, binast: Uint8Array }>} libraries name -> minified source and its encoding
  * @param {number} runs
- * @returns {Promise<Record<string, { plainMs: number, blobAddedMs: number, inlineAddedMs: number }>>}
+ * @returns {Promise<Record<string, MainThreadCost>>}
  */
 export async function mainThreadCost(libraries, runs) {
   const files = new Map();
@@ -34,7 +37,7 @@ export async function mainThreadCost(libraries, runs) {
       const { metrics } = await cdp.send('Performance.getMetrics');
       return (metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0) * 1000;
     };
-    /** @type {Record<string, { plainMs: number, blobAddedMs: number, inlineAddedMs: number }>} */
+    /** @type {Record<string, MainThreadCost>} */
     const results = {};
     let copy = 0;
     for (const name of libraries.keys()) {
@@ -49,18 +52,35 @@ export async function mainThreadCost(libraries, runs) {
         }
       }
       const plainMs = median(samples.plain);
+      const paired = (/** @type {number[]} */ values) =>
+        quartiles(values.map((ms, run) => ms - (samples.plain[run] ?? 0)));
       results[name] = {
         plainMs,
         blobAddedMs: median(samples.blob) - plainMs,
         inlineAddedMs: median(samples.inline) - plainMs,
+        blobPairedMs: paired(samples.blob),
+        inlinePairedMs: paired(samples.inline),
       };
     }
     return results;
   });
 }
 
+/**
+ * @typedef {{ plainMs: number, blobAddedMs: number, inlineAddedMs: number,
+ *   blobPairedMs: [number, number, number], inlinePairedMs: [number, number, number] }} MainThreadCost
+ */
+
 /** @param {number[]} values */
 const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Lower quartile, median and upper quartile (nearest rank). @param {number[]} values @returns {[number, number, number]} */
+function quartiles(values) {
+  const sorted = values.toSorted((a, b) => a - b);
+  const at = (/** @type {number} */ share) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+  return [at(0.25), at(0.5), at(0.75)];
+}
 
 // The decoder's Worker as the loader runs it: the BinaryAST body streams in, a Blob (or a string) goes out.
 const workerSource = `import init, { decodeToJavaScript } from '/binast.js';
