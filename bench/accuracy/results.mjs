@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { checks, csv, markdownTable } from './report.mjs';
-import { summarize, throughputTruthBps } from './stats.mjs';
+import { lineGoodputBps, summarize, throughputTruthBps } from './stats.mjs';
 
 export const resultsDir = join(repoRoot, 'bench', 'results', 'accuracy');
 
@@ -69,23 +69,32 @@ export function docRun(name, { meta, rows }) {
 }
 
 /**
- * A saved run's throughput truth re-derived from the iperf3 runs it recorded, with the current rule
- * (`throughputTruthBps`), for when that rule changes after the measurement (pure: returns a new run object).
+ * A saved run's throughput truth re-derived from the iperf3 runs it recorded and its profiles' rates, with the current
+ * rule (`throughputTruthBps`, `lineGoodputBps`), for when that rule changes after the measurement (pure: returns a new
+ * run object).
  * @param {{ meta: any, rows: import('./testbed.mjs').Row[] }} run
  */
 export function retruth({ meta, rows }) {
   /** @type {Record<string, { download: number, upload: number }>} */
   const truths = {};
   const probes = { ...meta.probes };
+  /** @type {Record<string, { downMbit?: number, upMbit?: number }>} */
+  const rates = Object.fromEntries((meta.profiles ?? []).map((/** @type {any} */ profile) => [profile.id, profile]));
+  const truthOf = (/** @type {number[]} */ runsMbit, /** @type {number | undefined} */ rateMbit) =>
+    throughputTruthBps(
+      runsMbit.map((v) => v * 1e6),
+      lineGoodputBps(rateMbit ?? Number.NaN),
+    );
   for (const [profile, probe] of Object.entries(meta.probes)) {
     if (!probe.iperfDownRunsMbit || !probe.iperfUpRunsMbit) throw new Error(`${profile}: no recorded iperf3 runs`);
-    const download = throughputTruthBps(probe.iperfDownRunsMbit.map((/** @type {number} */ v) => v * 1e6));
-    const upload = throughputTruthBps(probe.iperfUpRunsMbit.map((/** @type {number} */ v) => v * 1e6));
+    const download = truthOf(probe.iperfDownRunsMbit, rates[profile]?.downMbit);
+    const upload = truthOf(probe.iperfUpRunsMbit, rates[profile]?.upMbit);
     truths[profile] = { download, upload };
     probes[profile] = { ...probe, iperfDownMbit: download / 1e6, iperfUpMbit: upload / 1e6 };
   }
   const updated = rows.map((row) =>
     row.metric === 'download' || row.metric === 'upload' ? { ...row, truth: truths[row.profile][row.metric] } : row,
   );
-  return { meta: { ...meta, probes, throughputTruth: 'best of the recorded iperf3 runs, re-derived' }, rows: updated };
+  const throughputTruth = "best of the recorded iperf3 runs, at most the link's payload capacity, re-derived";
+  return { meta: { ...meta, probes, throughputTruth }, rows: updated };
 }

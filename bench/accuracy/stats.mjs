@@ -62,16 +62,42 @@ export function iperfGoodputBps(report) {
 }
 
 /**
- * Throughput truth from several iperf3 runs of one direction (bits/s): the best of them. One TCP run can fall short
- * of what the shaped link carries (a loss episode stalls it) but cannot exceed it, and with windows of 5-15 s its
- * edge effects stay around 1%, so the best run is the closest to the link's goodput. Measured here: at 2 Mbit/s
- * iperf3 reads 1.85, 1.85 and 1.96 in a repeating pattern, while @cloudflare/speedtest's single-stream uploads read
- * 1.954-1.959 in six runs; at 10 Mbit/s one run in three reads 9.03 against 9.56.
+ * Throughput truth from several iperf3 runs of one direction (bits/s): the best of them, at most the link's payload
+ * capacity (`lineGoodputBps`). One TCP run can fall short of what the shaped link carries (a loss episode stalls
+ * it); with windows of 5-15 s its edge effects stay around 1%, so the best run is the closest to the link's goodput.
+ * Measured here: at 2 Mbit/s iperf3 reads 1.85, 1.85 and 1.96 in a repeating pattern, while @cloudflare/speedtest's
+ * single-stream uploads read 1.954-1.959 in six runs; at 10 Mbit/s one run in three reads 9.03 against 9.56.
+ * A run can also read above the link: bytes a loss held back before its window, delivered inside it (on 100 Mbit/s,
+ * 80 ms, 0.5 % loss, one TCP run holds back about a round trip's worth: 1 MB, 0.8 % of a 5 s window), and the best
+ * of three picks such a run (2026-11-26: 97.73 beside 95.66 and 95.59 against a capacity of 95.64; 287.42 on
+ * 300 Mbit/s against 286.92). Nothing crosses the link faster than its capacity, so that is the truth's ceiling.
  * @param {number[]} runsBps
+ * @param {number} [ceilingBps] the link's payload capacity; omitted or not finite: no ceiling
  */
-export function throughputTruthBps(runsBps) {
+export function throughputTruthBps(runsBps, ceilingBps = Number.POSITIVE_INFINITY) {
   const finite = runsBps.filter(Number.isFinite);
-  return finite.length === 0 ? Number.NaN : Math.max(...finite);
+  if (finite.length === 0) return Number.NaN;
+  const best = Math.max(...finite);
+  return Number.isFinite(ceilingBps) && ceilingBps > 0 ? Math.min(best, ceilingBps) : best;
+}
+
+/** TCP payload bytes per full-size segment: MTU 1500 − IPv4 20 − TCP 20 − timestamps option 12 (Linux's default). */
+const payloadBytesPerSegment = 1448;
+/** What tbf meters for that segment on a veth: the whole Ethernet frame, 1500 + 14 bytes of header (no FCS, no gap). */
+const meteredBytesPerSegment = 1514;
+
+/**
+ * The most TCP goodput a tbf-shaped direction carries (bits/s): its rate × 1448 / 1514, what each full segment
+ * delivers of what it costs the shaper. The lab's loss happens before the shaper (tools/link-emulator drops packets
+ * on their way to tbf), so lost segments cost it nothing and retransmissions cost what any segment does. Measured on
+ * clean short paths, iperf3 reaches it to within 0.05 % (25 Mbit/s: 23.91 against 23.910; 100 Mbit/s: 95.6 against
+ * 95.64). Infinity for an unshaped direction (rate 0 or unknown).
+ * @param {number} rateMbit
+ */
+export function lineGoodputBps(rateMbit) {
+  return Number.isFinite(rateMbit) && rateMbit > 0
+    ? (rateMbit * 1e6 * payloadBytesPerSegment) / meteredBytesPerSegment
+    : Number.POSITIVE_INFINITY;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectedJitterMs } from './profiles.mjs';
-import { meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
+import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
@@ -37,12 +37,12 @@ async function measureTruth({ link, server }, profile, options) {
   await server.setDelay(profile);
   const delayedRtts = await curlRtts(link, server.origin, 30);
   const overheadMs = median(delayedRtts) - profile.rttMs;
-  // Three iperf3 runs per direction, truth = the best (see throughputTruthBps).
+  // Three iperf3 runs per direction, truth = the best, at most the link's payload capacity (see throughputTruthBps).
   const iperfTruth = async (/** @type {'down' | 'up'} */ direction, /** @type {number} */ rateMbit) => {
     const runs = [];
     for (let run = 0; run < iperfRuns; run++)
       runs.push(await iperfBps(link, direction, iperfWindow(rateMbit, options.iperfSeconds)));
-    return { bps: throughputTruthBps(runs), runs };
+    return { bps: throughputTruthBps(runs, lineGoodputBps(rateMbit)), runs };
   };
   const down = await iperfTruth('down', profile.downMbit);
   const up = await iperfTruth('up', profile.upMbit);

@@ -46,7 +46,9 @@ const method = `## Method
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
 - **Truth**, measured in the same run per profile: download/upload = iperf3 (one TCP stream) receiver bytes over
   seconds (5 s after a 1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less) across the same emulated path, with
-  the same RTT and loss, the best of three runs per direction; latency = configured RTT + the measured local
+  the same RTT and loss, the best of three runs per direction, at most the link's payload capacity (rate × 1448 /
+  1514: what a full TCP segment delivers of the Ethernet frame tbf meters; since 2026-11-26 10:00 UTC, because a
+  run can read above it with bytes a loss held back before its window); latency = configured RTT + the measured local
   overhead, i.e. the median of curl zero-byte requests on a kept-alive connection to the same Worker (request sent →
   first byte, server time subtracted as the engines do; 30 before the runs and 20 after each repetition), started at
   most every 20 ms; jitter = expected mean |Δ| of the emulator's draw, 2J/3, + the jitter of 20 paced curl probes

@@ -5,6 +5,7 @@ import {
   biasPercent,
   curlRttsMs,
   iperfGoodputBps,
+  lineGoodputBps,
   meanAbsoluteDelta,
   median,
   spreadPercent,
@@ -111,6 +112,26 @@ describe('throughputTruthBps', () => {
     expect(throughputTruthBps([Number.NaN, 9.56e6])).toBe(9.56e6);
     expect(throughputTruthBps([])).toBeNaN();
   });
+
+  it("never reads above the link's payload capacity: a run that did took in bytes held back before its window", () => {
+    const capacity = lineGoodputBps(100);
+    expect(throughputTruthBps([95.66e6, 97.73e6, 95.59e6], capacity)).toBe(capacity);
+    expect(throughputTruthBps([93.46e6, 91.64e6], capacity)).toBe(93.46e6);
+    expect(throughputTruthBps([Number.NaN], capacity)).toBeNaN();
+    expect(throughputTruthBps([5e6], Number.POSITIVE_INFINITY)).toBe(5e6);
+    expect(throughputTruthBps([5e6], Number.NaN)).toBe(5e6);
+    expect(throughputTruthBps([5e6], 0)).toBe(5e6);
+  });
+});
+
+describe('lineGoodputBps', () => {
+  it('is the rate times what a full segment delivers of what tbf meters for it (1448 of 1514 bytes)', () => {
+    expect(lineGoodputBps(25)).toBeCloseTo(23.91e6, -4);
+    expect(lineGoodputBps(100)).toBeCloseTo(95.641e6, -3);
+    expect(lineGoodputBps(0)).toBe(Number.POSITIVE_INFINITY);
+    expect(lineGoodputBps(Number.NaN)).toBe(Number.POSITIVE_INFINITY);
+    expect(lineGoodputBps(-5)).toBe(Number.POSITIVE_INFINITY);
+  });
 });
 
 describe('retruth', () => {
@@ -139,5 +160,22 @@ describe('retruth', () => {
 
   it('refuses a run that recorded no iperf3 runs', () => {
     expect(() => retruth({ meta: { probes: { x: { iperfUpMbit: 1 } } }, rows: [] })).toThrow(/no recorded iperf3 runs/);
+  });
+
+  it("caps the re-derived truth at the profile's payload capacity, and leaves profiles without rates uncapped", () => {
+    const probe = { iperfDownRunsMbit: [95.66, 97.73, 95.59], iperfUpRunsMbit: [95.01, 96.34, 96.97] };
+    const meta = {
+      profiles: [{ id: '100/100 80ms 0.5%', downMbit: 100, upMbit: 100 }],
+      probes: { '100/100 80ms 0.5%': probe, unknown: probe },
+    };
+    const row = { engine: 'speedkit', repetition: 1, bytes: 1, wallMs: 1, metric: 'download', reported: 94.47e6 };
+    const rows = [
+      { ...row, profile: '100/100 80ms 0.5%', truth: 97.73e6 },
+      { ...row, profile: 'unknown', truth: 97.73e6 },
+    ];
+    const result = retruth({ meta, rows });
+    expect(result.rows[0].truth).toBeCloseTo(lineGoodputBps(100), 3);
+    expect(result.rows[1].truth).toBeCloseTo(97.73e6, 3);
+    expect(result.meta.probes['100/100 80ms 0.5%'].iperfUpMbit).toBeCloseTo(95.641, 3);
   });
 });
