@@ -78,11 +78,13 @@ function truthOf(/** @type {string} */ file) {
  * Each upload with its resource timing, stream (a stream's next upload starts right after its previous one answered)
  * and placement on the client's clock.
  * @param {any} raw
+ * @returns {{ stream: number, placement: any }[]}
  */
 function placedUploads(raw) {
   const diag = raw.diagnostics;
   const origin = diag.testOriginMs;
   const idleRttMs = raw.latency.idleMs.value;
+  /** @type {{ endMs: number, pingMs: number }[]} */
   const pings = raw.samples
     .filter((/** @type {any} */ s) => s.kind === 'latency' && s.load === 'upload')
     .map((/** @type {any} */ s) => ({ endMs: origin + s.startMs + s.pingMs, pingMs: s.pingMs }));
@@ -128,9 +130,11 @@ function report(file, raw) {
   const { intervalMs } = engine.pathTiming(raw.options, raw.latency.idleMs.value);
   const phaseStartMs = raw.diagnostics.testOriginMs + saved[0].startMs;
   const uploads = placedUploads(raw).filter((u) => u.placement.fromServer);
+  /** @type {number[]} */
   const basis = raw.upload.headlineBasisBitsPerSecond;
+  /** @type {number[]} */
   const values = saved.map((/** @type {any} */ i) => i.bitsPerSecond);
-  const start = values.findIndex((_, s) => basis.every((/** @type {number} */ v, offset) => values[s + offset] === v));
+  const start = values.findIndex((_, s) => basis.every((v, offset) => values[s + offset] === v));
   const fromMs = args.whole || start < 0 ? phaseStartMs : phaseStartMs + start * intervalMs;
   const toMs = args.whole
     ? Math.max(...uploads.map((u) => u.placement.receiveEndMs))
