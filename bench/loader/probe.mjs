@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
-import { median } from './report.mjs';
+import { median, medianInterval } from './report.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -65,6 +65,9 @@ const pages = {
     '</title>',
     `</title>\n    ${loaderTag.replace('<script ', '<script async ')}`,
   ),
+  // The written-back loader page with the loader's tag async: what the Worker could send when it knows the loader has
+  // nothing to run in order (every opt-in script written back).
+  'loader-async': loaderHtml.replace(loaderTag, loaderTag.replace('<script ', '<script async ')),
   // The plain page reading localStorage once from an inline script in <head>, as the loader does at its start.
   'plain+localStorage': plainHtml.replace(
     '</title>',
@@ -204,12 +207,16 @@ try {
   process.stdout.write(`\nmedian executed ms (${runs} runs, ${JSON.stringify(profile)}):\n`);
   // Also per run: each variant against the plain page loaded right before or after it, which drift (other work on
   // the machine) moves together; the median of those ratios.
+  // The interval: order statistics of the sorted ratios that hold the median with >= 95 % (binomial, distribution-free).
   const base = median(executed.plain ?? []);
   for (const name of chosen) {
     const ms = median(executed[name] ?? []);
-    const paired = median((executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN)));
+    const ratios = (executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN));
+    const paired = median(ratios);
+    const [low, high] = medianInterval(ratios);
+    const slower = ratios.filter((ratio) => ratio > 1).length;
     process.stdout.write(
-      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x)\n`,
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x, 95 % ${low.toFixed(3)}-${high.toFixed(3)}, ${slower} of ${ratios.length} slower)\n`,
     );
   }
   writeFileSync(
