@@ -4,7 +4,7 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--repeat] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat] [--only name,name] [--compare-loader file]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -83,6 +83,18 @@ const pages = {
   // The plain page with the same preloads as the loader page (preload + parser-inserted script).
   'plain+preloads': plainHtml.replace(scriptTag, (tag, src) => `<link rel="preload" as="script" href="${src}">${tag}`),
 };
+// `--compare-loader <file>`: another build of binast-loader.min.js (e.g. the one before a change, kept aside), served
+// beside the current one, for the loader page with that build (`loader-compare`) in the same interleaved minutes.
+const compareLoader = arg('--compare-loader', '');
+if (compareLoader) {
+  writeFileSync(join(demo, 'loader/h21probe-compare.min.js'), readFileSync(compareLoader));
+  Object.assign(pages, {
+    'loader-compare': loaderHtml.replace(
+      loaderTag,
+      loaderTag.replace('binast-loader.min.js', 'h21probe-compare.min.js'),
+    ),
+  });
+}
 /** @type {Record<string, string>} */
 const variantPaths = {
   plain: '/demo/loader-libs-plain',
@@ -94,6 +106,7 @@ const chosen = Object.keys(variantPaths).filter((name) => !only || only.split(',
 for (const [name, html] of Object.entries(pages)) writeFileSync(join(demo, `h21probe-${name}.html`), html);
 const cleanup = () => {
   for (const name of Object.keys(pages)) rmSync(join(demo, `h21probe-${name}.html`), { force: true });
+  rmSync(join(demo, 'loader/h21probe-compare.min.js'), { force: true });
 };
 process.on('exit', cleanup);
 
