@@ -68,6 +68,9 @@ const pages = {
   // The written-back loader page with the loader's tag async: what the Worker could send when it knows the loader has
   // nothing to run in order (every opt-in script written back).
   'loader-async': loaderHtml.replace(loaderTag, loaderTag.replace('<script ', '<script async ')),
+  // The written-back loader page with the loader's tag (parser-blocking) at the end of <body> instead of <head>: the
+  // scripts the browser runs come before it, the loader still records them and runs its after-load work.
+  'loader-tag-last': loaderHtml.replace(loaderTag, '').replace('</body>', `${loaderTag}\n  </body>`),
   // The plain page reading localStorage once from an inline script in <head>, as the loader does at its start.
   'plain+localStorage': plainHtml.replace(
     '</title>',
