@@ -4,14 +4,14 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--repeat] [--only name,name]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat] [--only name,name] [--compare-loader file]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
-import { median } from './report.mjs';
+import { median, medianInterval } from './report.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -65,6 +65,12 @@ const pages = {
     '</title>',
     `</title>\n    ${loaderTag.replace('<script ', '<script async ')}`,
   ),
+  // The written-back loader page with the loader's tag async: what the Worker could send when it knows the loader has
+  // nothing to run in order (every opt-in script written back).
+  'loader-async': loaderHtml.replace(loaderTag, loaderTag.replace('<script ', '<script async ')),
+  // The written-back loader page with the loader's tag (parser-blocking) at the end of <body> instead of <head>: the
+  // scripts the browser runs come before it, the loader still records them and runs its after-load work.
+  'loader-tag-last': loaderHtml.replace(loaderTag, '').replace('</body>', `${loaderTag}\n  </body>`),
   // The plain page reading localStorage once from an inline script in <head>, as the loader does at its start.
   'plain+localStorage': plainHtml.replace(
     '</title>',
@@ -80,6 +86,18 @@ const pages = {
   // The plain page with the same preloads as the loader page (preload + parser-inserted script).
   'plain+preloads': plainHtml.replace(scriptTag, (tag, src) => `<link rel="preload" as="script" href="${src}">${tag}`),
 };
+// `--compare-loader <file>`: another build of binast-loader.min.js (e.g. the one before a change, kept aside), served
+// beside the current one, for the loader page with that build (`loader-compare`) in the same interleaved minutes.
+const compareLoader = arg('--compare-loader', '');
+if (compareLoader) {
+  writeFileSync(join(demo, 'loader/h21probe-compare.min.js'), readFileSync(compareLoader));
+  Object.assign(pages, {
+    'loader-compare': loaderHtml.replace(
+      loaderTag,
+      loaderTag.replace('binast-loader.min.js', 'h21probe-compare.min.js'),
+    ),
+  });
+}
 /** @type {Record<string, string>} */
 const variantPaths = {
   plain: '/demo/loader-libs-plain',
@@ -91,6 +109,7 @@ const chosen = Object.keys(variantPaths).filter((name) => !only || only.split(',
 for (const [name, html] of Object.entries(pages)) writeFileSync(join(demo, `h21probe-${name}.html`), html);
 const cleanup = () => {
   for (const name of Object.keys(pages)) rmSync(join(demo, `h21probe-${name}.html`), { force: true });
+  rmSync(join(demo, 'loader/h21probe-compare.min.js'), { force: true });
 };
 process.on('exit', cleanup);
 
@@ -204,12 +223,16 @@ try {
   process.stdout.write(`\nmedian executed ms (${runs} runs, ${JSON.stringify(profile)}):\n`);
   // Also per run: each variant against the plain page loaded right before or after it, which drift (other work on
   // the machine) moves together; the median of those ratios.
+  // The interval: order statistics of the sorted ratios that hold the median with >= 95 % (binomial, distribution-free).
   const base = median(executed.plain ?? []);
   for (const name of chosen) {
     const ms = median(executed[name] ?? []);
-    const paired = median((executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN)));
+    const ratios = (executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN));
+    const paired = median(ratios);
+    const [low, high] = medianInterval(ratios);
+    const slower = ratios.filter((ratio) => ratio > 1).length;
     process.stdout.write(
-      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x)\n`,
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x, 95 % ${low.toFixed(3)}-${high.toFixed(3)}, ${slower} of ${ratios.length} slower)\n`,
     );
   }
   writeFileSync(

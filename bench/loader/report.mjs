@@ -11,6 +11,30 @@ export function median(values) {
 }
 
 /**
+ * A distribution-free 95 % interval for the median of `values`: the k-th smallest and k-th largest, with k the largest
+ * rank whose binomial(n, 1/2) tail stays <= 2.5 % on each side (n = 9: the 2nd and 8th; n = 21: the 6th and 16th;
+ * n = 41: the 14th and 28th). NaN for fewer than 6 values, where no such k exists.
+ * @param {number[]} values
+ * @returns {[number, number]}
+ */
+export function medianInterval(values) {
+  const sorted = values.filter(Number.isFinite).toSorted((a, b) => a - b);
+  const n = sorted.length;
+  let k = 0;
+  let tail = 0;
+  let choose = 1;
+  // tail = P(X <= k - 1) for X ~ binomial(n, 1/2); k grows while P(X <= k) stays within 2.5 %.
+  for (let i = 0; i < n; i++) {
+    if (i > 0) choose = (choose * (n - i + 1)) / i;
+    const next = tail + choose / 2 ** n;
+    if (next > 0.025) break;
+    tail = next;
+    k = i + 1;
+  }
+  return k > 0 ? [sorted[k - 1] ?? Number.NaN, sorted[n - k] ?? Number.NaN] : [Number.NaN, Number.NaN];
+}
+
+/**
  * One row per profile and variant: medians, the spread of the executed time, and the change against plain scripts
  * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier view
  * of the previous deploy for "new deploy").
@@ -23,6 +47,8 @@ export function summarise(samples, profiles, variants) {
   for (const profile of profiles) {
     /** @type {Record<string, number>} median of the plain variant, first visit and repeat view */
     const plainMs = {};
+    /** @type {Record<string, Record<string, number>>} the plain variant's executed ms per run, by kind */
+    const plainByRun = {};
     for (const variant of variants) {
       const mine = samples.filter((s) => s.profile === profile.name && s.variant === variant.name);
       const executed = mine.map((s) => s.executedMs);
@@ -33,6 +59,11 @@ export function summarise(samples, profiles, variants) {
           ? 'deploy'
           : 'first';
       plainMs[kind] ??= executedMs;
+      plainByRun[kind] ??= Object.fromEntries(mine.map((s) => [s.run, s.executedMs]));
+      // Each sample against the plain one of the same kind and run, loaded minutes apart at most: drift on the
+      // machine moves both, so these ratios spread less than the medians of either.
+      const paired = mine.map((s) => s.executedMs / (plainByRun[kind]?.[s.run] ?? Number.NaN));
+      const [pairedLow, pairedHigh] = medianInterval(paired);
       rows.push({
         profile: profile.name,
         variant: variant.name,
@@ -41,6 +72,10 @@ export function summarise(samples, profiles, variants) {
         minMs: Math.round(Math.min(...executed)),
         maxMs: Math.round(Math.max(...executed)),
         vsPlain: executedMs / (plainMs[kind] ?? Number.NaN),
+        pairedVsPlain: median(paired),
+        pairedLow,
+        pairedHigh,
+        slowerRuns: paired.filter((ratio) => ratio > 1).length,
         scriptWireBytes: Math.round(median(mine.map((s) => s.scriptWireBytes))),
         decoderWireBytes: Math.round(median(mine.map((s) => s.decoderWireBytes))),
         decodeMs: Math.round(median(mine.map((s) => s.decodeMs))),
@@ -59,6 +94,7 @@ const columns = /** @type {const} */ ([
   ['executedMs', 'executed ms (median)'],
   ['range', 'min–max'],
   ['vsPlain', 'vs plain'],
+  ['paired', 'paired per run (95 %), runs slower'],
   ['scriptWireBytes', 'script bytes on wire'],
   ['decoderWireBytes', 'decoder bytes on wire'],
   ['decodeMs', 'decode ms'],
@@ -74,7 +110,9 @@ export function toTable(rows) {
         ? `${row.minMs}–${row.maxMs}`
         : key === 'vsPlain'
           ? `${row.vsPlain.toFixed(3)}×`
-          : String(row[key]),
+          : key === 'paired'
+            ? `${row.pairedVsPlain.toFixed(3)}× (${row.pairedLow.toFixed(3)}–${row.pairedHigh.toFixed(3)}), ${row.slowerRuns}/${row.runs}`
+            : String(row[key]),
     ),
   );
   const header = columns.map(([, title]) => title);

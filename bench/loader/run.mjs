@@ -97,10 +97,12 @@ try {
           await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
             timeout: 120_000,
           });
-          if (!earlier.includes('plain')) {
+          if (!earlier.includes('plain'))
             await page.waitForFunction(() => document.cookie.includes('binast-link='), null, { timeout: 30_000 });
-            await page.waitForLoadState('networkidle');
-          }
+          // Both pages alike (until 2026-11-26 10:00 UTC only the loader's): what the earlier view still did after
+          // the mark (its load event, the loader's after-load import, any decoder download, the browser's own cache
+          // writes) must not overlap the measured view of one page and not of the other.
+          await page.waitForLoadState('networkidle');
         }
         if (variant.prewarmDecoder) {
           await page.evaluate(() =>
