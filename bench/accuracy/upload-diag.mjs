@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as esbuild from 'esbuild';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { bundleEngine, placeRecordedUpload } from './engine-bundle.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   allowPositionals: true,
@@ -23,29 +23,13 @@ const { values: args, positionals: files } = parseArgs({
 });
 const srcDir = resolve(args.src ?? join(repoRoot, 'packages', 'speedtest', 'src'));
 
-/** The engine's pure parts, bundled from `srcDir` and imported from a data URL. */
-async function loadEngine() {
-  const contents = [
-    `export { GoodputMeter } from './stats/goodput';`,
-    `export { uploadSpans, uploadGaps } from './stats/upload-spans';`,
-    `export { stallThresholdMs, pathTiming } from './phases/bandwidth-request';`,
-    `export { busyWeighted } from './phases/bandwidth-summary';`,
-    `export { median } from './stats/summary';`,
-  ].join('\n');
-  const bundle = await esbuild.build({
-    stdin: { contents, resolveDir: srcDir, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    // Another copy's tsconfig may extend a file that is not there (a `git archive` of one package).
-    tsconfigRaw: '{}',
-  });
-  const code = Buffer.from(bundle.outputFiles[0].contents).toString('base64');
-  return import(`data:text/javascript;base64,${code}`);
-}
-
-const engine = await loadEngine();
+const engine = await bundleEngine(srcDir, [
+  `export { GoodputMeter } from './stats/goodput';`,
+  `export { uploadSpans, uploadGaps } from './stats/upload-spans';`,
+  `export { stallThresholdMs, pathTiming } from './phases/bandwidth-request';`,
+  `export { busyWeighted } from './phases/bandwidth-summary';`,
+  `export { median } from './stats/summary';`,
+]);
 const mbit = (/** @type {number} */ bps) => (bps / 1e6).toFixed(3);
 
 for (const file of files) {
@@ -98,18 +82,7 @@ function replay(file, raw, diag) {
   /** @type {Map<any, any>} */
   const placementOf = new Map();
   for (const upload of uploads) {
-    const loaded = pings.filter((p) => p.endMs <= upload.timing.responseEnd).map((p) => p.pingMs);
-    const placement = engine.uploadSpans({
-      requestStartMs: upload.timing.requestStart,
-      responseStartMs: upload.timing.responseStart,
-      idleRttMs,
-      bytes: upload.receipt.receivedBytes,
-      receiveTimeline: upload.receipt.receiveTimeline,
-      serverEndMs: upload.receipt.receiveDurationMs,
-      stallMs: args['no-stalls']
-        ? undefined
-        : engine.stallThresholdMs(idleRttMs, loaded.length > 0 ? engine.median(loaded) : Number.NaN),
-    });
+    const placement = placeRecordedUpload(engine, upload, pings, idleRttMs, !args['no-stalls']);
     placementOf.set(upload, placement);
     meter.addSpans(placement.spans);
     const previous = previousOf.get(upload);

@@ -14,8 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as esbuild from 'esbuild';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { bundleEngine, placeRecordedUpload } from './engine-bundle.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   allowPositionals: true,
@@ -27,25 +27,11 @@ const { values: args, positionals: files } = parseArgs({
 });
 const srcDir = resolve(args.src ?? join(repoRoot, 'packages', 'speedtest', 'src'));
 
-/** The engine's pure parts, bundled from `srcDir`. */
-async function loadEngine() {
-  const contents = [
-    `export { uploadSpans } from './stats/upload-spans';`,
-    `export { stallThresholdMs, pathTiming } from './phases/bandwidth-request';`,
-    `export { median } from './stats/summary';`,
-  ].join('\n');
-  const bundle = await esbuild.build({
-    stdin: { contents, resolveDir: srcDir, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    tsconfigRaw: '{}',
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].contents).toString('base64')}`);
-}
-
-const engine = await loadEngine();
+const engine = await bundleEngine(srcDir, [
+  `export { uploadSpans } from './stats/upload-spans';`,
+  `export { stallThresholdMs, pathTiming } from './phases/bandwidth-request';`,
+  `export { median } from './stats/summary';`,
+]);
 const mbitOf = (/** @type {number} */ bytes, /** @type {number} */ ms) => (ms > 0 ? (bytes * 8) / 1000 / ms : NaN);
 const fixed = (/** @type {number} */ value) => (Number.isFinite(value) ? value.toFixed(2) : '-');
 const bias = (/** @type {number} */ value, /** @type {number} */ truth) =>
@@ -107,16 +93,7 @@ function placedUploads(raw) {
     streamOf.set(upload, previous ? streamOf.get(previous) : streams++);
   }
   return uploads.map((/** @type {any} */ upload) => {
-    const loaded = pings.filter((p) => p.endMs <= upload.timing.responseEnd).map((p) => p.pingMs);
-    const placement = engine.uploadSpans({
-      requestStartMs: upload.timing.requestStart,
-      responseStartMs: upload.timing.responseStart,
-      idleRttMs,
-      bytes: upload.receipt.receivedBytes,
-      receiveTimeline: upload.receipt.receiveTimeline,
-      serverEndMs: upload.receipt.receiveDurationMs,
-      stallMs: engine.stallThresholdMs(idleRttMs, loaded.length > 0 ? engine.median(loaded) : Number.NaN),
-    });
+    const placement = placeRecordedUpload(engine, upload, pings, idleRttMs);
     return { stream: streamOf.get(upload), placement };
   });
 }
