@@ -4,7 +4,7 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--repeat] [--only name,name] [--compare-loader file]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat] [--only name,name] [--compare-loader file] [--chromium-arg --flag=value]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,6 +20,8 @@ const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
 const runs = Number(arg('--runs', '5'));
 const prefix = arg('--prefix', 'skprobe');
 const trace = process.argv.includes('--trace');
+/** One more Chromium switch for every variant (e.g. `--force-effective-connection-type=4G`), to test a lead. */
+const chromiumArg = arg('--chromium-arg', '');
 /** Measure a repeat view: the page loaded once (and left after its after-load work), then again from the cache. */
 const repeat = process.argv.includes('--repeat');
 const profiles = {
@@ -148,7 +150,14 @@ try {
   const origin = `http://${link.serverIp}:8816`;
   const browser = await chromium.launch({
     executablePath: link.chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-dev-shm-usage',
+      ...(chromiumArg ? [chromiumArg] : []),
+    ],
   });
   await link.setRates(profile);
   await link.setConditions(symmetricConditions({ rttMs: profile.rttMs }));
