@@ -1,4 +1,5 @@
 // Pure statistics of the accuracy testbed: no I/O, unit-tested in stats.test.ts.
+import { goodputOfRateBps } from '../lib/line-goodput.mjs';
 
 /** @param {number[]} values */
 export function median(values) {
@@ -81,23 +82,15 @@ export function throughputTruthBps(runsBps, ceilingBps = Number.POSITIVE_INFINIT
   return Number.isFinite(ceilingBps) && ceilingBps > 0 ? Math.min(best, ceilingBps) : best;
 }
 
-/** TCP payload bytes per full-size segment: MTU 1500 − IPv4 20 − TCP 20 − timestamps option 12 (Linux's default). */
-const payloadBytesPerSegment = 1448;
-/** What tbf meters for that segment on a veth: the whole Ethernet frame, 1500 + 14 bytes of header (no FCS, no gap). */
-const meteredBytesPerSegment = 1514;
-
 /**
- * The most TCP goodput a tbf-shaped direction carries (bits/s): its rate × 1448 / 1514, what each full segment
- * delivers of what it costs the shaper. The lab's loss happens before the shaper (tools/link-emulator drops packets
- * on their way to tbf), so lost segments cost it nothing and retransmissions cost what any segment does. Measured on
- * clean short paths, iperf3 reaches it to within 0.05 % (25 Mbit/s: 23.91 against 23.910; 100 Mbit/s: 95.6 against
+ * The most TCP goodput a tbf-shaped direction carries (bits/s): `goodputOfRateBps`, its rate × 1448 / 1514. The
+ * lab's loss happens before the shaper (tools/link-emulator drops packets on their way to tbf), so lost segments cost
+ * it nothing and retransmissions cost what any segment does. Measured on clean short paths, iperf3 reaches it to within 0.05 % (25 Mbit/s: 23.91 against 23.910; 100 Mbit/s: 95.6 against
  * 95.64). Infinity for an unshaped direction (rate 0 or unknown).
  * @param {number} rateMbit
  */
 export function lineGoodputBps(rateMbit) {
-  return Number.isFinite(rateMbit) && rateMbit > 0
-    ? (rateMbit * 1e6 * payloadBytesPerSegment) / meteredBytesPerSegment
-    : Number.POSITIVE_INFINITY;
+  return Number.isFinite(rateMbit) && rateMbit > 0 ? goodputOfRateBps(rateMbit) : Number.POSITIVE_INFINITY;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
+import { goodputOfRateBps } from '../lib/line-goodput.mjs';
 import { goalSummary } from './report.mjs';
 import { resultsDir } from './results.mjs';
 
@@ -159,9 +160,8 @@ export function runFile(run, rawPath) {
 function runSection({ title, file, meta, table, checks }, level, rawPath = `bench/results/accuracy/${file}`) {
   const heading = '#'.repeat(level);
   const load = (/** @type {number[]} */ l) => l.map((v) => v.toFixed(2)).join(' / ');
-  // TCP goodput a tbf rate allows with 1500-byte MTU and timestamps: 1448 payload bytes per 1514 on the wire.
   const goodput = (/** @type {number | undefined} */ mbit) =>
-    mbit === undefined ? 'n/a' : ((mbit * 1448) / 1514).toFixed(1);
+    mbit === undefined ? 'n/a' : (goodputOfRateBps(mbit) / 1e6).toFixed(1);
   // In profile order (the run measured gigabit first).
   const probes = meta.profiles
     .filter((/** @type {{ id: string }} */ profile) => meta.probes[profile.id])

@@ -30,10 +30,7 @@ export function iperfUdpLoss(report) {
   return { lostPackets: lost, packets, lossPercent: packets > 0 ? (lost / packets) * 100 : Number.NaN };
 }
 
-/** TCP goodput of a tbf line rate, bits/s: 1448 payload bytes (timestamps on) per 1514-byte frame. */
-export function goodputOfRateBps(/** @type {number} */ rateMbit) {
-  return (rateMbit * 1e6 * 1448) / 1514;
-}
+export { goodputOfRateBps } from '../lib/line-goodput.mjs';
 
 /** Relative error of `measured` against `expected`, % (NaN when expected is 0 or either is unknown). */
 export function relativeErrorPercent(/** @type {number} */ measured, /** @type {number} */ expected) {

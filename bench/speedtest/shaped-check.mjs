@@ -5,6 +5,7 @@
 import { openSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
+import { goodputOfRateBps } from '../lib/line-goodput.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
 
 const pairs = (process.argv.slice(2).length ? process.argv.slice(2) : ['50/10']).map((pair) =>
@@ -12,7 +13,7 @@ const pairs = (process.argv.slice(2).length ? process.argv.slice(2) : ['50/10'])
 );
 const port = 8812;
 const logFd = openSync('/tmp/skst-wrangler.log', 'w');
-const goodput = (/** @type {number} */ mbit) => (mbit * 1448) / 1514;
+const goodput = (/** @type {number} */ mbit) => goodputOfRateBps(mbit) / 1e6;
 
 for (const [downMbit, upMbit] of pairs) {
   const link = await createShapedLink({ prefix: 'skst', downMbit, upMbit });
