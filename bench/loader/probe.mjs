@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
-import { median, medianInterval } from './report.mjs';
+import { median, pairedSummary } from './report.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -237,11 +237,9 @@ try {
   for (const name of chosen) {
     const ms = median(executed[name] ?? []);
     const ratios = (executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN));
-    const paired = median(ratios);
-    const [low, high] = medianInterval(ratios);
-    const slower = ratios.filter((ratio) => ratio > 1).length;
+    const paired = pairedSummary(ratios);
     process.stdout.write(
-      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.toFixed(3)}x, 95 % ${low.toFixed(3)}-${high.toFixed(3)}, ${slower} of ${ratios.length} slower)\n`,
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.median.toFixed(3)}x, 95 % ${paired.low.toFixed(3)}-${paired.high.toFixed(3)}, ${paired.slower} of ${ratios.length} slower)\n`,
     );
   }
   writeFileSync(

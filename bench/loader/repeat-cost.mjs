@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
-import { median, medianInterval } from './report.mjs';
+import { median, pairedSummary } from './report.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -91,12 +91,12 @@ for (const { name } of variants) {
   const mine = samples[name] ?? [];
   const diffs = mine.map((sample, run) => sample.executedMs - (base[run]?.executedMs ?? NaN));
   const ratios = mine.map((sample, run) => sample.executedMs / (base[run]?.executedMs ?? NaN));
-  const [low, high] = medianInterval(diffs);
+  const added = pairedSummary(diffs, 0);
   const pick = (/** @type {keyof Sample} */ key) => median(mine.map((sample) => sample[key]));
   process.stdout.write(
     `${name.padEnd(14)} executed ${pick('executedMs').toFixed(1)} ms; per run ${median(ratios).toFixed(3)}x, ` +
-      `${median(diffs).toFixed(1)} ms (95 % ${low.toFixed(1)} to ${high.toFixed(1)}), ` +
-      `${ratios.filter((ratio) => ratio > 1).length}/${ratios.length} slower; loader evaluate ${pick('evaluateMs').toFixed(2)} ms, ` +
+      `${added.median.toFixed(1)} ms (95 % ${added.low.toFixed(1)} to ${added.high.toFixed(1)}), ` +
+      `${added.slower}/${ratios.length} slower; loader evaluate ${pick('evaluateMs').toFixed(2)} ms, ` +
       `observer callbacks ${pick('callbackMs').toFixed(2)} ms (${pick('callbacks')})\n`,
   );
 }

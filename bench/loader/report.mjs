@@ -35,6 +35,17 @@ export function medianInterval(values) {
 }
 
 /**
+ * Per-run comparisons against the plain page (ratios, or differences with `neutral` 0): their median, its 95 %
+ * interval (`medianInterval`) and how many runs came out slower (above `neutral`).
+ * @param {number[]} values
+ * @param {number} [neutral] the value of "as fast as plain": 1 for ratios, 0 for differences
+ */
+export function pairedSummary(values, neutral = 1) {
+  const [low, high] = medianInterval(values);
+  return { median: median(values), low, high, slower: values.filter((value) => value > neutral).length };
+}
+
+/**
  * One row per profile and variant: medians, the spread of the executed time, and the change against plain scripts
  * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier view
  * of the previous deploy for "new deploy").
@@ -62,8 +73,7 @@ export function summarise(samples, profiles, variants) {
       plainByRun[kind] ??= Object.fromEntries(mine.map((s) => [s.run, s.executedMs]));
       // Each sample against the plain one of the same kind and run, loaded minutes apart at most: drift on the
       // machine moves both, so these ratios spread less than the medians of either.
-      const paired = mine.map((s) => s.executedMs / (plainByRun[kind]?.[s.run] ?? Number.NaN));
-      const [pairedLow, pairedHigh] = medianInterval(paired);
+      const paired = pairedSummary(mine.map((s) => s.executedMs / (plainByRun[kind]?.[s.run] ?? Number.NaN)));
       rows.push({
         profile: profile.name,
         variant: variant.name,
@@ -72,10 +82,10 @@ export function summarise(samples, profiles, variants) {
         minMs: Math.round(Math.min(...executed)),
         maxMs: Math.round(Math.max(...executed)),
         vsPlain: executedMs / (plainMs[kind] ?? Number.NaN),
-        pairedVsPlain: median(paired),
-        pairedLow,
-        pairedHigh,
-        slowerRuns: paired.filter((ratio) => ratio > 1).length,
+        pairedVsPlain: paired.median,
+        pairedLow: paired.low,
+        pairedHigh: paired.high,
+        slowerRuns: paired.slower,
         scriptWireBytes: Math.round(median(mine.map((s) => s.scriptWireBytes))),
         decoderWireBytes: Math.round(median(mine.map((s) => s.decoderWireBytes))),
         decodeMs: Math.round(median(mine.map((s) => s.decodeMs))),
