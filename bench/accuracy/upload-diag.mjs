@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
-import { bundleEngine, placeRecordedUpload } from './engine-bundle.mjs';
+import { bundleEngine } from './engine-bundle.mjs';
+import { findRun, placeRecordedUpload, recordedUploads } from './recorded-uploads.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   allowPositionals: true,
@@ -50,32 +51,11 @@ for (const file of files) {
 function replay(file, raw, diag) {
   const origin = diag.testOriginMs;
   const saved = raw.intervals.filter((/** @type {any} */ i) => i.direction === 'upload');
-  const idleRttMs = raw.latency.idleMs.value;
+  const { idleRttMs, pings, uploads: byStart, previousOf } = recordedUploads(raw);
   const { intervalMs } = engine.pathTiming(raw.options, idleRttMs);
   const phaseStartMs = origin + saved[0].startMs;
-  /** @type {{ endMs: number, pingMs: number }[]} */
-  const pings = raw.samples
-    .filter((/** @type {any} */ s) => s.kind === 'latency' && s.load === 'upload')
-    .map((/** @type {any} */ s) => ({ endMs: origin + s.startMs + s.pingMs, pingMs: s.pingMs }));
-  const timingOf = new Map(diag.timings.map((t) => [t.url, t]));
-  const uploads = diag.uploads
-    .map((u) => ({ ...u, timing: timingOf.get(u.url) }))
-    .filter((u) => u.timing && u.receipt && Array.isArray(u.receipt.receiveTimeline))
-    .sort((a, b) => a.timing.responseEnd - b.timing.responseEnd);
-  // A stream's next upload starts right after its previous one answered: chain them by that.
-  /** @type {Map<any, any>} */
-  const previousOf = new Map();
-  const taken = new Set();
-  for (const upload of [...uploads].sort((a, b) => a.startedMs - b.startedMs)) {
-    const candidates = uploads.filter(
-      (p) => !taken.has(p) && p.timing.responseEnd <= upload.startedMs && upload.startedMs - p.timing.responseEnd < 100,
-    );
-    const previous = candidates.sort((a, b) => b.timing.responseEnd - a.timing.responseEnd)[0];
-    if (previous) {
-      taken.add(previous);
-      previousOf.set(upload, previous);
-    }
-  }
+  // Fed to the meter in the order they finished, as the engine does.
+  const uploads = byStart.toSorted((a, b) => a.timing.responseEnd - b.timing.responseEnd);
   const meter = new engine.GoodputMeter(phaseStartMs, intervalMs);
   /** @type {{ startMs: number, endMs: number, kind: string }[]} */
   const gaps = [];
@@ -181,12 +161,4 @@ function overlapMs(spans, from, to) {
     reach = b;
   }
   return total;
-}
-
-/** Index where `run` occurs in `values` (exact numbers), or -1. */
-function findRun(/** @type {number[]} */ values, /** @type {number[]} */ run) {
-  for (let start = 0; start + run.length <= values.length; start++) {
-    if (run.every((value, offset) => values[start + offset] === value)) return start;
-  }
-  return -1;
 }

@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
-import { bundleEngine, placeRecordedUpload } from './engine-bundle.mjs';
+import { bundleEngine } from './engine-bundle.mjs';
+import { findRun, placeRecordedUpload, recordedUploads } from './recorded-uploads.mjs';
 
 const { values: args, positionals: files } = parseArgs({
   allowPositionals: true,
@@ -67,29 +68,11 @@ function truthOf(/** @type {string} */ file) {
  * @returns {{ stream: number, placement: any }[]}
  */
 function placedUploads(raw) {
-  const diag = raw.diagnostics;
-  const origin = diag.testOriginMs;
-  const idleRttMs = raw.latency.idleMs.value;
-  /** @type {{ endMs: number, pingMs: number }[]} */
-  const pings = raw.samples
-    .filter((/** @type {any} */ s) => s.kind === 'latency' && s.load === 'upload')
-    .map((/** @type {any} */ s) => ({ endMs: origin + s.startMs + s.pingMs, pingMs: s.pingMs }));
-  const timingOf = new Map(diag.timings.map((/** @type {any} */ t) => [t.url, t]));
-  const uploads = diag.uploads
-    .map((/** @type {any} */ u) => ({ ...u, timing: timingOf.get(u.url) }))
-    .filter((/** @type {any} */ u) => u.timing && u.receipt && Array.isArray(u.receipt.receiveTimeline))
-    .sort((/** @type {any} */ a, /** @type {any} */ b) => a.startedMs - b.startedMs);
+  const { idleRttMs, pings, uploads, previousOf } = recordedUploads(raw);
   const streamOf = new Map();
-  const taken = new Set();
   let streams = 0;
   for (const upload of uploads) {
-    const previous = uploads
-      .filter(
-        (/** @type {any} */ p) =>
-          !taken.has(p) && p.timing.responseEnd <= upload.startedMs && upload.startedMs - p.timing.responseEnd < 100,
-      )
-      .sort((/** @type {any} */ a, /** @type {any} */ b) => b.timing.responseEnd - a.timing.responseEnd)[0];
-    if (previous) taken.add(previous);
+    const previous = previousOf.get(upload);
     streamOf.set(upload, previous ? streamOf.get(previous) : streams++);
   }
   return uploads.map((/** @type {any} */ upload) => {
@@ -111,7 +94,7 @@ function report(file, raw) {
   const basis = raw.upload.headlineBasisBitsPerSecond;
   /** @type {number[]} */
   const values = saved.map((/** @type {any} */ i) => i.bitsPerSecond);
-  const start = values.findIndex((_, s) => basis.every((v, offset) => values[s + offset] === v));
+  const start = findRun(values, basis);
   const fromMs = args.whole || start < 0 ? phaseStartMs : phaseStartMs + start * intervalMs;
   const toMs = args.whole
     ? Math.max(...uploads.map((u) => u.placement.receiveEndMs))
