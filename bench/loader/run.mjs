@@ -154,7 +154,7 @@ try {
         await context.close();
         samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
         // What the loader did with each script (outcome and the cost model's reason), so every sample explains itself.
-        const note = variant.path.endsWith('plain') ? '' : ` (${metrics.outcomes})`;
+        const note = variant.path.includes('-plain') ? '' : ` (${metrics.outcomes})`;
         process.stdout.write(
           `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms${note}\n`,
         );

@@ -43,7 +43,10 @@ export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision,
   reason?: Choice | FallbackReason | 'native';
   /** Bytes on the wire for the response that was executed, headers included (Resource Timing `transferSize`). */
   transferBytes?: number;
-  /** Request start to full body (JavaScript) or to the response headers (BinaryAST, whose body streams into the decoder), in ms. */
+  /**
+   * Request start to full body (JavaScript) or to the response headers (BinaryAST, whose body streams into the
+   * decoder), in ms; for a request the loader made before the decoder module loaded, from when the module took it.
+   */
   fetchMs?: number;
   /**
    * BinaryAST to JavaScript, in ms: from handing the response to the ready decoder to its source, so the rest of the

@@ -79,8 +79,12 @@ export function plainKeys(records: readonly ScriptRecord[], origin: string): str
   const keys: string[] = [];
   for (const record of records) {
     if (record.outcome !== 'plain' && record.outcome !== 'fallback') continue;
-    const url = new URL(record.url);
-    if (url.origin === origin) keys.push(scriptKey(url.pathname + url.search));
+    // A record's URL is the element's resolved `src`; anything unparsable is skipped rather than losing the rest
+    // (URL.canParse is newer than the browsers the loader runs in).
+    try {
+      const url = new URL(record.url);
+      if (url.origin === origin) keys.push(scriptKey(url.pathname + url.search));
+    } catch {}
   }
   return keys;
 }

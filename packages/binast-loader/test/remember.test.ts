@@ -94,6 +94,7 @@ describe('plainKeys: the scripts whose plain JavaScript this view left in the HT
       record('https://site.test/d.js', 'js'),
       record('https://cdn.test/e.js', 'plain'),
       record('https://site.test/f.js', undefined),
+      record('', 'plain'),
     ];
     expect(plainKeys(records, 'https://site.test')).toEqual([scriptKey('/lib/a.js?v=2'), scriptKey('/b.js')]);
   });
