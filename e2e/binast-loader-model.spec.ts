@@ -202,6 +202,13 @@ test('on a slow link with the decoder cached and BinaryAST at 0.3× the size, th
     expect(record.decodeMs).toBeGreaterThan(0);
   }
   expect(requests.binast.map((url) => new URL(url).pathname).toSorted()).toEqual(libraryPaths.toSorted());
+  // No earlier view ran these scripts plain (no plain-script cookie: the hint ends in 0), so the loader asked for
+  // BinaryAST at once, without first checking the HTTP cache: one request per script, no `only-if-cached` one.
+  const requestsPerScript = await page.evaluate(
+    (urls) => urls.map((url) => performance.getEntriesByName(url).length),
+    records.map((record) => record.url),
+  );
+  expect(requestsPerScript).toEqual(records.map(() => 1));
   expect(errors).toEqual([]);
 });
 
@@ -260,6 +267,8 @@ test("a slow link's first view remembers the link and fetches the decoder after 
   expect(linkMbit).toBeLessThan(2.5);
   expect(await cookieOnceSet(page, 'binast-decoder')).toBe('1');
   expect(first.decoder.length).toBeGreaterThanOrEqual(3);
+  // And which scripts it ran plain, so the next views check the HTTP cache for them before asking for BinaryAST.
+  expect((await cookieOnceSet(page, 'binast-plain')).split('.')).toHaveLength(view1.records.length);
 
   // Repeat view: the Worker knows the link and the decoder, so it no longer preloads; the loader's model picks
   // BinaryAST, but the plain scripts are in the HTTP cache, so it runs those and asks for nothing else.

@@ -100,14 +100,23 @@ test('every script gets User Timing measures for fetch and execute, with bytes i
   for (const record of records) expect(record.transferBytes).toBeGreaterThan(0);
 });
 
-test('the beacon is off by default and posts the records once the page hides when configured', async ({ page }) => {
+test('the beacon is off by default and posts the records once the loaded page hides when configured', async ({
+  page,
+}) => {
   const beacons: string[] = [];
   await page.route('**/__loader-beacon', async (route) => {
     beacons.push(route.request().postData() ?? '');
     await route.fulfill({ status: 204 });
   });
   // pagehide is what the loader listens to; dispatching it keeps the page (and its routes) alive to observe the POST.
-  const hide = () => page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
+  // The listener is set up once the page has loaded, by binast-remember.js (imported then): wait for it first.
+  const hide = async () => {
+    await page.waitForFunction(() =>
+      performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/binast-remember.js')),
+    );
+    await page.waitForTimeout(200);
+    await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
+  };
   await loaderRender(page);
   await hide();
   await page.waitForTimeout(300);

@@ -4,7 +4,7 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--repeat] [--only name,name] [--compare-loader file] [--chromium-arg --flag=value]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat | --new-deploy] [--only name,name] [--compare-loader file] [--chromium-arg --flag=value]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +24,11 @@ const trace = process.argv.includes('--trace');
 const chromiumArg = arg('--chromium-arg', '');
 /** Measure a repeat view: the page loaded once (and left after its after-load work), then again from the cache. */
 const repeat = process.argv.includes('--repeat');
+/**
+ * Measure a new deploy as bench:loader does: an earlier view of the previous deploy (`?deploy=1`) loaded completely,
+ * the decoder started after it on every page but the plain ones, then the next deploy (`?deploy=2`, new script URLs).
+ */
+const newDeploy = process.argv.includes('--new-deploy');
 const profiles = {
   1.6: { downMbit: 1.6, upMbit: 0.75, rttMs: 150 },
   10: { downMbit: 10, upMbit: 5, rttMs: 40 },
@@ -104,6 +109,8 @@ if (compareLoader) {
 const variantPaths = {
   plain: '/demo/loader-libs-plain',
   loader: '/demo/loader-libs',
+  // The loader page with `data-always`: BinaryAST without the cost model (bench:loader's "forced" row).
+  'loader-always': '/demo/loader-libs?always',
   ...Object.fromEntries(Object.keys(pages).map((name) => [name, `/demo/h21probe-${name}`])),
 };
 const only = arg('--only', '');
@@ -169,18 +176,30 @@ try {
     for (const name of chosen) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      if (repeat) {
-        await page.goto(`${origin}${variantPaths[name]}`);
+      const path = variantPaths[name];
+      const withDeploy = (/** @type {number} */ deploy) =>
+        `${path.replace(/\?.*/, '')}?${path.includes('?always') ? 'always&' : ''}deploy=${deploy}`;
+      if (repeat || newDeploy) {
+        // The earlier view of a new deploy is never forced: as in bench:loader, what the loader itself did before.
+        await page.goto(`${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`);
         await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
           timeout: 120_000,
         });
+        if (newDeploy && !name.startsWith('plain'))
+          await page.waitForFunction(() => document.cookie.includes('binast-link='), null, { timeout: 30_000 });
         await page.waitForLoadState('networkidle');
+        if (newDeploy && !name.startsWith('plain'))
+          await page.evaluate(() =>
+            import(/** @type {string} */ ('/demo/loader/binast.js')).then(
+              (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
+            ),
+          );
       }
       if (trace)
         await browser.startTracing(page, {
           categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'],
         });
-      await page.goto(`${origin}${variantPaths[name]}`);
+      await page.goto(`${origin}${newDeploy ? withDeploy(2) : path}`);
       await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
         timeout: 120_000,
       });
@@ -201,6 +220,12 @@ try {
             responseEndMs: round(e.responseEnd),
             priority: /** @type {any} */ (e).renderBlockingStatus,
             initiator: e.initiatorType,
+          })),
+          // The loader's own measures (record.ts `measure`): when each script's fetch, decode and run happened.
+          measures: performance.getEntriesByType('measure').map((m) => ({
+            name: m.name,
+            startMs: round(m.startTime),
+            endMs: round(m.startTime + m.duration),
           })),
         };
       });
@@ -223,6 +248,10 @@ try {
       for (const r of metrics.resources)
         process.stdout.write(
           `    ${r.name.padEnd(44)} start ${String(r.startMs).padStart(4)} req ${String(r.requestMs).padStart(4)} first ${String(r.responseStartMs).padStart(4)} end ${String(r.responseEndMs).padStart(4)}${r.newConnection ? ' NEW' : ''} ${r.initiator}\n`,
+        );
+      if (metrics.measures.length > 0)
+        process.stdout.write(
+          `    measures: ${metrics.measures.map((m) => `${m.name} ${m.startMs}-${m.endMs}`).join(', ')}\n`,
         );
       if (scripts)
         for (const [key, list] of Object.entries(scripts)) process.stdout.write(`    ${key}: ${list.join(', ')}\n`);

@@ -4,6 +4,7 @@
 // bytes on the wire and decode time. Needs root and a build.
 // Options: --runs N (default 3 per variant and profile), --profile S (only the profiles whose name contains S),
 // --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own).
+// Variants run interleaved, forwards in even runs and backwards in odd ones.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -84,9 +85,12 @@ try {
   for (const profile of chosenProfiles) {
     await link.setRates(profile);
     await link.setConditions(symmetricConditions({ rttMs: profile.rttMs }));
-    // Interleaved so drift (other work on the machine) spreads over all variants.
+    // Interleaved so drift (other work on the machine) spreads over all variants, and in the opposite order every
+    // other run: what a variant's page leaves behind (a closing context, the browser's cache writes) then precedes
+    // each variant as often as it follows it. In one fixed order the forced BinaryAST page (last) read 21–35 ms
+    // faster than the loader's identical choice (fourth) on 1.6 Mbit/s in all three runs before 2026-11-26.
     for (let run = 0; run < runs; run++) {
-      for (const variant of variants) {
+      for (const variant of run % 2 === 0 ? variants : variants.toReversed()) {
         const context = await browser.newContext();
         const page = await context.newPage();
         // An earlier view (the previous deploy) or the first of two views: loaded completely, then left once the
@@ -150,7 +154,7 @@ try {
         await context.close();
         samples.push({ profile: profile.name, variant: variant.name, run, ...metrics });
         // What the loader did with each script (outcome and the cost model's reason), so every sample explains itself.
-        const note = variant.path.endsWith('plain') ? '' : ` (${metrics.outcomes})`;
+        const note = variant.path.includes('-plain') ? '' : ` (${metrics.outcomes})`;
         process.stdout.write(
           `  ${profile.name} | ${variant.name} | run ${run + 1}: ${metrics.executedMs.toFixed(0)} ms${note}\n`,
         );

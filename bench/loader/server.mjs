@@ -91,8 +91,6 @@ for (const path of benchScripts) {
  */
 function annotate(html, { always, deploy, cookie }) {
   const visitor = readVisitor(cookie);
-  // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
-  const fromCookies = visitorHint(cookie);
   const versioned = deploy
     ? html.replace(/(src="(?:\/demo\/loader\/lib\/[\w-]+|\/demo\/loader-app)\.js)"/g, `$1?v=${deploy}"`)
     : html;
@@ -106,6 +104,8 @@ function annotate(html, { always, deploy, cookie }) {
       native({ runsPlain, mode: 'blocking' });
       return tag;
     }
+    // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
+    const fromCookies = visitorHint(cookie, src);
     const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
     if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
     return runsPlain

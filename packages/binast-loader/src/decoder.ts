@@ -10,6 +10,11 @@ export interface BinastJob {
   record: ScriptRecord;
   nonce: string;
   /**
+   * The BinaryAST response, when the loader asked for it at once (the size hint said no earlier view ran this script
+   * plain, so there was no cache to check: model.ts `plainCookie`); else `prepareScript` checks and asks.
+   */
+  early?: Promise<Response> | false;
+  /**
    * The plain script's runner, for when BinaryAST fails (`outcome` `fallback`) or is not needed after all (`plain`):
    * it preloads the plain URL at once.
    */
@@ -31,8 +36,9 @@ export interface DecoderModule {
 
 /**
  * The contract of `binast-remember.js` (src/remember.ts, beside the decoder), imported once the page has loaded:
- * `default(records)` writes what this view measured for the next one.
+ * `default(records, beaconUrl)` writes what this view measured for the next one, and sends the records to
+ * `beaconUrl` when the page hides.
  */
 export interface RememberModule {
-  default(records: ScriptRecord[]): void;
+  default(records: ScriptRecord[], beaconUrl?: string): void;
 }

@@ -1,5 +1,6 @@
 import type { DecoderModule, RememberModule, Runner } from './decoder';
 import { patchLateListeners, runPlain } from './execute';
+import { binastAccept } from './media-type';
 import { type CostInput, decide } from './model';
 import { planScript } from './plan';
 import { measure, readSizes, type ScriptRecord } from './record';
@@ -8,7 +9,10 @@ import { createScheduler } from './scheduler';
 export interface LoaderOptions {
   /** URL of the decoder's ES module (`binast.js`, see src/decoder.ts), imported once a script goes to BinaryAST. */
   decoderUrl: string;
-  /** Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides. */
+  /**
+   * Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides (a
+   * page that hides before its load event sends nothing).
+   */
   beaconUrl?: string;
   /** CSP nonce given to every script and preload the loader inserts; when empty, each opt-in element's own nonce. */
   nonce?: string;
@@ -83,7 +87,8 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         return finish(outcome, await runPlain(script, url, record.module, nonce), startMs);
       };
     };
-    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached]]" (size-hint.ts).
+    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached[ 0: no earlier view
+    // ran this script plain]]]" (size-hint.ts).
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
     // What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
     // 10 Mbit/s, rounds it, and keeps an old estimate for a while) and what an earlier view of the site measured
@@ -109,11 +114,16 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     if (reason === 'faster' || reason === 'always') {
       decoderCached = true;
       if (plan.mode === 'blocking') inOrder = false;
+      // No earlier view in this browser ran this script plain (the hint's fifth figure, 0: model.ts `plainCookie`;
+      // never on a script with `integrity`, which the Worker leaves out), so no plain copy can be in the HTTP cache:
+      // BinaryAST is asked for now, while the decoder module loads, not after it and a cache check (25–50 ms later at
+      // 1.6 Mbit/s, 150 ms: bench/loader/probe.mjs --new-deploy).
+      const early = hint[4] === 0 && fetch(url, { headers: { accept: binastAccept } });
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
       prepared = script.integrity
         ? fallback('integrity')
         : import(/* @vite-ignore */ options.decoderUrl).then(
-            (decoder: DecoderModule) => decoder.prepareScript({ script, url, record, nonce, fallback, finish }),
+            (decoder: DecoderModule) => decoder.prepareScript({ script, url, record, nonce, fallback, finish, early }),
             () => fallback('decoder'),
           );
     } else if (plan.mode === 'async' || (plan.mode === 'blocking' && inOrder)) {
@@ -149,18 +159,15 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     onParsed();
   }
 
-  const { beaconUrl } = options;
-  // pagehide is the last reliable moment; a page restored from the back/forward cache reports again, with updates.
-  if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
-
   const unpatch = patchLateListeners();
   const ready = scheduler.settled.then(unpatch).then(() => records);
   // Once the page has loaded and the scripts ran, remember.ts (beside the decoder, imported only then) measures the
-  // link for the next view and the Worker, and fetches the decoder if the next deploy's scripts would want it.
+  // link for the next view and the Worker, fetches the decoder if the next deploy's scripts would want it, and sets
+  // up the beacon.
   addEventListener('load', () =>
     ready
       .then(() => import(/* @vite-ignore */ new URL('binast-remember.js', options.decoderUrl).href))
-      .then((module: RememberModule) => module.default(records))
+      .then((module: RememberModule) => module.default(records, options.beaconUrl))
       .catch(() => {}),
   );
   return { records, ready, scan };

@@ -32,10 +32,10 @@ export type Choice = 'faster' | 'always' | 'no-hint' | 'larger' | 'no-speed' | '
 
 export interface Decision {
   reason: Choice;
-  /** Transfer time BinaryAST saves, ms (0 when not computed). */
-  savedMs: number;
+  /** Transfer time BinaryAST saves, ms (absent when the model stepped aside before weighing: no hint, no speed…). */
+  savedMs?: number;
   /** Time BinaryAST adds: decoding and the lost off-thread compile, plus the decoder's download when cold, ms. */
-  costMs: number;
+  costMs?: number;
 }
 
 /**
@@ -68,7 +68,7 @@ export const mainThreadWireBytesPerMs = 5_000;
 /** Decides whether asking for BinaryAST wins for one script; the numbers in the answer explain why. */
 export function decide(input: CostInput): Decision {
   const { jsBytes = 0, binastBytes = 0, downMbit = 0, rttMs = 0 } = input;
-  const none = (reason: Choice): Decision => ({ reason, savedMs: 0, costMs: 0 });
+  const none = (reason: Choice): Decision => ({ reason });
   if (!(jsBytes > 0 && binastBytes > 0)) return none('no-hint');
   if (binastBytes >= jsBytes) return none('larger');
   if (input.preloaded) return none('preloaded');
@@ -135,12 +135,48 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
  * What a size hint adds from the visitor's cookies, for the Worker (and the bench server that stands for it) to
  * append to `data-binast-size`: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when its decoder is in the
  * HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`); nothing without either.
+ * With the script's same-origin path and query (`scriptPath`) and the decoder cached, then ` 0` when the plain-script
+ * cookie shows that no earlier view in this browser ran that script plain (`plainCookie`): the loader may then ask
+ * for BinaryAST at once, without first checking the HTTP cache for the plain copy.
  */
-export function visitorHint(cookieHeader: string | null | undefined): string {
+export function visitorHint(cookieHeader: string | null | undefined, scriptPath?: string): string {
   const downMbit = readVisitor(cookieHeader)?.downMbit;
   const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
   if (downMbit === undefined && !decoderCached) return '';
-  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
+  const fresh =
+    decoderCached && scriptPath !== undefined && !readPlainCookie(cookieHeader).includes(scriptKey(scriptPath));
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}${fresh ? ' 0' : ''}`;
+}
+
+/**
+ * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path and query) that recent views of the site ran as
+ * plain JavaScript, newest first, at most `plainCookieKeys` of them; written by remember.ts. A script not listed was
+ * not downloaded as JavaScript by the loader's views in this browser, so its plain copy is not in the HTTP cache
+ * and the loader need not check before asking for BinaryAST (a check whose answer reaches the page's main thread
+ * 25–50 ms late while the page parses and paints: bench/loader/probe.mjs --new-deploy, 1.6 Mbit/s, 2026-11-26).
+ * A key collision or a script cached some other way only costs that check, or one download of BinaryAST; never a
+ * wrong script.
+ */
+export const plainCookie = 'binast-plain';
+/** How many scripts the plain-script cookie remembers: 16 keys of at most 7 characters, about 130 bytes. */
+export const plainCookieKeys = 16;
+
+/** A script's key in the plain-script cookie: FNV-1a (32 bit) of its path and query, base 36. */
+export function scriptKey(pathAndQuery: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < pathAndQuery.length; i++) hash = Math.imul(hash ^ pathAndQuery.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+/** The keys of the plain-script cookie (none without it, or when malformed). */
+export function readPlainCookie(cookieHeader: string | null | undefined): string[] {
+  const match = /(?:^|;\s*)binast-plain=([0-9a-z]{1,7}(?:\.[0-9a-z]{1,7}){0,63})(?:;|$)/.exec(cookieHeader ?? '');
+  return match?.[1] ? match[1].split('.') : [];
+}
+
+/** The plain-script cookie's next value: `ranPlain` first, then the earlier keys, no repeats, at most `plainCookieKeys`. */
+export function mergePlainKeys(ranPlain: readonly string[], earlier: readonly string[]): string {
+  return [...new Set([...ranPlain, ...earlier])].slice(0, plainCookieKeys).join('.');
 }
 
 /**

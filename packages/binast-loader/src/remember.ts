@@ -2,13 +2,16 @@
 // its scripts ran and the page has loaded, so none of this is on the page's critical path or in the loader's 2 KB.
 // It writes the link cookie (model.ts `linkCookie`) from which the Worker decides the next view's preloads and which
 // it hands to the next view's loader in the size hints, and starts the decoder when BinaryAST would win on this link once the decoder is cached: the next deploy's
-// scripts (new URLs, nothing in the HTTP cache) can then come as BinaryAST.
-import { type CostInput, decide, linkCookie } from './model';
+// scripts (new URLs, nothing in the HTTP cache) can then come as BinaryAST. It also notes which scripts ran as plain
+// JavaScript (model.ts `plainCookie`), and sends the records to the page's beacon URL when the page hides.
+import { type CostInput, decide, linkCookie, mergePlainKeys, plainCookie, readPlainCookie, scriptKey } from './model';
 import type { ScriptRecord } from './record';
 import { decoderMarked, setSiteCookie } from './visitor-marks';
 
 /** How long a link measurement is trusted, s: a day, since connections change (Wi-Fi at home, mobile outside). */
 const linkCookieMaxAgeS = 86_400;
+/** How long the plain-script cookie lives, s: a week, as the decoder cookie (a usual lifetime in the HTTP cache). */
+const plainCookieMaxAgeS = 604_800;
 /** Responses smaller than this measure latency more than throughput (a few TCP round trips), bytes. */
 const minMeasuredBytes = 10_000;
 
@@ -67,7 +70,34 @@ export function hintedSizes(hint: string | undefined): Pick<CostInput, 'jsBytes'
 /** The decoder beside this module, as the loader imports it (`binast.js`); it marks itself in localStorage once it ran. */
 const decoderUrl = new URL('binast.js', import.meta.url).href;
 
-export default function remember(records: ScriptRecord[]): void {
+/**
+ * The keys (model.ts `scriptKey`) of the same-origin scripts whose plain JavaScript this view downloaded or found in
+ * the HTTP cache: run plain by the loader or written back by the Worker (`plain`), or after a failed BinaryAST
+ * attempt (`fallback`). A `js` answer came for BinaryAST's `Accept`, which the HTTP cache keeps apart.
+ */
+export function plainKeys(records: readonly ScriptRecord[], origin: string): string[] {
+  const keys: string[] = [];
+  for (const record of records) {
+    if (record.outcome !== 'plain' && record.outcome !== 'fallback') continue;
+    // A record's URL is the element's resolved `src`; anything unparsable is skipped rather than losing the rest
+    // (URL.canParse is newer than the browsers the loader runs in).
+    try {
+      const url = new URL(record.url);
+      if (url.origin === origin) keys.push(scriptKey(url.pathname + url.search));
+    } catch {}
+  }
+  return keys;
+}
+
+export default function remember(records: ScriptRecord[], beaconUrl?: string): void {
+  // pagehide is the last reliable moment; a page restored from the back/forward cache reports again, with updates.
+  // Registered here, once the page has loaded, to keep it out of the loader's 2 KB: a page left before its load
+  // event sends nothing.
+  if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
+  const ranPlain = plainKeys(records, location.origin);
+  const earlier = readPlainCookie(document.cookie);
+  if (ranPlain.some((key) => !earlier.includes(key)))
+    setSiteCookie(plainCookie, mergePlainKeys(ranPlain, earlier), plainCookieMaxAgeS);
   const downMbit = measureLinkMbit(performance.getEntriesByType('resource') as PerformanceResourceTiming[]);
   // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
   if (!downMbit) return;

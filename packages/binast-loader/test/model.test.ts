@@ -7,9 +7,13 @@ import {
   decodeWireBytesPerMs,
   mainThreadWireBytesPerMs,
   mayWin,
+  mergePlainKeys,
   nativeScriptRule,
+  plainCookieKeys,
+  readPlainCookie,
   readVisitor,
   regenerateShare,
+  scriptKey,
   shouldPreload,
   visitorHint,
 } from '../src/model';
@@ -28,11 +32,7 @@ const input = (overrides: Partial<CostInput>): CostInput => ({ decoderCached: tr
 
 describe('decide: the plain script whenever BinaryAST cannot be shown to win', () => {
   it('steps aside without a size hint, whatever else is known', () => {
-    expect(decide(input({ jsBytes: undefined, binastBytes: undefined }))).toEqual({
-      reason: 'no-hint',
-      savedMs: 0,
-      costMs: 0,
-    });
+    expect(decide(input({ jsBytes: undefined, binastBytes: undefined }))).toEqual({ reason: 'no-hint' });
     expect(decide(input({ binastBytes: undefined })).reason).toBe('no-hint');
     expect(decide(input({ jsBytes: undefined })).reason).toBe('no-hint');
   });
@@ -67,7 +67,7 @@ describe('decide: the plain script whenever BinaryAST cannot be shown to win', (
   it('steps aside on fast links, where the bytes saved take less time than decoding', () => {
     const decision = decide(input({ ...fast }));
     expect(decision.reason).toBe('slower');
-    expect(decision.savedMs).toBeLessThan(decision.costMs);
+    expect(decision.savedMs).toBeLessThan(decision.costMs ?? Number.NaN);
   });
 
   it('steps aside on a cold visit when the decoder download outweighs the bytes saved', () => {
@@ -119,7 +119,9 @@ describe('decide: BinaryAST when it saves more than it costs', () => {
   it('counts the decoder download and its round trips only when the decoder is not cached', () => {
     const cached = decide(input({ decoderCached: true }));
     const cold = decide(input({ decoderCached: false }));
-    expect(cold.costMs - cached.costMs).toBeCloseTo(decoderWireBytes / 200 + decoderRoundTrips * 150);
+    expect((cold.costMs ?? Number.NaN) - (cached.costMs ?? Number.NaN)).toBeCloseTo(
+      decoderWireBytes / 200 + decoderRoundTrips * 150,
+    );
     expect(cold.reason).toBe('slower');
   });
 
@@ -257,5 +259,48 @@ describe('visitorHint: what the Worker appends to a size hint from the cookies',
     expect(visitorHint('binast-link=1.6; binast-decoder=0')).toBe(' 1.6 1');
     // The decoder cookie lives a week, the link cookie a day: 0 stands for "no link measured".
     expect(visitorHint('binast-decoder=1')).toBe(' 0 1');
+  });
+
+  it('adds 0 for a script no earlier view ran plain, only when the decoder is cached and the script is named', () => {
+    const cookies = `binast-link=1.5; binast-decoder=1; binast-plain=${scriptKey('/lib/a.js?v=1')}.${scriptKey('/b.js')}`;
+    expect(visitorHint(cookies, '/lib/a.js?v=2')).toBe(' 1.5 1 0');
+    expect(visitorHint(cookies, '/lib/a.js?v=1')).toBe(' 1.5 1');
+    expect(visitorHint(cookies, '/b.js')).toBe(' 1.5 1');
+    // No plain-script cookie at all: nothing was run plain by a view that wrote one.
+    expect(visitorHint('binast-link=1.5; binast-decoder=1', '/b.js')).toBe(' 1.5 1 0');
+    // Without a cached decoder the loader does not ask for BinaryAST early; without a path (integrity) neither.
+    expect(visitorHint('binast-link=1.5', '/b.js')).toBe(' 1.5');
+    expect(visitorHint(cookies)).toBe(' 1.5 1');
+  });
+});
+
+describe('the plain-script cookie: which scripts recent views ran as JavaScript', () => {
+  it('keys a path and query by a short, stable hash', () => {
+    expect(scriptKey('/lib/a.js')).toBe(scriptKey('/lib/a.js'));
+    expect(scriptKey('/lib/a.js')).not.toBe(scriptKey('/lib/a.js?v=2'));
+    expect(scriptKey('')).toMatch(/^[0-9a-z]{1,7}$/);
+    for (let i = 0; i < 200; i++) expect(scriptKey(`/s${i}.js`)).toMatch(/^[0-9a-z]{1,7}$/);
+  });
+
+  it('reads the keys, and nothing from a malformed or missing cookie', () => {
+    expect(readPlainCookie('a=1; binast-plain=abc.12z; b=2')).toEqual(['abc', '12z']);
+    expect(readPlainCookie('binast-plain=abc')).toEqual(['abc']);
+    for (const header of [
+      undefined,
+      null,
+      '',
+      'binast-plain=',
+      'binast-plain=ABC',
+      'binast-plain=a..b',
+      'binast-plain=12345678',
+    ])
+      expect(readPlainCookie(header)).toEqual([]);
+  });
+
+  it('puts the newest first, drops repeats and keeps at most plainCookieKeys', () => {
+    expect(mergePlainKeys(['c', 'a'], ['a', 'b'])).toBe('c.a.b');
+    const many = Array.from({ length: 40 }, (_, i) => i.toString(36));
+    expect(mergePlainKeys(['new'], many).split('.')).toEqual(['new', ...many.slice(0, plainCookieKeys - 1)]);
+    expect(readPlainCookie(`binast-plain=${mergePlainKeys(['new'], many)}`)).toHaveLength(plainCookieKeys);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type BodyTiming, decoderWouldWin, hintedSizes, measureLinkMbit } from '../src/remember';
+import { scriptKey } from '../src/model';
+import type { ScriptRecord } from '../src/record';
+import { type BodyTiming, decoderWouldWin, hintedSizes, measureLinkMbit, plainKeys } from '../src/remember';
 
 // 125 bytes per ms = 1 Mbit/s.
 // Over the network: the body plus ~300 bytes of headers on the wire.
@@ -73,5 +75,27 @@ describe('hintedSizes: the sizes of a script the Worker wrote back, from its ele
 
   it('lets a written-back script count for the decoder like a preloaded one', () => {
     expect(decoderWouldWin([{ ...hintedSizes('93434 73599'), streams: true }], 1.4)).toBe(true);
+  });
+});
+
+describe('plainKeys: the scripts whose plain JavaScript this view left in the HTTP cache', () => {
+  const record = (url: string, outcome: ScriptRecord['outcome']): ScriptRecord => ({
+    url,
+    outcome,
+    mode: 'blocking',
+    module: false,
+  });
+  it('keys same-origin scripts that ran plain or fell back, by path and query', () => {
+    const records = [
+      record('https://site.test/lib/a.js?v=2', 'plain'),
+      record('https://site.test/b.js', 'fallback'),
+      record('https://site.test/c.js', 'binast'),
+      // Answered JavaScript to BinaryAST's Accept: cached apart from a plain request's.
+      record('https://site.test/d.js', 'js'),
+      record('https://cdn.test/e.js', 'plain'),
+      record('https://site.test/f.js', undefined),
+      record('', 'plain'),
+    ];
+    expect(plainKeys(records, 'https://site.test')).toEqual([scriptKey('/lib/a.js?v=2'), scriptKey('/b.js')]);
   });
 });

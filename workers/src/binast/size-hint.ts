@@ -9,8 +9,8 @@ import { variantPrefix } from './store';
  * on the wire as JavaScript and as BinaryAST, both gzipped the same way, so the model sees the real ratio of
  * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
  * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`, followed by the
- * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`), and `1` when its
- * decoder is cached (`visitorHint`).
+ * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`), `1` when its
+ * decoder is cached, and `0` when no earlier view in this browser ran the script plain (`visitorHint`).
  */
 
 /** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
@@ -52,22 +52,24 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   if (!store || request.method !== 'GET' || response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
   const pageUrl = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
-  const visitor = readVisitor(request.headers.get('cookie'));
-  const visitorCookies = visitorHint(request.headers.get('cookie'));
+  const cookies = request.headers.get('cookie');
+  const visitor = readVisitor(cookies);
   // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
   // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
   let loaderNonce: string | null = null;
   let always = false;
   const native = nativeScriptRule();
-  /** The stored size hint of a same-origin script, else null (cross-origin, unparsable URL, not encoded yet). */
-  const storedHint = async (src: string) => {
-    let url: URL;
+  /** A same-origin script's URL, else null (cross-origin, unparsable). */
+  const sameOrigin = (src: string) => {
     try {
-      url = new URL(src, pageUrl);
+      const url = new URL(src, pageUrl);
+      return url.origin === pageUrl.origin ? url : null;
     } catch {
       return null;
     }
-    if (url.origin !== pageUrl.origin) return null;
+  };
+  /** The stored size hint of a script, else null (not encoded yet). */
+  const storedHint = async (url: URL) => {
     const stored = await store.get(hintKey(url.pathname, config));
     return stored && parseHint(await stored.text());
   };
@@ -87,15 +89,18 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             { type: kind, src, defer: script.hasAttribute('defer'), hasAttribute: (name) => script.hasAttribute(name) },
             false,
           );
-          const hint = plan && (await storedHint(src));
+          const url = plan && sameOrigin(src);
+          const hint = url && (await storedHint(url));
           if (!plan || !hint) {
             // Left to the loader as it is: later blocking scripts must not overtake it.
             if (plan) native({ runsPlain: false, mode: plan.mode });
             return;
           }
           // The link speed an earlier view measured, and whether its decoder is cached, go to the loader with the
-          // sizes, so both decide from the same figures.
-          script.setAttribute('data-binast-size', formatHint(...hint) + visitorCookies);
+          // sizes, so both decide from the same figures; and whether an earlier view ran this script plain (the loader
+          // asks for BinaryAST at once where none did), never for a script with `integrity`, which cannot use it.
+          const plainPath = script.hasAttribute('integrity') ? undefined : url.pathname + url.search;
+          script.setAttribute('data-binast-size', formatHint(...hint) + visitorHint(cookies, plainPath));
           const runsPlain = !always && shouldPreload(...hint, visitor);
           if (native({ runsPlain, mode: plan.mode })) {
             // The plain script itself, as the page would have it without the loader; the nonce the loader would

@@ -1,5 +1,6 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { scriptKey } from '@speedkit/binast-loader/model';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/binast/config';
 import { binastHintMiddleware, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
@@ -98,16 +99,31 @@ describe('pages get the hint on their opt-in scripts', () => {
     const unknown = await annotate(markup);
     expect(unknown.text).toContain('<script src="/js/d3.js" data-binast-size="93434 73599"></script>');
     const slowWithDecoder = await annotate(markup, {}, 'theme=dark; binast-link=1.4; binast-decoder=1');
+    // The last 0: no earlier view ran d3 plain (no plain-script cookie), so the loader may ask for BinaryAST at once.
     expect(slowWithDecoder.text).toContain(
-      '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1"></script>',
+      '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1 0"></script>',
     );
     expect(slowWithDecoder.text).not.toContain('rel="preload"');
+    // An earlier view ran d3 plain (its key in the plain-script cookie): the loader checks the HTTP cache first.
+    const ranPlain = await annotate(
+      markup,
+      {},
+      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js')}`,
+    );
+    expect(ranPlain.text).toContain('data-binast-size="93434 73599 1.4 1"></script>');
+    // Nor for a script with `integrity`, which cannot use BinaryAST at all.
+    const pinned = await annotate(
+      page('<script type="binast" src="/js/d3.js" integrity="sha384-x"></script>'),
+      {},
+      'binast-link=1.4; binast-decoder=1',
+    );
+    expect(pinned.text).toContain('data-binast-size="93434 73599 1.4 1"></script>');
     // Measured fast, or no decoder yet: the loader would run the plain script, so the page gets it; the hint still
     // carries what the cookies say.
     for (const [cookie, hint] of [
-      ['binast-link=48.2; binast-decoder=1', '48.2 1'],
+      ['binast-link=48.2; binast-decoder=1', '48.2 1 0'],
       ['binast-link=1.4', '1.4'],
-      ['binast-link=1.4; binast-decoder=0', '1.4 1'],
+      ['binast-link=1.4; binast-decoder=0', '1.4 1 0'],
     ]) {
       const { text } = await annotate(markup, {}, cookie);
       expect(text).toContain(`<script src="/js/d3.js" data-binast-size="93434 73599 ${hint}"></script>`);
