@@ -7,7 +7,9 @@
 //! names all the time, so most references are small recency positions.
 
 use super::counts;
-use super::entropy::{kind_symbol, tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
+use super::entropy::{
+    kind_symbol, touch, tree_walk, uint_symbol, Bit, Coder, Decide, KindModel, UIntModel,
+};
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
@@ -167,6 +169,37 @@ struct Contexts {
     follower: usize,
 }
 
+/// One decision of a value: the bits at a slot of its fine and follower models, mixed with its coarse context's
+/// weights (see [`Decide`]).
+struct Mixed<'a, const N: usize> {
+    stretch: &'a Stretch,
+    fine: &'a mut [Bit; N],
+    follower: &'a mut [Bit; N],
+    weights: &'a mut Weights,
+}
+
+impl<C: Coder, const N: usize> Decide<C> for Mixed<'_, N> {
+    #[inline(always)]
+    fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool {
+        mixed_bit(
+            coder,
+            self.stretch,
+            &mut self.fine[slot],
+            &mut self.follower[slot],
+            self.weights,
+            bit,
+        )
+    }
+
+    #[inline(always)]
+    fn ahead(&self, slot: usize) {
+        if let (Some(fine), Some(follower)) = (self.fine.get(slot), self.follower.get(slot)) {
+            touch(fine);
+            touch(follower);
+        }
+    }
+}
+
 /// Runs `walk` on the fine and follower models of `at` (the per-value lookup, so each decision of the value then
 /// indexes the models' own bits instead of copying two bits out of the tables and back). When both are one
 /// context (a place with no parent's field and no follower of its own), a copy of the model stands in for the
@@ -297,16 +330,16 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
-            kind_symbol(coder, value, |c, i, bit| {
-                mixed_bit(
-                    c,
+            kind_symbol(
+                coder,
+                value,
+                &mut Mixed {
                     stretch,
-                    &mut fine.bits[i],
-                    &mut follower.bits[i],
+                    fine: &mut fine.bits,
+                    follower: &mut follower.bits,
                     weights,
-                    bit,
-                )
-            })
+                },
+            )
         });
         self.coarse[at.coarse].last = value;
         counts::value(counts::KINDS, decisions);
@@ -337,16 +370,16 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
-            uint_symbol(coder, value, |c, i, bit| {
-                mixed_bit(
-                    c,
+            uint_symbol(
+                coder,
+                value,
+                &mut Mixed {
                     stretch,
-                    &mut fine.bits[i],
-                    &mut follower.bits[i],
+                    fine: &mut fine.bits,
+                    follower: &mut follower.bits,
                     weights,
-                    bit,
-                )
-            })
+                },
+            )
         });
         self.coarse[at.coarse].last = value;
         value
@@ -409,6 +442,10 @@ impl Models {
             )));
         }
         let decoding = bytes.is_empty() && len > 0;
+        if decoding {
+            // One allocation for the text instead of a regrowth every few bytes.
+            bytes.reserve_exact(len);
+        }
         let mut history = 0u32;
         for i in 0..len {
             let byte = if decoding { 0 } else { bytes[i] };
@@ -427,7 +464,7 @@ impl Models {
         let mut out = [0u8; 8];
         for (i, (&byte, slot)) in bytes.iter().zip(&mut out).enumerate() {
             let tree = &mut self.float_bytes[i * 256..i * 256 + 256];
-            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| {
+            *slot = tree_walk(coder, 8, u32::from(byte), 0, &mut |c: &mut C, node, bit| {
                 c.bit(&mut tree[node], bit)
             }) as u8;
         }

@@ -3,7 +3,7 @@
 //! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
-use super::entropy::{Bit, Coder, P_MAX, P_MIN};
+use super::entropy::{touch, Bit, Coder, P_MAX, P_MIN};
 use super::mixing::{squash, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
@@ -26,7 +26,7 @@ struct Nibble([Bit; 16]);
 
 /// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
 pub struct TextModel {
-    table: Vec<Nibble>,
+    table: Box<[Nibble]>,
     /// 32 - log2(number of `Nibble`s): a context hash's top bits pick one.
     shift: u32,
     /// Per role: the order-0 tree's bits, by node.
@@ -41,7 +41,7 @@ impl TextModel {
     pub fn new(roles: usize, text_bytes: usize) -> TextModel {
         let bits = table_bits(text_bytes) - 4;
         TextModel {
-            table: vec![Nibble::default(); 1 << bits],
+            table: zeroed_nibbles(1 << bits),
             shift: 32 - bits,
             order0: vec![[Bit::default(); 256]; roles],
             weights: vec![[1 << 14; INPUTS]; roles],
@@ -62,56 +62,86 @@ impl TextModel {
         let weights = &mut self.weights[role];
         let order0 = &mut self.order0[role];
         let mut node = 1usize;
+        let shift = self.shift;
         for half in 0..2 {
             // The second half byte's contexts include the first half (`node` is then 16..=31).
-            let buckets = hashes.map(|hash| {
-                let h = hash
-                    .wrapping_add(node as u32 * 0x0100_0193)
-                    .wrapping_mul(0x9E37_79B1);
-                (h >> self.shift) as usize
-            });
+            let buckets = hashes.map(|hash| bucket(hash, node, shift));
             let mut low = 1usize;
-            // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit). Two orders
-            // that hash to one nibble share its bits and each adapts them in turn: that case takes the indexed path,
-            // which does exactly that.
-            match self.table.get_disjoint_mut(buckets) {
-                Ok([a, b, c]) => {
-                    for i in (0..4).rev() {
-                        let (j, o) = (low & 15, node & 255);
-                        let stretched =
-                            [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
-                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
-                        let bit = mix_code(coder, weights, stretched, bit);
-                        a.0[j].observe(bit);
-                        b.0[j].observe(bit);
-                        c.0[j].observe(bit);
-                        order0[o].observe(bit);
-                        node = node << 1 | usize::from(bit);
-                        low = low << 1 | usize::from(bit);
+            let [ba, bb, bc] = buckets;
+            // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit), and
+            // copied out so the table stays readable for the look-ahead below. Two orders that hash to one nibble
+            // share its bits and each adapts them in turn: that case takes the indexed path, which does exactly that.
+            if ba != bb && ba != bc && bb != bc {
+                let (mut a, mut b, mut c) = (self.table[ba], self.table[bb], self.table[bc]);
+                for i in (0..4).rev() {
+                    let (j, o) = (low & 15, node & 255);
+                    let stretched =
+                        [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
+                    let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                    let bit = mix_code(coder, weights, stretched, bit);
+                    a.0[j].observe(bit);
+                    b.0[j].observe(bit);
+                    c.0[j].observe(bit);
+                    order0[o].observe(bit);
+                    node = node << 1 | usize::from(bit);
+                    low = low << 1 | usize::from(bit);
+                    if half == 0 && i == 1 {
+                        // Three bits of the first half decided (`node` is 8..=15): the second half's order-2 and -3
+                        // nibbles are among two each. Their lines start loading now, a decision before the second
+                        // half needs them (each is otherwise a cache miss: the table is megabytes). Looking two
+                        // decisions ahead (four candidates each) cost more than it hid: x86's prefetches stalled.
+                        for next in node * 2..node * 2 + 2 {
+                            for &hash in &hashes[1..] {
+                                if let Some(nibble) = self.table.get(bucket(hash, next, shift)) {
+                                    touch(&nibble.0[0]);
+                                }
+                            }
+                        }
                     }
                 }
-                Err(_) => {
-                    for i in (0..4).rev() {
-                        let (j, o) = (low & 15, node & 255);
-                        let mut stretched = [0i32; INPUTS];
-                        for (k, &bucket) in buckets.iter().enumerate() {
-                            stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
-                        }
-                        stretched[ORDERS] = stretch_of(stretch, order0[o]);
-                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
-                        let bit = mix_code(coder, weights, stretched, bit);
-                        for &bucket in &buckets {
-                            self.table[bucket].0[j].observe(bit);
-                        }
-                        order0[o].observe(bit);
-                        node = node << 1 | usize::from(bit);
-                        low = low << 1 | usize::from(bit);
+                self.table[ba] = a;
+                self.table[bb] = b;
+                self.table[bc] = c;
+            } else {
+                for i in (0..4).rev() {
+                    let (j, o) = (low & 15, node & 255);
+                    let mut stretched = [0i32; INPUTS];
+                    for (k, &bucket) in buckets.iter().enumerate() {
+                        stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
                     }
+                    stretched[ORDERS] = stretch_of(stretch, order0[o]);
+                    let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                    let bit = mix_code(coder, weights, stretched, bit);
+                    for &bucket in &buckets {
+                        self.table[bucket].0[j].observe(bit);
+                    }
+                    order0[o].observe(bit);
+                    node = node << 1 | usize::from(bit);
+                    low = low << 1 | usize::from(bit);
                 }
             }
         }
         (node & 0xFF) as u8
     }
+}
+
+/// The nibble of the context `hash` (an order's hash of the role and the bytes before) at tree node `node`.
+#[inline(always)]
+fn bucket(hash: u32, node: usize, shift: u32) -> usize {
+    let h = hash
+        .wrapping_add(node as u32 * 0x0100_0193)
+        .wrapping_mul(0x9E37_79B1);
+    (h >> shift) as usize
+}
+
+/// `count` fresh nibbles from zeroed memory: `vec![Nibble::default(); count]` wrote the zeros itself (up to 16 MB per
+/// file), where zeroed memory costs nothing when it is fresh (the decode-only module's bump allocator hands out
+/// never-used memory, which `memory.grow` zeroed; natively a large `calloc` maps zero pages).
+fn zeroed_nibbles(count: usize) -> Box<[Nibble]> {
+    let table = Box::<[Nibble]>::new_zeroed_slice(count);
+    // SAFETY: a `Nibble` is 16 `Bit`s of two `u16` each, and all-zero bytes are a valid `Bit` (p = ½, nothing seen:
+    // what `Nibble::default()` is).
+    unsafe { table.assume_init() }
 }
 
 /// A bit's prediction in the logistic domain.
