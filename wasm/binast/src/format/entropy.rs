@@ -71,25 +71,6 @@ impl Bit {
     }
 }
 
-/// Starts loading the cache line that holds `bit`, for a decision a few decisions ahead, without waiting for it:
-/// the models of a large script are megabytes, and a decision that must first wait for its line from L2 or L3
-/// is the slowest kind. x86-64 has a prefetch instruction; Wasm has none, so there the line is read with a
-/// volatile load whose value goes nowhere (the engine must keep it, and the CPU does not wait for it).
-#[inline(always)]
-pub fn touch(bit: &Bit) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch only hints the cache (it never faults), and the address is a valid `Bit`'s anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(bit).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        // SAFETY: `bit` is a valid, aligned, initialised `Bit`, borrowed shared for the read.
-        let _ = unsafe { std::ptr::read_volatile(std::ptr::from_ref(&bit.p_xor)) };
-    }
-}
-
 /// The writing half of the range coder.
 pub struct Encoder {
     low: u64,
@@ -408,9 +389,6 @@ impl Default for UIntModel {
 pub trait Decide<C> {
     /// Codes or decodes one decision at `slot`.
     fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool;
-    /// Starts loading the cache line of `slot` for a decision a little ahead (see [`touch`]); by default nothing.
-    #[inline(always)]
-    fn ahead(&self, _slot: usize) {}
 }
 
 impl<C, F: FnMut(&mut C, usize, bool) -> bool> Decide<C> for F {
@@ -497,13 +475,6 @@ pub fn kind_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide
     for i in (3..7).rev() {
         let b = decide.decide(coder, top, value >> i & 1 == 1);
         top = top << 1 | usize::from(b);
-        if i == 5 {
-            // Two levels decided (`top` is 4..=7): the subtree's group lies in one of two 64-byte lines, slots
-            // 32 × top − 112 and 16 further (see [`KIND_BITS`]); both start loading two decisions before the walk
-            // needs one of them.
-            decide.ahead(top * 32 - 112);
-            decide.ahead(top * 32 - 96);
-        }
     }
     // `top` is 16..=31: its subtree's group starts at slot 16 + (top - 16) * 8 = top * 8 - 112.
     let group = top * 8 - 112;

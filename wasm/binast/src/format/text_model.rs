@@ -3,7 +3,7 @@
 //! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
-use super::entropy::{touch, Bit, Coder, P_MAX, P_MIN};
+use super::entropy::{Bit, Coder, P_MAX, P_MIN};
 use super::mixing::{squash, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
@@ -67,57 +67,42 @@ impl TextModel {
             // The second half byte's contexts include the first half (`node` is then 16..=31).
             let buckets = hashes.map(|hash| bucket(hash, node, shift));
             let mut low = 1usize;
-            let [ba, bb, bc] = buckets;
-            // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit), and
-            // copied out so the table stays readable for the look-ahead below. Two orders that hash to one nibble
-            // share its bits and each adapts them in turn: that case takes the indexed path, which does exactly that.
-            if ba != bb && ba != bc && bb != bc {
-                let (mut a, mut b, mut c) = (self.table[ba], self.table[bb], self.table[bc]);
-                for i in (0..4).rev() {
-                    let (j, o) = (low & 15, node & 255);
-                    let stretched =
-                        [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
-                    let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
-                    let bit = mix_code(coder, weights, stretched, bit);
-                    a.0[j].observe(bit);
-                    b.0[j].observe(bit);
-                    c.0[j].observe(bit);
-                    order0[o].observe(bit);
-                    node = node << 1 | usize::from(bit);
-                    low = low << 1 | usize::from(bit);
-                    if half == 0 && i == 1 {
-                        // Three bits of the first half decided (`node` is 8..=15): the second half's order-2 and -3
-                        // nibbles are among two each. Their lines start loading now, a decision before the second
-                        // half needs them (each is otherwise a cache miss: the table is megabytes). Looking two
-                        // decisions ahead (four candidates each) cost more than it hid: x86's prefetches stalled.
-                        for next in node * 2..node * 2 + 2 {
-                            for &hash in &hashes[1..] {
-                                if let Some(nibble) = self.table.get(bucket(hash, next, shift)) {
-                                    touch(&nibble.0[0]);
-                                }
-                            }
-                        }
+            // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit). Two orders
+            // that hash to one nibble share its bits and each adapts them in turn: that case takes the indexed path,
+            // which does exactly that.
+            match self.table.get_disjoint_mut(buckets) {
+                Ok([a, b, c]) => {
+                    for i in (0..4).rev() {
+                        let (j, o) = (low & 15, node & 255);
+                        let stretched =
+                            [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
+                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                        let bit = mix_code(coder, weights, stretched, bit);
+                        a.0[j].observe(bit);
+                        b.0[j].observe(bit);
+                        c.0[j].observe(bit);
+                        order0[o].observe(bit);
+                        node = node << 1 | usize::from(bit);
+                        low = low << 1 | usize::from(bit);
                     }
                 }
-                self.table[ba] = a;
-                self.table[bb] = b;
-                self.table[bc] = c;
-            } else {
-                for i in (0..4).rev() {
-                    let (j, o) = (low & 15, node & 255);
-                    let mut stretched = [0i32; INPUTS];
-                    for (k, &bucket) in buckets.iter().enumerate() {
-                        stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
+                Err(_) => {
+                    for i in (0..4).rev() {
+                        let (j, o) = (low & 15, node & 255);
+                        let mut stretched = [0i32; INPUTS];
+                        for (k, &bucket) in buckets.iter().enumerate() {
+                            stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
+                        }
+                        stretched[ORDERS] = stretch_of(stretch, order0[o]);
+                        let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
+                        let bit = mix_code(coder, weights, stretched, bit);
+                        for &bucket in &buckets {
+                            self.table[bucket].0[j].observe(bit);
+                        }
+                        order0[o].observe(bit);
+                        node = node << 1 | usize::from(bit);
+                        low = low << 1 | usize::from(bit);
                     }
-                    stretched[ORDERS] = stretch_of(stretch, order0[o]);
-                    let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
-                    let bit = mix_code(coder, weights, stretched, bit);
-                    for &bucket in &buckets {
-                        self.table[bucket].0[j].observe(bit);
-                    }
-                    order0[o].observe(bit);
-                    node = node << 1 | usize::from(bit);
-                    low = low << 1 | usize::from(bit);
                 }
             }
         }
