@@ -21,8 +21,6 @@ struct State {
     base: usize,
     top: usize,
     end: usize,
-    /// Memory from here up has never been handed out: `memory.grow` zeroed it, so `alloc_zeroed` need not.
-    fresh: usize,
     live: usize,
 }
 
@@ -39,7 +37,6 @@ impl BumpAllocator {
             base: 0,
             top: 0,
             end: 0,
-            fresh: 0,
             live: 0,
         }))
     }
@@ -70,7 +67,6 @@ unsafe impl GlobalAlloc for BumpAllocator {
             state.base = memory_size(0) * PAGE_BYTES;
             state.top = state.base;
             state.end = state.base;
-            state.fresh = state.base;
         }
         let start = (state.top + layout.align() - 1) & !(layout.align() - 1);
         let Some(new_top) = start.checked_add(layout.size()) else {
@@ -80,24 +76,8 @@ unsafe impl GlobalAlloc for BumpAllocator {
             return std::ptr::null_mut();
         }
         state.top = new_top;
-        state.fresh = state.fresh.max(new_top);
         state.live += 1;
         start as *mut u8
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as in `alloc`; the state is read before `alloc` moves `fresh` past the new block.
-        let fresh = unsafe { (*self.0.get()).fresh };
-        // SAFETY: the caller's layout, passed on.
-        let ptr = unsafe { self.alloc(layout) };
-        let start = ptr as usize;
-        // Only the part below `fresh` can hold old bytes (the text model's table, megabytes, is usually all fresh).
-        let used = fresh.saturating_sub(start).min(layout.size());
-        if !ptr.is_null() && used > 0 {
-            // SAFETY: `ptr` is a block of `layout.size()` bytes just allocated, and `used` is no more than that.
-            unsafe { std::ptr::write_bytes(ptr, 0, used) };
-        }
-        ptr
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -124,7 +104,6 @@ unsafe impl GlobalAlloc for BumpAllocator {
                 return std::ptr::null_mut();
             }
             state.top = new_top;
-            state.fresh = state.fresh.max(new_top);
             return ptr;
         }
         if new_size <= layout.size() {

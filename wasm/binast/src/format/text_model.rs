@@ -26,7 +26,7 @@ struct Nibble([Bit; 16]);
 
 /// The string model: hashed context bits, per-role order-0 trees, mixer weights, and the stretch table.
 pub struct TextModel {
-    table: Box<[Nibble]>,
+    table: Vec<Nibble>,
     /// 32 - log2(number of `Nibble`s): a context hash's top bits pick one.
     shift: u32,
     /// Per role: the order-0 tree's bits, by node.
@@ -41,7 +41,7 @@ impl TextModel {
     pub fn new(roles: usize, text_bytes: usize) -> TextModel {
         let bits = table_bits(text_bytes) - 4;
         TextModel {
-            table: zeroed_nibbles(1 << bits),
+            table: vec![Nibble::default(); 1 << bits],
             shift: 32 - bits,
             order0: vec![[Bit::default(); 256]; roles],
             weights: vec![[1 << 14; INPUTS]; roles],
@@ -117,16 +117,6 @@ fn bucket(hash: u32, node: usize, shift: u32) -> usize {
         .wrapping_add(node as u32 * 0x0100_0193)
         .wrapping_mul(0x9E37_79B1);
     (h >> shift) as usize
-}
-
-/// `count` fresh nibbles from zeroed memory: `vec![Nibble::default(); count]` wrote the zeros itself (up to 16 MB per
-/// file), where zeroed memory costs nothing when it is fresh (the decode-only module's bump allocator hands out
-/// never-used memory, which `memory.grow` zeroed; natively a large `calloc` maps zero pages).
-fn zeroed_nibbles(count: usize) -> Box<[Nibble]> {
-    let table = Box::<[Nibble]>::new_zeroed_slice(count);
-    // SAFETY: a `Nibble` is 16 `Bit`s of two `u16` each, and all-zero bytes are a valid `Bit` (p = ½, nothing seen:
-    // what `Nibble::default()` is).
-    unsafe { table.assume_init() }
 }
 
 /// A bit's prediction in the logistic domain.
