@@ -62,10 +62,14 @@ impl TextModel {
         let weights = &mut self.weights[role];
         let order0 = &mut self.order0[role];
         let mut node = 1usize;
-        let shift = self.shift;
         for half in 0..2 {
             // The second half byte's contexts include the first half (`node` is then 16..=31).
-            let buckets = hashes.map(|hash| bucket(hash, node, shift));
+            let buckets = hashes.map(|hash| {
+                let h = hash
+                    .wrapping_add(node as u32 * 0x0100_0193)
+                    .wrapping_mul(0x9E37_79B1);
+                (h >> self.shift) as usize
+            });
             let mut low = 1usize;
             // Almost always three distinct nibbles, reached once per half byte (no bounds check per bit). Two orders
             // that hash to one nibble share its bits and each adapts them in turn: that case takes the indexed path,
@@ -108,15 +112,6 @@ impl TextModel {
         }
         (node & 0xFF) as u8
     }
-}
-
-/// The nibble of the context `hash` (an order's hash of the role and the bytes before) at tree node `node`.
-#[inline(always)]
-fn bucket(hash: u32, node: usize, shift: u32) -> usize {
-    let h = hash
-        .wrapping_add(node as u32 * 0x0100_0193)
-        .wrapping_mul(0x9E37_79B1);
-    (h >> shift) as usize
 }
 
 /// A bit's prediction in the logistic domain.
