@@ -7,7 +7,9 @@
 //! names all the time, so most references are small recency positions.
 
 use super::counts;
-use super::entropy::{kind_symbol, tree_walk, uint_symbol, Bit, Coder, KindModel, UIntModel};
+use super::entropy::{
+    kind_symbol, tree_walk, uint_symbol, Bit, Coder, Decide, KindModel, UIntModel,
+};
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use crate::DecodeError;
@@ -167,6 +169,29 @@ struct Contexts {
     follower: usize,
 }
 
+/// One decision of a value: the bits at a slot of its fine and follower models, mixed with its coarse context's
+/// weights (see [`Decide`]).
+struct Mixed<'a, const N: usize> {
+    stretch: &'a Stretch,
+    fine: &'a mut [Bit; N],
+    follower: &'a mut [Bit; N],
+    weights: &'a mut Weights,
+}
+
+impl<C: Coder, const N: usize> Decide<C> for Mixed<'_, N> {
+    #[inline(always)]
+    fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool {
+        mixed_bit(
+            coder,
+            self.stretch,
+            &mut self.fine[slot],
+            &mut self.follower[slot],
+            self.weights,
+            bit,
+        )
+    }
+}
+
 /// Runs `walk` on the fine and follower models of `at` (the per-value lookup, so each decision of the value then
 /// indexes the models' own bits instead of copying two bits out of the tables and back). When both are one
 /// context (a place with no parent's field and no follower of its own), a copy of the model stands in for the
@@ -218,8 +243,40 @@ impl Models {
         key: PlaceKey,
         kind: bool,
     ) -> Contexts {
-        let (coarse, fine) = match self.places.get(key) {
-            Some(known) => known,
+        let cached = self.places.get(key);
+        if let Some(&PlaceEntry {
+            coarse,
+            fine_model,
+            row,
+            ..
+        }) = cached.and_then(|slot| self.places.slots.get(slot))
+        {
+            if fine_model != NOT_YET {
+                // A place seen before: its coarse context, its fine context's model and its coarse context's row
+                // of followers never change once known, so only the follower is looked up (the same steps as
+                // below, in the same order, so the contexts and models are numbered identically).
+                let coarse = coarse as usize;
+                let last = last_bucket(self.coarse[coarse].last);
+                let next = self.numbered;
+                let follower = self
+                    .followers
+                    .get_in_row(row as usize, last, next)
+                    .unwrap_or(coarse);
+                self.grow(follower + 1);
+                let follower = if kind {
+                    self.kind_model(follower)
+                } else {
+                    self.uint_model(follower)
+                };
+                return Contexts {
+                    coarse,
+                    fine: fine_model as usize,
+                    follower,
+                };
+            }
+        }
+        let (coarse, fine) = match cached.and_then(|slot| self.places.slots.get(slot)) {
+            Some(entry) => (entry.coarse as usize, entry.fine as usize),
             None => {
                 let coarse = self.contexts.get([category, "", place.1, place.2]);
                 let fine = self.contexts.get([category, place.0, place.1, place.2]);
@@ -228,11 +285,7 @@ impl Models {
             }
         };
         self.grow(coarse.max(fine) + 1);
-        // Small values keep their own follower context, larger ones share one per power of two.
-        let last = match self.coarse[coarse].last {
-            small @ 0..64 => small,
-            large => 64 + large.ilog2(),
-        };
+        let last = last_bucket(self.coarse[coarse].last);
         let next = self.numbered;
         let follower = self.followers.get(coarse, last, next).unwrap_or(coarse);
         self.grow(follower + 1);
@@ -241,6 +294,18 @@ impl Models {
         } else {
             (self.uint_model(fine), self.uint_model(follower))
         };
+        // Remember the fine model and the followers' row for the next value at this place.
+        let row = self.followers.row_of.get(coarse).copied().unwrap_or(0);
+        if let Some(entry) = self
+            .places
+            .get(key)
+            .and_then(|slot| self.places.slots.get_mut(slot))
+        {
+            if row != 0 {
+                entry.fine_model = fine as u32;
+                entry.row = row - 1;
+            }
+        }
         Contexts {
             coarse,
             fine,
@@ -297,16 +362,16 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
-            kind_symbol(coder, value, |c, i, bit| {
-                mixed_bit(
-                    c,
+            kind_symbol(
+                coder,
+                value,
+                &mut Mixed {
                     stretch,
-                    &mut fine.bits[i],
-                    &mut follower.bits[i],
+                    fine: &mut fine.bits,
+                    follower: &mut follower.bits,
                     weights,
-                    bit,
-                )
-            })
+                },
+            )
         });
         self.coarse[at.coarse].last = value;
         counts::value(counts::KINDS, decisions);
@@ -337,16 +402,16 @@ impl Models {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
-            uint_symbol(coder, value, |c, i, bit| {
-                mixed_bit(
-                    c,
+            uint_symbol(
+                coder,
+                value,
+                &mut Mixed {
                     stretch,
-                    &mut fine.bits[i],
-                    &mut follower.bits[i],
+                    fine: &mut fine.bits,
+                    follower: &mut follower.bits,
                     weights,
-                    bit,
-                )
-            })
+                },
+            )
         });
         self.coarse[at.coarse].last = value;
         value
@@ -409,6 +474,10 @@ impl Models {
             )));
         }
         let decoding = bytes.is_empty() && len > 0;
+        if decoding {
+            // One allocation for the text instead of a regrowth every few bytes.
+            bytes.reserve_exact(len);
+        }
         let mut history = 0u32;
         for i in 0..len {
             let byte = if decoding { 0 } else { bytes[i] };
@@ -427,11 +496,21 @@ impl Models {
         let mut out = [0u8; 8];
         for (i, (&byte, slot)) in bytes.iter().zip(&mut out).enumerate() {
             let tree = &mut self.float_bytes[i * 256..i * 256 + 256];
-            *slot = tree_walk(coder, 8, u32::from(byte), |c, node, bit| {
+            *slot = tree_walk(coder, 8, u32::from(byte), 0, &mut |c: &mut C, node, bit| {
                 c.bit(&mut tree[node], bit)
             }) as u8;
         }
         f64::from_le_bytes(out)
+    }
+}
+
+/// The follower bucket of a coarse context's previous value: small values keep their own follower context, larger
+/// ones share one per power of two.
+#[inline(always)]
+fn last_bucket(last: u32) -> u32 {
+    match last {
+        small @ 0..64 => small,
+        large => 64 + large.ilog2(),
     }
 }
 
@@ -468,6 +547,12 @@ impl FollowerMap {
             }
             row => row as usize - 1,
         };
+        self.get_in_row(row, last, next)
+    }
+
+    /// [`FollowerMap::get`] for a coarse context whose row is `row`.
+    #[inline]
+    fn get_in_row(&mut self, row: usize, last: u32, next: usize) -> Option<usize> {
         let slot = self
             .rows
             .get_mut(row * LAST_BUCKETS + last as usize % LAST_BUCKETS)?;
@@ -523,14 +608,36 @@ impl PlaceKey {
     }
 }
 
-/// An open-addressing table from [`PlaceKey`] to (coarse, fine) context numbers; fixed size, at most half full
-/// (then new places are simply not cached).
+/// An open-addressing table from [`PlaceKey`] to (coarse, fine) context numbers, and once known the fine context's
+/// model and the coarse context's row of followers; fixed size, at most half full (then new places are simply not
+/// cached).
 #[derive(Default)]
 struct PlaceCache {
-    /// (key, coarse, fine); key 0 marks an empty slot.
-    slots: Vec<(u32, u32, u32)>,
+    slots: Vec<PlaceEntry>,
     used: usize,
 }
+
+/// One place's cached contexts; key 0 marks an empty slot.
+#[derive(Clone, Copy)]
+struct PlaceEntry {
+    key: u32,
+    coarse: u32,
+    fine: u32,
+    /// The fine context's model (in `kinds` or `uints`, by the key's category), or `NOT_YET`.
+    fine_model: u32,
+    /// The coarse context's row in `FollowerMap::rows`.
+    row: u32,
+}
+
+const NOT_YET: u32 = u32::MAX;
+
+const EMPTY_PLACE: PlaceEntry = PlaceEntry {
+    key: 0,
+    coarse: 0,
+    fine: 0,
+    fine_model: NOT_YET,
+    row: 0,
+};
 
 const PLACE_CACHE_BITS: u32 = 13;
 
@@ -540,19 +647,18 @@ impl PlaceCache {
         (key.wrapping_mul(0x9E37_79B1) >> (32 - PLACE_CACHE_BITS)) as usize
     }
 
+    /// The slot holding `key`, if it is cached.
     #[inline]
-    fn get(&self, key: PlaceKey) -> Option<(usize, usize)> {
+    fn get(&self, key: PlaceKey) -> Option<usize> {
         if key == PlaceKey::NONE || self.slots.is_empty() {
             return None;
         }
         let mask = (1usize << PLACE_CACHE_BITS) - 1;
         let mut slot = Self::slot(key.0);
         loop {
-            match self.slots[slot] {
-                (0, _, _) => return None,
-                (known, coarse, fine) if known == key.0 => {
-                    return Some((coarse as usize, fine as usize))
-                }
+            match self.slots.get(slot)?.key {
+                0 => return None,
+                known if known == key.0 => return Some(slot),
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -563,14 +669,19 @@ impl PlaceCache {
             return;
         }
         if self.slots.is_empty() {
-            self.slots = vec![(0, 0, 0); 1 << PLACE_CACHE_BITS];
+            self.slots = vec![EMPTY_PLACE; 1 << PLACE_CACHE_BITS];
         }
         let mask = (1usize << PLACE_CACHE_BITS) - 1;
         let mut slot = Self::slot(key.0);
-        while self.slots[slot].0 != 0 {
+        while self.slots[slot].key != 0 {
             slot = (slot + 1) & mask;
         }
-        self.slots[slot] = (key.0, coarse as u32, fine as u32);
+        self.slots[slot] = PlaceEntry {
+            key: key.0,
+            coarse: coarse as u32,
+            fine: fine as u32,
+            ..EMPTY_PLACE
+        };
         self.used += 1;
     }
 }

@@ -381,30 +381,41 @@ impl Default for UIntModel {
     }
 }
 
-/// Codes (or decodes) `value` as the decisions of a [`UIntModel`]; `bit(coder, index, bit)` codes one decision
-/// with the model bit at `index`.
+/// How [`uint_symbol`], [`tree_walk`] and [`kind_symbol`] code each binary decision: `decide(coder, slot, bit)`
+/// codes (or decodes) the decision held at model slot `slot`. The mixed models implement it with
+/// `#[inline(always)]`, so every decision of a walk is compiled into the walk: as a closure it was a call per
+/// decision that also reloaded the range coder's state from memory, since the compiler would not inline a closure
+/// at the walk's seven call sites.
+pub trait Decide<C> {
+    /// Codes or decodes one decision at `slot`.
+    fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool;
+}
+
+impl<C, F: FnMut(&mut C, usize, bool) -> bool> Decide<C> for F {
+    #[inline(always)]
+    fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool {
+        self(coder, slot, bit)
+    }
+}
+
+/// Codes (or decodes) `value` as the decisions of a [`UIntModel`], each through `decide` with the model slot it
+/// uses.
 #[inline]
-pub fn uint_symbol<C: Coder>(
-    coder: &mut C,
-    value: u32,
-    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
-) -> u32 {
-    let head = tree_walk(coder, 4, value.min(DIRECT_LIMIT), |c, node, b| {
-        bit(c, HEAD + node, b)
-    });
+pub fn uint_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide<C>) -> u32 {
+    let head = tree_walk(coder, 4, value.min(DIRECT_LIMIT), HEAD, decide);
     if head < DIRECT_LIMIT {
         return head;
     }
     // value - 14 >= 1, so it has a leading one at `bits`.
     let rest = u64::from(value.wrapping_sub(DIRECT_LIMIT - 1));
     let bits = 63 - rest.max(1).leading_zeros();
-    let bits = tree_walk(coder, 5, bits, |c, node, b| bit(c, LENGTH + node, b));
+    let bits = tree_walk(coder, 5, bits, LENGTH, decide);
     let mut out: u64 = 1;
     let top = TOP + bits as usize * 4;
     let top_bits = bits.min(2);
     let mut node = 1usize;
     for i in 0..top_bits {
-        let b = bit(coder, top + node, rest >> (bits - 1 - i) & 1 == 1);
+        let b = decide.decide(coder, top + node, rest >> (bits - 1 - i) & 1 == 1);
         node = node << 1 | usize::from(b);
         out = out << 1 | u64::from(b);
     }
@@ -415,18 +426,19 @@ pub fn uint_symbol<C: Coder>(
     u32::try_from(out + u64::from(DIRECT_LIMIT) - 1).unwrap_or(u32::MAX)
 }
 
-/// Walks a binary tree of `bits` levels for `value`; `bit(coder, node, bit)` codes the decision at tree node
-/// `node` (1-based).
+/// Walks a binary tree of `bits` levels for `value`; the decision at tree node `node` (1-based) is slot
+/// `base + node` of `decide`.
 #[inline]
 pub fn tree_walk<C: Coder>(
     coder: &mut C,
     bits: u32,
     value: u32,
-    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
+    base: usize,
+    decide: &mut impl Decide<C>,
 ) -> u32 {
     let mut node = 1usize;
     for i in (0..bits).rev() {
-        let b = bit(coder, node, value >> i & 1 == 1);
+        let b = decide.decide(coder, base + node, value >> i & 1 == 1);
         node = node << 1 | usize::from(b);
     }
     (node - (1 << bits)) as u32
@@ -456,23 +468,19 @@ impl Default for KindModel {
 }
 
 /// Codes (or decodes) a kind below 128 with the bits of a [`KindModel`], high bit first: the plain 7-level tree's
-/// decisions in its order, each through `bit(coder, slot, bit)` with the slot [`KIND_BITS`] describes.
+/// decisions in its order, each through `decide` with the slot [`KIND_BITS`] describes.
 #[inline(always)]
-pub fn kind_symbol<C: Coder>(
-    coder: &mut C,
-    value: u32,
-    mut bit: impl FnMut(&mut C, usize, bool) -> bool,
-) -> u32 {
+pub fn kind_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide<C>) -> u32 {
     let mut top = 1usize;
     for i in (3..7).rev() {
-        let b = bit(coder, top, value >> i & 1 == 1);
+        let b = decide.decide(coder, top, value >> i & 1 == 1);
         top = top << 1 | usize::from(b);
     }
     // `top` is 16..=31: its subtree's group starts at slot 16 + (top - 16) * 8 = top * 8 - 112.
     let group = top * 8 - 112;
     let mut low = 1usize;
     for i in (0..3).rev() {
-        let b = bit(coder, group + low, value >> i & 1 == 1);
+        let b = decide.decide(coder, group + low, value >> i & 1 == 1);
         low = low << 1 | usize::from(b);
     }
     ((top - 16) << 3 | (low - 8)) as u32
