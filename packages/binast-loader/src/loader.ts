@@ -3,7 +3,7 @@ import { patchLateListeners, runPlain } from './execute';
 import { binastAccept } from './media-type';
 import { type CostInput, decide } from './model';
 import { planScript } from './plan';
-import { measure, readSizes, type ScriptRecord } from './record';
+import { measure, type ScriptRecord } from './record';
 import { createScheduler } from './scheduler';
 
 export interface LoaderOptions {
@@ -63,7 +63,11 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     const nonce = (options.nonce || script.nonce) as string;
     const finish = (outcome: ScriptRecord['outcome'], ok: boolean, startMs: number) => {
       record.executeMs = measure('binast:execute', startMs);
-      readSizes(record);
+      // Bytes on the wire from the newest Resource Timing entry of the URL (only resource entries carry a script's
+      // URL as their name; the loader's own measures are named binast:*).
+      record.transferBytes = (
+        performance.getEntriesByName(url).pop() as PerformanceResourceTiming | undefined
+      )?.transferSize;
       record.outcome = ok ? outcome : 'error';
       script.dispatchEvent(new Event(ok ? 'load' : 'error'));
       return ok;

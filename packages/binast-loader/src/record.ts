@@ -68,20 +68,15 @@ export interface ScriptRecord extends Partial<CostInput>, Partial<Omit<Decision,
 }
 
 /**
- * Adds a User Timing measure from `startMs` to now and returns its duration in ms. Measures of several scripts share
- * a name and follow the records' order of events; the records carry the per-URL durations. The options form of
- * `performance.measure` is in every browser that runs the loader's ES2022 (Chromium 80, Firefox 103, Safari 14.1).
+ * Adds a User Timing measure from `startMs` to now and returns its duration in ms. Never throws: timing is a side
+ * channel and must not break loading (browsers before User Timing 3, e.g. Safari 14.0, which run the loader's
+ * syntax, reject the options form). Measures of several scripts share a name and follow the records' order of
+ * events; the records carry the per-URL durations.
  */
 export function measure(name: string, startMs: number): number {
   const endMs = performance.now();
-  performance.measure(name, { start: startMs, end: endMs });
+  try {
+    performance.measure(name, { start: startMs, end: endMs });
+  } catch {}
   return endMs - startMs;
-}
-
-/** Copies wire sizes from the newest Resource Timing entry for the URL, when the browser exposes one. */
-export function readSizes(record: ScriptRecord): void {
-  // Only resource entries are named by a script URL (the loader's own measures are named binast:*).
-  record.transferBytes = (
-    performance.getEntriesByName(record.url).pop() as PerformanceResourceTiming | undefined
-  )?.transferSize;
 }
