@@ -87,8 +87,8 @@ try {
     await link.setConditions(symmetricConditions({ rttMs: profile.rttMs }));
     // Interleaved so drift (other work on the machine) spreads over all variants, and in the opposite order every
     // other run: what a variant's page leaves behind (a closing context, the browser's cache writes) then precedes
-    // each variant as often as it follows it. In one fixed order the forced BinaryAST page (last) read 21–35 ms
-    // faster than the loader's identical choice (fourth) on 1.6 Mbit/s in all three runs before 2026-11-26.
+    // each variant as often as it follows it. (Added when the forced BinaryAST page, always last, read 21–35 ms
+    // faster than the loader's identical choice; alternating kept the gap, which was the loader's cache check.)
     for (let run = 0; run < runs; run++) {
       for (const variant of run % 2 === 0 ? variants : variants.toReversed()) {
         const context = await browser.newContext();
