@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
 import { median, pairedSummary } from './report.mjs';
+import { earlierView, loadUntilExecuted, startDecoder } from './views.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -181,28 +182,15 @@ try {
         `${path.replace(/\?.*/, '')}?${path.includes('?always') ? 'always&' : ''}deploy=${deploy}`;
       if (repeat || newDeploy) {
         // The earlier view of a new deploy is never forced: as in bench:loader, what the loader itself did before.
-        await page.goto(`${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`);
-        await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
-          timeout: 120_000,
-        });
-        if (newDeploy && !name.startsWith('plain'))
-          await page.waitForFunction(() => document.cookie.includes('binast-link='), null, { timeout: 30_000 });
-        await page.waitForLoadState('networkidle');
-        if (newDeploy && !name.startsWith('plain'))
-          await page.evaluate(() =>
-            import(/** @type {string} */ ('/demo/loader/binast.js')).then(
-              (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
-            ),
-          );
+        const loaderPage = newDeploy && !name.startsWith('plain');
+        await earlierView(page, `${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`, loaderPage);
+        if (loaderPage) await startDecoder(page);
       }
       if (trace)
         await browser.startTracing(page, {
           categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'],
         });
-      await page.goto(`${origin}${newDeploy ? withDeploy(2) : path}`);
-      await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
-        timeout: 120_000,
-      });
+      await loadUntilExecuted(page, `${origin}${newDeploy ? withDeploy(2) : path}`);
       const metrics = await page.evaluate(() => {
         const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
         const round = (/** @type {number} */ ms) => Math.round(ms);

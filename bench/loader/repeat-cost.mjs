@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { median, pairedSummary } from './report.mjs';
+import { startDecoder } from './views.mjs';
 
 const arg = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(name);
@@ -46,11 +47,7 @@ try {
       await page.waitForFunction(executed);
       await page.waitForLoadState('networkidle');
       if (extras.includes('decoder')) {
-        await page.evaluate(() =>
-          import(/** @type {string} */ ('/demo/loader/binast.js')).then(
-            (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
-          ),
-        );
+        await startDecoder(page);
         await page.waitForLoadState('networkidle');
       }
       const wait = extras.find((extra) => extra.startsWith('wait'));

@@ -12,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { summarise, toCsv, toTable } from './report.mjs';
+import { earlierView, loadUntilExecuted, startDecoder } from './views.mjs';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
@@ -96,30 +97,9 @@ try {
         // An earlier view (the previous deploy) or the first of two views: loaded completely, then left once the
         // loader has remembered the link (its cookie) and any decoder download it started has ended.
         const earlier = variant.earlier ?? (variant.repeat ? variant.path : undefined);
-        if (earlier) {
-          await page.goto(`${origin}${earlier}`);
-          await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
-            timeout: 120_000,
-          });
-          if (!earlier.includes('plain'))
-            await page.waitForFunction(() => document.cookie.includes('binast-link='), null, { timeout: 30_000 });
-          // Both pages alike (until 2026-11-26 10:00 UTC only the loader's): what the earlier view still did after
-          // the mark (its load event, the loader's after-load import, any decoder download, the browser's own cache
-          // writes) must not overlap the measured view of one page and not of the other.
-          await page.waitForLoadState('networkidle');
-        }
-        if (variant.prewarmDecoder) {
-          await page.evaluate(() =>
-            // Starting the decoder fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
-            import(/** @type {string} */ ('/demo/loader/binast.js')).then(
-              (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
-            ),
-          );
-        }
-        await page.goto(`${origin}${variant.path}`);
-        await page.waitForFunction(() => performance.getEntriesByName('app:executed').length > 0, null, {
-          timeout: 120_000,
-        });
+        if (earlier) await earlierView(page, `${origin}${earlier}`, !earlier.includes('plain'));
+        if (variant.prewarmDecoder) await startDecoder(page);
+        await loadUntilExecuted(page, `${origin}${variant.path}`);
         const metrics = await page.evaluate(() => {
           const resources = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));
           const sum = (/** @type {(entry: PerformanceResourceTiming) => boolean} */ pick) =>

@@ -8,10 +8,9 @@
 // loader's 2 KB only decides and runs plain scripts. Not part of those 2 KB: imported only when the loader's cost
 // model sends a script to BinaryAST.
 import type { BinastJob, Runner } from '../decoder';
-import { isBinastContentType } from '../media-type';
+import { binastAccept, isBinastContentType } from '../media-type';
 import { decoderCookie } from '../model';
 import { measure } from '../record';
-import { requestBinast } from '../request';
 import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
 import { probeEnvironment, runInline } from './inline';
@@ -68,12 +67,11 @@ export async function prepareScript({
     if (early) void early.then((response) => response.body?.cancel()).catch(() => {});
     return fallback(environment);
   }
-  // `data-always` skips the cache check as it skips the cost model, and so does a request the loader already made.
-  // An early request's time is counted from here.
-  const request = early
-    ? { startMs: performance.now(), cached: Promise.resolve(false), response: early }
-    : requestBinast(url, record.reason === 'faster');
-  if (await request.cached) return fallback('cached', 'plain');
+  // A repeat view finds the plain script in the HTTP cache: running it costs neither a download nor a decode, and
+  // asking for BinaryAST would download the script again (the cached copy answered another Accept). `data-always`
+  // skips this as it skips the cost model; a request the loader already made had no plain copy to find (model.ts
+  // `plainCookie`).
+  if (!early && record.reason === 'faster' && (await inHttpCache(url))) return fallback('cached', 'plain');
   // The decoder starts while the script downloads, unless an earlier view kept this script's decoded source (then
   // it starts only if that copy turns out stale).
   const startDecoder = () => {
@@ -84,12 +82,15 @@ export async function prepareScript({
   void decodedBefore(url).then((seen) => {
     if (!seen) startDecoder();
   });
-  let response: Response | undefined;
+  // For a request the loader already made, its time is counted from here.
+  const startMs = performance.now();
+  let response: Response;
   let binast = false;
   let source = new Blob();
   try {
-    response = await request.response;
-    if (!response) return fallback('cached', 'plain');
+    // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
+    // crossorigin="anonymous"; see the README for cross-origin scripts.
+    response = await (early || fetch(url, { headers: { accept: binastAccept } }));
     binast = isBinastContentType(response.headers.get('content-type'));
     if (!binast) source = await response.blob();
   } catch {
@@ -97,7 +98,7 @@ export async function prepareScript({
   }
   if (!response.ok) return fallback(`http-${response.status}`);
   // For BinaryAST: to the response headers; its body streams into the decoder.
-  record.fetchMs = measure('binast:fetch', request.startMs);
+  record.fetchMs = measure('binast:fetch', startMs);
   if (binast) {
     const decodeStartMs = performance.now();
     const cached = await readDecoded(url, response);
@@ -128,6 +129,21 @@ export async function prepareScript({
     if (ran) return finish(binast ? 'binast' : 'js', true, runStartMs);
     return fallback('syntax')();
   };
+}
+
+/**
+ * Whether the browser's HTTP cache holds a response for a plain request of `url` (a script element's `Accept: *\/*`),
+ * fresh or not; `only-if-cached` answers from the cache or fails, never from the network. Same-origin only, as
+ * `only-if-cached` requires: cross-origin scripts count as not cached.
+ */
+async function inHttpCache(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { cache: 'only-if-cached', mode: 'same-origin' });
+    void response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 /**
