@@ -21,7 +21,7 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
-import { nativeScriptRule, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader';
+import { nativeScriptRule, ranPlainBefore, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -98,14 +98,16 @@ function annotate(html, { always, deploy, cookie }) {
   // The demo pages' opt-in scripts are all classic blocking ones.
   const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src.replace(/\?.*/, '')];
+    // An earlier view ran this version plain: its copy in the HTTP cache wins (`ranPlainBefore`, as the Worker).
+    const ranPlain = !!size && ranPlainBefore(cookie, src, size.jsGzipBytes);
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
-    const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor);
+    const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor, ranPlain);
     if (!size) {
       native({ runsPlain, mode: 'blocking' });
       return tag;
     }
     // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
-    const fromCookies = visitorHint(cookie, src);
+    const fromCookies = visitorHint(cookie, ranPlain);
     const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
     if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
     return runsPlain

@@ -12,6 +12,7 @@ export {
   mergePlainKeys,
   nativeScriptRule,
   plainCookie,
+  ranPlainBefore,
   readDecoderCookie,
   readPlainCookie,
   readVisitor,

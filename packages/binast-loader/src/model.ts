@@ -135,38 +135,45 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
  * What a size hint adds from the visitor's cookies, for the Worker (and the bench server that stands for it) to
  * append to `data-binast-size`: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when its decoder is in the
  * HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`); nothing without either.
- * With the script's same-origin path and query (`scriptPath`) and the decoder cached, then ` 0` when the plain-script
- * cookie shows that no earlier view in this browser ran that script plain (`plainCookie`): the loader may then ask
- * for BinaryAST at once, without first checking the HTTP cache for the plain copy.
+ * With the decoder cached and `ranPlain` false (`ranPlainBefore`: no earlier view in this browser ran this version
+ * of the script plain), then ` 0`: the loader may ask for BinaryAST at once, without first checking the HTTP cache
+ * for the plain copy. `ranPlain` undefined (a script with `integrity`, which cannot use BinaryAST) adds nothing.
  */
-export function visitorHint(cookieHeader: string | null | undefined, scriptPath?: string): string {
+export function visitorHint(cookieHeader: string | null | undefined, ranPlain?: boolean): string {
   const downMbit = readVisitor(cookieHeader)?.downMbit;
   const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
   if (downMbit === undefined && !decoderCached) return '';
-  const fresh =
-    decoderCached && scriptPath !== undefined && !readPlainCookie(cookieHeader).includes(scriptKey(scriptPath));
-  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}${fresh ? ' 0' : ''}`;
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}${decoderCached && ranPlain === false ? ' 0' : ''}`;
 }
 
 /**
- * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path and query) that recent views of the site ran as
- * plain JavaScript, newest first, at most `plainCookieKeys` of them; written by remember.ts. A script not listed was
- * not downloaded as JavaScript by the loader's views in this browser, so its plain copy is not in the HTTP cache
- * and the loader need not check before asking for BinaryAST (a check whose answer reaches the page's main thread
- * 25–50 ms late while the page parses and paints: bench/loader/probe.mjs --new-deploy, 1.6 Mbit/s, 2026-11-26).
- * A key collision or a script cached some other way only costs that check, or one download of BinaryAST; never a
- * wrong script.
+ * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path, query and JavaScript size) that recent views
+ * of the site ran as plain JavaScript, newest first, at most `plainCookieKeys` of them; written by remember.ts.
+ * A listed script's plain copy is most likely in the HTTP cache: the Worker then gives the page the plain script
+ * (`shouldPreload`), which costs nothing to download, where the loader used to import the decoder and check the
+ * cache first (1.16× the plain page's time on a repeat view at 1.6 Mbit/s, 150 ms: bench:loader, 2026-11-26).
+ * A script not listed was not downloaded as JavaScript by the loader's views in this browser, so its plain copy is
+ * not in the HTTP cache and the loader need not check before asking for BinaryAST (a check whose answer reaches the
+ * page's main thread 25–50 ms late while the page parses and paints: bench/loader/probe.mjs --new-deploy).
+ * The size in the key tells a new deploy at the same URL from the copy the earlier view cached. A key collision,
+ * an evicted copy or a script cached some other way only costs that check, one download of BinaryAST, or the plain
+ * download BinaryAST would have beaten; never a wrong script.
  */
 export const plainCookie = 'binast-plain';
 /** How many scripts the plain-script cookie remembers: 16 keys of at most 7 characters, about 130 bytes. */
 export const plainCookieKeys = 16;
 
-/** A script's key in the plain-script cookie: FNV-1a (32 bit) of its path and query, base 36. */
-export function scriptKey(pathAndQuery: string): string {
+/** A script's key in the plain-script cookie: FNV-1a (32 bit) of its path and query and its size hint's JavaScript bytes, base 36. */
+export function scriptKey(pathAndQuery: string, jsBytes: number): string {
+  const text = `${pathAndQuery} ${jsBytes}`;
   let hash = 0x811c9dc5;
-  for (let i = 0; i < pathAndQuery.length; i++) hash = Math.imul(hash ^ pathAndQuery.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(36);
 }
+
+/** Whether the plain-script cookie lists this version of a script: an earlier view ran it as plain JavaScript. */
+export const ranPlainBefore = (cookieHeader: string | null | undefined, pathAndQuery: string, jsBytes: number) =>
+  readPlainCookie(cookieHeader).includes(scriptKey(pathAndQuery, jsBytes));
 
 /** The keys of the plain-script cookie (none without it, or when malformed). */
 export function readPlainCookie(cookieHeader: string | null | undefined): string[] {
@@ -190,11 +197,13 @@ export function readDecoderCookie(cookieHeader: string | null | undefined): bool
 
 /**
  * The Worker's preload rule: preload the JavaScript of every script the loader is going to run plain, so it starts
- * with the HTML as a plain `<script src>` would. For a visitor whose earlier view left its cookies, that is the
- * loader's own decision with what the cookies say (the loader gets the same link speed in the size hint); for anyone else,
- * every script that cannot win even on a slow link with the decoder cached (`mayWin`).
+ * with the HTML as a plain `<script src>` would. That is every script an earlier view in this browser ran plain
+ * (`ranPlain`, from `ranPlainBefore`): its copy in the HTTP cache beats any download. For a visitor whose earlier view
+ * left its cookies, it is the loader's own decision with what the cookies say (the loader gets the same link speed in
+ * the size hint); for anyone else, every script that cannot win even on a slow link with the decoder cached (`mayWin`).
  */
-export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor): boolean {
+export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor, ranPlain = false): boolean {
+  if (ranPlain) return true;
   if (!visitor?.decoderCached) return !mayWin(jsBytes, binastBytes);
   return decide({ jsBytes, binastBytes, ...visitor }).reason !== 'faster';
 }

@@ -10,6 +10,7 @@ import {
   mergePlainKeys,
   nativeScriptRule,
   plainCookieKeys,
+  ranPlainBefore,
   readPlainCookie,
   readVisitor,
   regenerateShare,
@@ -224,6 +225,13 @@ describe('the visitor an earlier view describes in its cookies, and the preload 
     // A measured 0 (nothing large enough came over the network) is no speed: preload.
     expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, downMbit: 0 })).toBe(true);
   });
+
+  it('preloads a script an earlier view ran plain, whatever the link: its cached copy beats any download', () => {
+    const slowStreaming = { downMbit: 1.4, decoderCached: true, streams: true };
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, slowStreaming, true)).toBe(true);
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, undefined, true)).toBe(true);
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, slowStreaming, false)).toBe(false);
+  });
 });
 
 describe('which opt-in scripts the Worker writes back as plain <script src>', () => {
@@ -261,25 +269,34 @@ describe('visitorHint: what the Worker appends to a size hint from the cookies',
     expect(visitorHint('binast-decoder=1')).toBe(' 0 1');
   });
 
-  it('adds 0 for a script no earlier view ran plain, only when the decoder is cached and the script is named', () => {
-    const cookies = `binast-link=1.5; binast-decoder=1; binast-plain=${scriptKey('/lib/a.js?v=1')}.${scriptKey('/b.js')}`;
-    expect(visitorHint(cookies, '/lib/a.js?v=2')).toBe(' 1.5 1 0');
-    expect(visitorHint(cookies, '/lib/a.js?v=1')).toBe(' 1.5 1');
-    expect(visitorHint(cookies, '/b.js')).toBe(' 1.5 1');
-    // No plain-script cookie at all: nothing was run plain by a view that wrote one.
-    expect(visitorHint('binast-link=1.5; binast-decoder=1', '/b.js')).toBe(' 1.5 1 0');
-    // Without a cached decoder the loader does not ask for BinaryAST early; without a path (integrity) neither.
-    expect(visitorHint('binast-link=1.5', '/b.js')).toBe(' 1.5');
+  it('adds 0 for a script no earlier view ran plain, only when the decoder is cached and it is known', () => {
+    const cookies = 'binast-link=1.5; binast-decoder=1';
+    expect(visitorHint(cookies, false)).toBe(' 1.5 1 0');
+    expect(visitorHint(cookies, true)).toBe(' 1.5 1');
+    // Without a cached decoder the loader does not ask for BinaryAST early; unknown (integrity) neither.
+    expect(visitorHint('binast-link=1.5', false)).toBe(' 1.5');
     expect(visitorHint(cookies)).toBe(' 1.5 1');
   });
 });
 
 describe('the plain-script cookie: which scripts recent views ran as JavaScript', () => {
-  it('keys a path and query by a short, stable hash', () => {
-    expect(scriptKey('/lib/a.js')).toBe(scriptKey('/lib/a.js'));
-    expect(scriptKey('/lib/a.js')).not.toBe(scriptKey('/lib/a.js?v=2'));
-    expect(scriptKey('')).toMatch(/^[0-9a-z]{1,7}$/);
-    for (let i = 0; i < 200; i++) expect(scriptKey(`/s${i}.js`)).toMatch(/^[0-9a-z]{1,7}$/);
+  it('keys a path, query and JavaScript size by a short, stable hash', () => {
+    expect(scriptKey('/lib/a.js', 100)).toBe(scriptKey('/lib/a.js', 100));
+    expect(scriptKey('/lib/a.js', 100)).not.toBe(scriptKey('/lib/a.js?v=2', 100));
+    // A new deploy at the same URL (another size) is another script.
+    expect(scriptKey('/lib/a.js', 100)).not.toBe(scriptKey('/lib/a.js', 101));
+    expect(scriptKey('', 0)).toMatch(/^[0-9a-z]{1,7}$/);
+    for (let i = 0; i < 200; i++) expect(scriptKey(`/s${i}.js`, i)).toMatch(/^[0-9a-z]{1,7}$/);
+  });
+
+  it('tells whether an earlier view ran this version of a script plain', () => {
+    const cookies = `binast-link=1.5; binast-plain=${scriptKey('/lib/a.js?v=1', 900)}.${scriptKey('/b.js', 50)}`;
+    expect(ranPlainBefore(cookies, '/lib/a.js?v=1', 900)).toBe(true);
+    expect(ranPlainBefore(cookies, '/b.js', 50)).toBe(true);
+    expect(ranPlainBefore(cookies, '/lib/a.js?v=2', 900)).toBe(false);
+    expect(ranPlainBefore(cookies, '/b.js', 51)).toBe(false);
+    expect(ranPlainBefore('binast-link=1.5', '/b.js', 50)).toBe(false);
+    expect(ranPlainBefore(undefined, '/b.js', 50)).toBe(false);
   });
 
   it('reads the keys, and nothing from a malformed or missing cookie', () => {

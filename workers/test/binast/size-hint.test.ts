@@ -104,13 +104,23 @@ describe('pages get the hint on their opt-in scripts', () => {
       '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1 0"></script>',
     );
     expect(slowWithDecoder.text).not.toContain('rel="preload"');
-    // An earlier view ran d3 plain (its key in the plain-script cookie): the loader checks the HTTP cache first.
+    // An earlier view ran this d3 plain (its key in the plain-script cookie): its copy in the HTTP cache beats
+    // BinaryAST, so the page gets the plain script back, as a visitor without cookies does.
     const ranPlain = await annotate(
       markup,
       {},
-      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js')}`,
+      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js', 93434)}`,
     );
-    expect(ranPlain.text).toContain('data-binast-size="93434 73599 1.4 1"></script>');
+    expect(ranPlain.text).toContain('<script src="/js/d3.js" data-binast-size="93434 73599 1.4 1"></script>');
+    // A new deploy at the same URL (another size): the earlier copy is not this script; BinaryAST at once.
+    const redeployed = await annotate(
+      markup,
+      {},
+      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js', 93000)}`,
+    );
+    expect(redeployed.text).toContain(
+      '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1 0"></script>',
+    );
     // Nor for a script with `integrity`, which cannot use BinaryAST at all.
     const pinned = await annotate(
       page('<script type="binast" src="/js/d3.js" integrity="sha384-x"></script>'),
