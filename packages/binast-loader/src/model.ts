@@ -135,16 +135,39 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
  * What a size hint adds from the visitor's cookies, for the Worker (and the bench server that stands for it) to
  * append to `data-binast-size`: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when its decoder is in the
  * HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`); nothing without either.
- * With the decoder cached and `ranPlain` false (`ranPlainBefore`: no earlier view in this browser ran this version
- * of the script plain), then ` 0`: the loader may ask for BinaryAST at once, without first checking the HTTP cache
- * for the plain copy. `ranPlain` undefined (a script with `integrity`, which cannot use BinaryAST) adds nothing.
  */
-export function visitorHint(cookieHeader: string | null | undefined, ranPlain?: boolean): string {
+export function visitorHint(cookieHeader: string | null | undefined): string {
   const downMbit = readVisitor(cookieHeader)?.downMbit;
   const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
   if (downMbit === undefined && !decoderCached) return '';
-  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}${decoderCached && ranPlain === false ? ' 0' : ''}`;
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
 }
+
+/**
+ * Whether the Worker preloads a script's BinaryAST (`binastFetchPath`) and tells the loader so
+ * (`data-binast-fetch`): where the loader is going to ask for it (`runsPlain` false: `shouldPreload`, or `data-always`)
+ * with the decoder cached, and no earlier view in this browser ran this version of the script plain (`ranPlain`
+ * false: `ranPlainBefore`; undefined for a script with `integrity`, which cannot use BinaryAST), so no plain copy can
+ * be in the HTTP cache and the loader need not check for one first. The loader then takes that response whatever its
+ * own model says (a changed link it reads from Network Information), rather than download the script twice.
+ */
+export const preloadsBinast = (cookieHeader: string | null | undefined, runsPlain: boolean, ranPlain?: boolean) =>
+  !runsPlain && ranPlain === false && readDecoderCookie(cookieHeader) !== undefined;
+
+/**
+ * The query parameter that asks the Worker for a script's BinaryAST by URL instead of by `Accept`: the Worker
+ * strips it, then answers as it would `Accept: application/javascript-binast` (BinaryAST, or the JavaScript while
+ * none is stored). It exists for `<link rel=preload as=fetch>`, which cannot send an `Accept` of its own and which
+ * Chromium hands to a later fetch() of the same URL whatever `Accept` that one sends: where the loader is going to
+ * ask for BinaryAST at once, the Worker preloads this URL beside the script, so the request starts when the
+ * browser's preload scanner finds it, as a plain script's does, not when the parser reaches the script and the loader
+ * registers it (35–60 ms later at 1.6 Mbit/s, 150 ms: bench/loader/probe.mjs --new-deploy, 2026-11-26).
+ */
+export const binastQuery = '__binast';
+
+/** A script's path and query with `binastQuery` appended (the form the Worker strips again). */
+export const binastFetchPath = (pathAndQuery: string) =>
+  `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}${binastQuery}`;
 
 /**
  * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path, query and JavaScript size) that recent views
@@ -153,8 +176,8 @@ export function visitorHint(cookieHeader: string | null | undefined, ranPlain?: 
  * (`shouldPreload`), which costs nothing to download, where the loader used to import the decoder and check the
  * cache first (1.16× the plain page's time on a repeat view at 1.6 Mbit/s, 150 ms: bench:loader, 2026-11-26).
  * A script not listed was not downloaded as JavaScript by the loader's views in this browser, so its plain copy is
- * not in the HTTP cache and the loader need not check before asking for BinaryAST (a check whose answer reaches the
- * page's main thread 25–50 ms late while the page parses and paints: bench/loader/probe.mjs --new-deploy).
+ * not in the HTTP cache and BinaryAST can be asked for at once (`preloadsBinast`), without the loader's check (whose
+ * answer reached the page's main thread 25–50 ms late while the page parses and paints: probe.mjs --new-deploy).
  * The size in the key tells a new deploy at the same URL from the copy the earlier view cached. A key collision,
  * an evicted copy or a script cached some other way only costs that check, one download of BinaryAST, or the plain
  * download BinaryAST would have beaten; never a wrong script.

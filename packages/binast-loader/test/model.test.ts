@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  binastFetchPath,
+  binastQuery,
   type CostInput,
   decide,
   decoderRoundTrips,
@@ -10,6 +12,7 @@ import {
   mergePlainKeys,
   nativeScriptRule,
   plainCookieKeys,
+  preloadsBinast,
   ranPlainBefore,
   readPlainCookie,
   readVisitor,
@@ -268,14 +271,23 @@ describe('visitorHint: what the Worker appends to a size hint from the cookies',
     // The decoder cookie lives a week, the link cookie a day: 0 stands for "no link measured".
     expect(visitorHint('binast-decoder=1')).toBe(' 0 1');
   });
+});
 
-  it('adds 0 for a script no earlier view ran plain, only when the decoder is cached and it is known', () => {
+describe('preloadsBinast: where the Worker preloads BinaryAST by its own URL', () => {
+  it('only for a script the loader will ask BinaryAST for, with the decoder cached and no plain copy cached', () => {
     const cookies = 'binast-link=1.5; binast-decoder=1';
-    expect(visitorHint(cookies, false)).toBe(' 1.5 1 0');
-    expect(visitorHint(cookies, true)).toBe(' 1.5 1');
-    // Without a cached decoder the loader does not ask for BinaryAST early; unknown (integrity) neither.
-    expect(visitorHint('binast-link=1.5', false)).toBe(' 1.5');
-    expect(visitorHint(cookies)).toBe(' 1.5 1');
+    expect(preloadsBinast(cookies, false, false)).toBe(true);
+    // The loader runs it plain; or an earlier view ran it plain; or it has integrity (unknown).
+    expect(preloadsBinast(cookies, true, false)).toBe(false);
+    expect(preloadsBinast(cookies, false, true)).toBe(false);
+    expect(preloadsBinast(cookies, false, undefined)).toBe(false);
+    // No decoder cached: the loader's model will not ask for BinaryAST early on its own.
+    expect(preloadsBinast('binast-link=1.5', false, false)).toBe(false);
+  });
+
+  it('appends the query parameter the Worker strips again', () => {
+    expect(binastFetchPath('/lib/a.js')).toBe(`/lib/a.js?${binastQuery}`);
+    expect(binastFetchPath('/lib/a.js?v=2')).toBe(`/lib/a.js?v=2&${binastQuery}`);
   });
 });
 
