@@ -92,6 +92,8 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     };
     // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached]]" (size-hint.ts).
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
+    // The URL of this script's BinaryAST the Worker preloads, if it does (`data-binast-fetch`).
+    const fetchUrl = script.dataset.binastFetch;
     // What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
     // 10 Mbit/s, rounds it, and keeps an old estimate for a while) and what an earlier view of the site measured
     // (src/remember.ts), which the Worker read from its cookie and wrote into the size hint after deciding its
@@ -104,6 +106,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       binastBytes: hint[1],
       decoderCached: decoderCached || !!hint[3],
       preloaded: script.dataset.binastPreloaded != null,
+      binastPreloaded: !!fetchUrl,
       // JavaScript Promise Integration lets the decoder read the response as it arrives (model.ts `streams`).
       streams: !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending,
       downMbit: Math.max(known?.downlink ?? 0, hint[2] || 0),
@@ -113,14 +116,12 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     const { reason } = Object.assign(record, input, decide(input), options.always && { reason: 'always' });
     // A runner, or the promise of one while the decoder prepares it.
     let prepared: Runner | Promise<Runner>;
-    // The Worker already preloads this script's BinaryAST (model.ts `preloadsBinast`): no earlier view in this
-    // browser ran it plain, so no plain copy can be in the HTTP cache. Its URL is fetched now, taking the preload
-    // over, while the decoder module loads; not after it and a cache check. Whatever the model says here (a link
-    // Network Information reads as faster than the Worker's cookie did), or the script would download twice.
-    const fetchUrl = script.dataset.binastFetch;
-    if (fetchUrl || reason === 'faster' || reason === 'always') {
+    if (reason === 'faster' || reason === 'always' || reason === 'binast-preloaded') {
       decoderCached = true;
       if (plan.mode === 'blocking') inOrder = false;
+      // The Worker preloads this script's BinaryAST (model.ts `preloadsBinast`): no earlier view in this browser ran
+      // it plain, so no plain copy can be in the HTTP cache. Its URL is fetched now, taking the preload over, while
+      // the decoder module loads; not after it and a cache check.
       const early = fetchUrl ? fetch(fetchUrl) : undefined;
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
       prepared = script.integrity

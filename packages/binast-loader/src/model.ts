@@ -11,6 +11,8 @@ export interface CostInput {
   decoderCached: boolean;
   /** The page preloads the JavaScript (the Worker does where BinaryAST cannot win on a usual link): it is in flight. */
   preloaded?: boolean;
+  /** The page preloads the BinaryAST (`preloadsBinast`): it is in flight, and the loader takes it whatever it weighs. */
+  binastPreloaded?: boolean;
   /** Downlink estimate in Mbit/s and round trip in ms (Network Information, else what already loaded). */
   downMbit?: number;
   rttMs?: number;
@@ -27,8 +29,19 @@ export interface CostInput {
  * `no-speed` (no estimate of the connection) or `slower` (the bytes saved take less time than decoding, plus the
  * decoder's download when it is not cached), or `preloaded` (the JavaScript is already on its way: asking for
  * BinaryAST too would download the script twice). `always`: the loader's `data-always` skipped the model.
+ * `binast-preloaded`: the model found BinaryAST slower, but the page already preloads it (the Worker decided with
+ * slower figures: a cookie's link speed where Network Information now reads a faster one), so the loader takes it
+ * rather than download the script twice.
  */
-export type Choice = 'faster' | 'always' | 'no-hint' | 'larger' | 'no-speed' | 'slower' | 'preloaded';
+export type Choice =
+  | 'faster'
+  | 'always'
+  | 'no-hint'
+  | 'larger'
+  | 'no-speed'
+  | 'slower'
+  | 'preloaded'
+  | 'binast-preloaded';
 
 export interface Decision {
   reason: Choice;
@@ -83,7 +96,11 @@ export function decide(input: CostInput): Decision {
     Math.max(decodeMs - (input.streams ? binastBytes / bytesPerMs : 0), decodeMs * regenerateShare) +
     binastBytes / mainThreadWireBytesPerMs +
     (input.decoderCached ? 0 : decoderWireBytes / bytesPerMs + decoderRoundTrips * rttMs);
-  return { reason: savedMs > costMs ? 'faster' : 'slower', savedMs, costMs };
+  return {
+    reason: savedMs > costMs ? 'faster' : input.binastPreloaded ? 'binast-preloaded' : 'slower',
+    savedMs,
+    costMs,
+  };
 }
 
 /**
@@ -146,13 +163,14 @@ export function visitorHint(cookieHeader: string | null | undefined): string {
 /**
  * Whether the Worker preloads a script's BinaryAST (`binastFetchPath`) and tells the loader so
  * (`data-binast-fetch`): where the loader is going to ask for it (`runsPlain` false: `shouldPreload`, or `data-always`)
- * with the decoder cached, and no earlier view in this browser ran this version of the script plain (`ranPlain`
+ * with the decoder cached and the link measured (both cookies: the loader then weighs at least that link speed, so
+ * it never lacks one), and no earlier view in this browser ran this version of the script plain (`ranPlain`
  * false: `ranPlainBefore`; undefined for a script with `integrity`, which cannot use BinaryAST), so no plain copy can
  * be in the HTTP cache and the loader need not check for one first. The loader then takes that response whatever its
  * own model says (a changed link it reads from Network Information), rather than download the script twice.
  */
 export const preloadsBinast = (cookieHeader: string | null | undefined, runsPlain: boolean, ranPlain?: boolean) =>
-  !runsPlain && ranPlain === false && readDecoderCookie(cookieHeader) !== undefined;
+  !runsPlain && ranPlain === false && !!readVisitor(cookieHeader)?.decoderCached;
 
 /**
  * The query parameter that asks the Worker for a script's BinaryAST by URL instead of by `Accept`: the Worker

@@ -164,6 +164,16 @@ describe("the preloaded JavaScript, and the Worker's preload rule", () => {
     expect(decide(input({ preloaded: true, ...d3 })).reason).toBe('larger');
   });
 
+  it('takes the BinaryAST the page preloads even where it weighs slower, with the figures that say so', () => {
+    // The Worker decided from the cookie's slow link; Network Information now reads a fast one.
+    const decision = decide(input({ binastPreloaded: true, ...d3Context, ...fast }));
+    expect(decision.reason).toBe('binast-preloaded');
+    expect(decision.savedMs).toBeLessThan(decision.costMs ?? 0);
+    // Where it wins anyway, the reason stays `faster`; nothing changes for a larger one.
+    expect(decide(input({ binastPreloaded: true })).reason).toBe('faster');
+    expect(decide(input({ binastPreloaded: true, ...d3 })).reason).toBe('larger');
+  });
+
   it('preloads (mayWin false) exactly where the model at 1.6 Mbit/s with a cached, not streaming decoder would not pick BinaryAST', () => {
     expect(mayWin(d3.jsBytes, d3.binastBytes)).toBe(false);
     expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(false);
@@ -283,6 +293,8 @@ describe('preloadsBinast: where the Worker preloads BinaryAST by its own URL', (
     expect(preloadsBinast(cookies, false, undefined)).toBe(false);
     // No decoder cached: the loader's model will not ask for BinaryAST early on its own.
     expect(preloadsBinast('binast-link=1.5', false, false)).toBe(false);
+    // No link measured: the loader could lack a speed (no Network Information) and run the plain script.
+    expect(preloadsBinast('binast-decoder=1', false, false)).toBe(false);
   });
 
   it('appends the query parameter the Worker strips again', () => {
