@@ -105,7 +105,7 @@ try {
           const sum = (/** @type {(entry: PerformanceResourceTiming) => boolean} */ pick) =>
             resources.filter(pick).reduce((total, entry) => total + entry.transferSize, 0);
           const isScript = (/** @type {PerformanceResourceTiming} */ e) =>
-            /\/(lib\/[\w-]+|loader-app)\.js(\?v=\d+)?$/.test(e.name);
+            /\/(lib\/[\w-]+|loader-app)\.js(\?v=\d+)?([?&]__binast)?$/.test(e.name);
           const isDecoder = (/** @type {PerformanceResourceTiming} */ e) =>
             /\/binast(_bg\.wasm|\.js|-worker\.js|-wasm\.js)$/.test(e.name);
           /**

@@ -21,7 +21,16 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript } from '@speedkit/binast';
 import { initSync } from '@speedkit/binast/wasm';
-import { nativeScriptRule, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader';
+import {
+  binastFetchPath,
+  binastQuery,
+  nativeScriptRule,
+  preloadsBinast,
+  ranPlainBefore,
+  readVisitor,
+  shouldPreload,
+  visitorHint,
+} from '@speedkit/binast-loader';
 
 const root = new URL('../../apps/speedtest/dist/', import.meta.url).pathname;
 const port = Number(process.argv[2] ?? 8816);
@@ -98,19 +107,26 @@ function annotate(html, { always, deploy, cookie }) {
   // The demo pages' opt-in scripts are all classic blocking ones.
   const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src.replace(/\?.*/, '')];
+    // An earlier view ran this version plain: its copy in the HTTP cache wins (`ranPlainBefore`, as the Worker).
+    const ranPlain = !!size && ranPlainBefore(cookie, src, size.jsGzipBytes);
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
-    const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor);
+    const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor, ranPlain);
     if (!size) {
       native({ runsPlain, mode: 'blocking' });
       return tag;
     }
     // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
-    const fromCookies = visitorHint(cookie, src);
+    const fromCookies = visitorHint(cookie);
     const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
     if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
-    return runsPlain
-      ? `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`
-      : `<script type="binast" src="${src}" ${hint}></script>`;
+    if (runsPlain)
+      return `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`;
+    // BinaryAST preloaded by its own URL where the loader is going to ask for it at once (`preloadsBinast`).
+    if (preloadsBinast(cookie, runsPlain, ranPlain)) {
+      const early = binastFetchPath(src);
+      return `<link rel="preload" as="fetch" crossorigin href="${early}"><script type="binast" src="${src}" ${hint} data-binast-fetch="${early}"></script>`;
+    }
+    return `<script type="binast" src="${src}" ${hint}></script>`;
   });
   return always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked;
 }
@@ -149,7 +165,10 @@ createServer((request, response) => {
   const coding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : 'identity';
   const encodingHeader = coding === 'identity' ? {} : { 'content-encoding': coding };
   const headers = { 'cache-control': 'public, max-age=3600', vary: 'Accept, Accept-Encoding', ...encodingHeader };
-  const encoded = (request.headers.accept ?? '').includes(binastType) ? binast.get(url.pathname) : undefined;
+  const encoded =
+    (request.headers.accept ?? '').includes(binastType) || url.searchParams.has(binastQuery)
+      ? binast.get(url.pathname)
+      : undefined;
   if (encoded) {
     response.writeHead(200, { ...headers, 'content-type': binastType });
     response.end(body(`binast:${url.pathname}`, coding, () => encoded));

@@ -10,10 +10,11 @@ export interface BinastJob {
   record: ScriptRecord;
   nonce: string;
   /**
-   * The BinaryAST response, when the loader asked for it at once (the size hint said no earlier view ran this script
-   * plain, so there was no cache to check: model.ts `plainCookie`); else `prepareScript` checks and asks.
+   * The BinaryAST response, when the loader asked for it at once (the Worker preloads it where no earlier view ran
+   * this script plain, so there is no cache to check: model.ts `preloadsBinast`); else `prepareScript` checks and
+   * asks.
    */
-  early?: Promise<Response> | false;
+  early?: Promise<Response>;
   /**
    * The plain script's runner, for when BinaryAST fails (`outcome` `fallback`) or is not needed after all (`plain`):
    * it preloads the plain URL at once.

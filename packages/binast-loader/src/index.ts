@@ -2,6 +2,8 @@
 export { type BinastLoader, type LoaderOptions, startLoader } from './loader';
 export { binastAccept, binastMediaType, isBinastContentType } from './media-type';
 export {
+  binastFetchPath,
+  binastQuery,
   type Choice,
   type CostInput,
   type Decision,
@@ -12,6 +14,8 @@ export {
   mergePlainKeys,
   nativeScriptRule,
   plainCookie,
+  preloadsBinast,
+  ranPlainBefore,
   readDecoderCookie,
   readPlainCookie,
   readVisitor,

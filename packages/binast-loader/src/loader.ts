@@ -1,6 +1,5 @@
 import type { DecoderModule, RememberModule, Runner } from './decoder';
 import { patchLateListeners, runPlain } from './execute';
-import { binastAccept } from './media-type';
 import { type CostInput, decide } from './model';
 import { planScript } from './plan';
 import { measure, type ScriptRecord } from './record';
@@ -91,9 +90,10 @@ export function startLoader(options: LoaderOptions): BinastLoader {
         return finish(outcome, await runPlain(script, url, record.module, nonce), startMs);
       };
     };
-    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached[ 0: no earlier view
-    // ran this script plain]]]" (size-hint.ts).
+    // "<js bytes> <binast bytes>[ <Mbit/s an earlier view measured>[ 1: its decoder is cached]]" (size-hint.ts).
     const hint = script.dataset.binastSize?.split(' ').map(Number) ?? [];
+    // The URL of this script's BinaryAST the Worker preloads, if it does (`data-binast-fetch`).
+    const fetchUrl = script.dataset.binastFetch;
     // What the page knows about its connection: the faster of Network Information (Chromium caps `downlink` at
     // 10 Mbit/s, rounds it, and keeps an old estimate for a while) and what an earlier view of the site measured
     // (src/remember.ts), which the Worker read from its cookie and wrote into the size hint after deciding its
@@ -106,6 +106,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       binastBytes: hint[1],
       decoderCached: decoderCached || !!hint[3],
       preloaded: script.dataset.binastPreloaded != null,
+      binastPreloaded: !!fetchUrl,
       // JavaScript Promise Integration lets the decoder read the response as it arrives (model.ts `streams`).
       streams: !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending,
       downMbit: Math.max(known?.downlink ?? 0, hint[2] || 0),
@@ -115,14 +116,13 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     const { reason } = Object.assign(record, input, decide(input), options.always && { reason: 'always' });
     // A runner, or the promise of one while the decoder prepares it.
     let prepared: Runner | Promise<Runner>;
-    if (reason === 'faster' || reason === 'always') {
+    if (reason === 'faster' || reason === 'always' || reason === 'binast-preloaded') {
       decoderCached = true;
       if (plan.mode === 'blocking') inOrder = false;
-      // No earlier view in this browser ran this script plain (the hint's fifth figure, 0: model.ts `plainCookie`;
-      // never on a script with `integrity`, which the Worker leaves out), so no plain copy can be in the HTTP cache:
-      // BinaryAST is asked for now, while the decoder module loads, not after it and a cache check (25–50 ms later at
-      // 1.6 Mbit/s, 150 ms: bench/loader/probe.mjs --new-deploy).
-      const early = hint[4] === 0 && fetch(url, { headers: { accept: binastAccept } });
+      // The Worker preloads this script's BinaryAST (model.ts `preloadsBinast`): no earlier view in this browser ran
+      // it plain, so no plain copy can be in the HTTP cache. Its URL is fetched now, taking the preload over, while
+      // the decoder module loads; not after it and a cache check.
+      const early = fetchUrl ? fetch(fetchUrl) : undefined;
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
       prepared = script.integrity
         ? fallback('integrity')

@@ -11,6 +11,8 @@ export interface CostInput {
   decoderCached: boolean;
   /** The page preloads the JavaScript (the Worker does where BinaryAST cannot win on a usual link): it is in flight. */
   preloaded?: boolean;
+  /** The page preloads the BinaryAST (`preloadsBinast`): it is in flight, and the loader takes it whatever it weighs. */
+  binastPreloaded?: boolean;
   /** Downlink estimate in Mbit/s and round trip in ms (Network Information, else what already loaded). */
   downMbit?: number;
   rttMs?: number;
@@ -27,8 +29,19 @@ export interface CostInput {
  * `no-speed` (no estimate of the connection) or `slower` (the bytes saved take less time than decoding, plus the
  * decoder's download when it is not cached), or `preloaded` (the JavaScript is already on its way: asking for
  * BinaryAST too would download the script twice). `always`: the loader's `data-always` skipped the model.
+ * `binast-preloaded`: the model found BinaryAST slower, but the page already preloads it (the Worker decided with
+ * slower figures: a cookie's link speed where Network Information now reads a faster one), so the loader takes it
+ * rather than download the script twice.
  */
-export type Choice = 'faster' | 'always' | 'no-hint' | 'larger' | 'no-speed' | 'slower' | 'preloaded';
+export type Choice =
+  | 'faster'
+  | 'always'
+  | 'no-hint'
+  | 'larger'
+  | 'no-speed'
+  | 'slower'
+  | 'preloaded'
+  | 'binast-preloaded';
 
 export interface Decision {
   reason: Choice;
@@ -83,7 +96,11 @@ export function decide(input: CostInput): Decision {
     Math.max(decodeMs - (input.streams ? binastBytes / bytesPerMs : 0), decodeMs * regenerateShare) +
     binastBytes / mainThreadWireBytesPerMs +
     (input.decoderCached ? 0 : decoderWireBytes / bytesPerMs + decoderRoundTrips * rttMs);
-  return { reason: savedMs > costMs ? 'faster' : 'slower', savedMs, costMs };
+  return {
+    reason: savedMs > costMs ? 'faster' : input.binastPreloaded ? 'binast-preloaded' : 'slower',
+    savedMs,
+    costMs,
+  };
 }
 
 /**
@@ -135,38 +152,69 @@ export function readVisitor(cookieHeader: string | null | undefined): Visitor | 
  * What a size hint adds from the visitor's cookies, for the Worker (and the bench server that stands for it) to
  * append to `data-binast-size`: ` <Mbit/s>` an earlier view measured (0: none), then ` 1` when its decoder is in the
  * HTTP cache (the decoder cookie, which the loader does not read itself: see `startLoader`); nothing without either.
- * With the script's same-origin path and query (`scriptPath`) and the decoder cached, then ` 0` when the plain-script
- * cookie shows that no earlier view in this browser ran that script plain (`plainCookie`): the loader may then ask
- * for BinaryAST at once, without first checking the HTTP cache for the plain copy.
  */
-export function visitorHint(cookieHeader: string | null | undefined, scriptPath?: string): string {
+export function visitorHint(cookieHeader: string | null | undefined): string {
   const downMbit = readVisitor(cookieHeader)?.downMbit;
   const decoderCached = readDecoderCookie(cookieHeader) !== undefined;
   if (downMbit === undefined && !decoderCached) return '';
-  const fresh =
-    decoderCached && scriptPath !== undefined && !readPlainCookie(cookieHeader).includes(scriptKey(scriptPath));
-  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}${fresh ? ' 0' : ''}`;
+  return ` ${downMbit ?? 0}${decoderCached ? ' 1' : ''}`;
 }
 
 /**
- * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path and query) that recent views of the site ran as
- * plain JavaScript, newest first, at most `plainCookieKeys` of them; written by remember.ts. A script not listed was
- * not downloaded as JavaScript by the loader's views in this browser, so its plain copy is not in the HTTP cache
- * and the loader need not check before asking for BinaryAST (a check whose answer reaches the page's main thread
- * 25–50 ms late while the page parses and paints: bench/loader/probe.mjs --new-deploy, 1.6 Mbit/s, 2026-11-26).
- * A key collision or a script cached some other way only costs that check, or one download of BinaryAST; never a
- * wrong script.
+ * Whether the Worker preloads a script's BinaryAST (`binastFetchPath`) and tells the loader so
+ * (`data-binast-fetch`): where the loader is going to ask for it (`runsPlain` false: `shouldPreload`, or `data-always`)
+ * with the decoder cached and the link measured (both cookies: the loader then weighs at least that link speed, so
+ * it never lacks one), and no earlier view in this browser ran this version of the script plain (`ranPlain`
+ * false: `ranPlainBefore`; undefined for a script with `integrity`, which cannot use BinaryAST), so no plain copy can
+ * be in the HTTP cache and the loader need not check for one first. The loader then takes that response whatever its
+ * own model says (a changed link it reads from Network Information), rather than download the script twice.
+ */
+export const preloadsBinast = (cookieHeader: string | null | undefined, runsPlain: boolean, ranPlain?: boolean) =>
+  !runsPlain && ranPlain === false && !!readVisitor(cookieHeader)?.decoderCached;
+
+/**
+ * The query parameter that asks the Worker for a script's BinaryAST by URL instead of by `Accept`: the Worker
+ * strips it, then answers as it would `Accept: application/javascript-binast` (BinaryAST, or the JavaScript while
+ * none is stored). It exists for `<link rel=preload as=fetch>`, which cannot send an `Accept` of its own and which
+ * Chromium hands to a later fetch() of the same URL whatever `Accept` that one sends: where the loader is going to
+ * ask for BinaryAST at once, the Worker preloads this URL beside the script, so the request starts when the
+ * browser's preload scanner finds it, as a plain script's does, not when the parser reaches the script and the loader
+ * registers it (35–60 ms later at 1.6 Mbit/s, 150 ms: bench/loader/probe.mjs --new-deploy, 2026-11-26).
+ */
+export const binastQuery = '__binast';
+
+/** A script's path and query with `binastQuery` appended (the form the Worker strips again). */
+export const binastFetchPath = (pathAndQuery: string) =>
+  `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}${binastQuery}`;
+
+/**
+ * `binast-plain=<key>.<key>…`: the scripts (`scriptKey` of their path, query and JavaScript size) that recent views
+ * of the site ran as plain JavaScript, newest first, at most `plainCookieKeys` of them; written by remember.ts.
+ * A listed script's plain copy is most likely in the HTTP cache: the Worker then gives the page the plain script
+ * (`shouldPreload`), which costs nothing to download, where the loader used to import the decoder and check the
+ * cache first (1.16× the plain page's time on a repeat view at 1.6 Mbit/s, 150 ms: bench:loader, 2026-11-26).
+ * A script not listed was not downloaded as JavaScript by the loader's views in this browser, so its plain copy is
+ * not in the HTTP cache and BinaryAST can be asked for at once (`preloadsBinast`), without the loader's check (whose
+ * answer reached the page's main thread 25–50 ms late while the page parses and paints: probe.mjs --new-deploy).
+ * The size in the key tells a new deploy at the same URL from the copy the earlier view cached. A key collision,
+ * an evicted copy or a script cached some other way only costs that check, one download of BinaryAST, or the plain
+ * download BinaryAST would have beaten; never a wrong script.
  */
 export const plainCookie = 'binast-plain';
 /** How many scripts the plain-script cookie remembers: 16 keys of at most 7 characters, about 130 bytes. */
 export const plainCookieKeys = 16;
 
-/** A script's key in the plain-script cookie: FNV-1a (32 bit) of its path and query, base 36. */
-export function scriptKey(pathAndQuery: string): string {
+/** A script's key in the plain-script cookie: FNV-1a (32 bit) of its path and query and its size hint's JavaScript bytes, base 36. */
+export function scriptKey(pathAndQuery: string, jsBytes: number): string {
+  const text = `${pathAndQuery} ${jsBytes}`;
   let hash = 0x811c9dc5;
-  for (let i = 0; i < pathAndQuery.length; i++) hash = Math.imul(hash ^ pathAndQuery.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(36);
 }
+
+/** Whether the plain-script cookie lists this version of a script: an earlier view ran it as plain JavaScript. */
+export const ranPlainBefore = (cookieHeader: string | null | undefined, pathAndQuery: string, jsBytes: number) =>
+  readPlainCookie(cookieHeader).includes(scriptKey(pathAndQuery, jsBytes));
 
 /** The keys of the plain-script cookie (none without it, or when malformed). */
 export function readPlainCookie(cookieHeader: string | null | undefined): string[] {
@@ -190,11 +238,13 @@ export function readDecoderCookie(cookieHeader: string | null | undefined): bool
 
 /**
  * The Worker's preload rule: preload the JavaScript of every script the loader is going to run plain, so it starts
- * with the HTML as a plain `<script src>` would. For a visitor whose earlier view left its cookies, that is the
- * loader's own decision with what the cookies say (the loader gets the same link speed in the size hint); for anyone else,
- * every script that cannot win even on a slow link with the decoder cached (`mayWin`).
+ * with the HTML as a plain `<script src>` would. That is every script an earlier view in this browser ran plain
+ * (`ranPlain`, from `ranPlainBefore`): its copy in the HTTP cache beats any download. For a visitor whose earlier view
+ * left its cookies, it is the loader's own decision with what the cookies say (the loader gets the same link speed in
+ * the size hint); for anyone else, every script that cannot win even on a slow link with the decoder cached (`mayWin`).
  */
-export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor): boolean {
+export function shouldPreload(jsBytes: number, binastBytes: number, visitor?: Visitor, ranPlain = false): boolean {
+  if (ranPlain) return true;
   if (!visitor?.decoderCached) return !mayWin(jsBytes, binastBytes);
   return decide({ jsBytes, binastBytes, ...visitor }).reason !== 'faster';
 }

@@ -73,17 +73,18 @@ const decoderUrl = new URL('binast.js', import.meta.url).href;
 /**
  * The keys (model.ts `scriptKey`) of the same-origin scripts whose plain JavaScript this view downloaded or found in
  * the HTTP cache: run plain by the loader or written back by the Worker (`plain`), or after a failed BinaryAST
- * attempt (`fallback`). A `js` answer came for BinaryAST's `Accept`, which the HTTP cache keeps apart.
+ * attempt (`fallback`). A `js` answer came for BinaryAST's `Accept`, which the HTTP cache keeps apart. Only scripts
+ * with a size hint (`jsBytes`): the Worker looks a script up by its path, query and hinted size.
  */
 export function plainKeys(records: readonly ScriptRecord[], origin: string): string[] {
   const keys: string[] = [];
-  for (const record of records) {
-    if (record.outcome !== 'plain' && record.outcome !== 'fallback') continue;
+  for (const { outcome, url: src, jsBytes } of records) {
+    if ((outcome !== 'plain' && outcome !== 'fallback') || !(Number(jsBytes) > 0)) continue;
     // A record's URL is the element's resolved `src`; anything unparsable is skipped rather than losing the rest
     // (URL.canParse is newer than the browsers the loader runs in).
     try {
-      const url = new URL(record.url);
-      if (url.origin === origin) keys.push(scriptKey(url.pathname + url.search));
+      const url = new URL(src);
+      if (url.origin === origin) keys.push(scriptKey(url.pathname + url.search, Number(jsBytes)));
     } catch {}
   }
   return keys;
@@ -94,14 +95,6 @@ export default function remember(records: ScriptRecord[], beaconUrl?: string): v
   // Registered here, once the page has loaded, to keep it out of the loader's 2 KB: a page left before its load
   // event sends nothing.
   if (beaconUrl) addEventListener('pagehide', () => navigator.sendBeacon(beaconUrl, JSON.stringify(records)));
-  const ranPlain = plainKeys(records, location.origin);
-  const earlier = readPlainCookie(document.cookie);
-  if (ranPlain.some((key) => !earlier.includes(key)))
-    setSiteCookie(plainCookie, mergePlainKeys(ranPlain, earlier), plainCookieMaxAgeS);
-  const downMbit = measureLinkMbit(performance.getEntriesByType('resource') as PerformanceResourceTiming[]);
-  // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
-  if (!downMbit) return;
-  setSiteCookie(linkCookie, downMbit.toFixed(1), linkCookieMaxAgeS);
   // A written-back script's record has neither sizes nor the streaming flag the loader's model input would carry.
   const scripts = [...document.scripts];
   const streams = !!(self.WebAssembly as { Suspending?: unknown } | undefined)?.Suspending;
@@ -114,6 +107,14 @@ export default function remember(records: ScriptRecord[], beaconUrl?: string): v
         }
       : record,
   );
+  const ranPlain = plainKeys(sized, location.origin);
+  const earlier = readPlainCookie(document.cookie);
+  if (ranPlain.some((key) => !earlier.includes(key)))
+    setSiteCookie(plainCookie, mergePlainKeys(ranPlain, earlier), plainCookieMaxAgeS);
+  const downMbit = measureLinkMbit(performance.getEntriesByType('resource') as PerformanceResourceTiming[]);
+  // A view that downloaded nothing large (a repeat view, from the cache) keeps the earlier measurement.
+  if (!downMbit) return;
+  setSiteCookie(linkCookie, downMbit.toFixed(1), linkCookieMaxAgeS);
   if (!decoderMarked(decoderUrl) && decoderWouldWin(sized, downMbit))
     import(/* @vite-ignore */ decoderUrl)
       .then((decoder: { default(): Promise<void> }) => decoder.default())

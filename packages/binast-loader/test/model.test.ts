@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  binastFetchPath,
+  binastQuery,
   type CostInput,
   decide,
   decoderRoundTrips,
@@ -10,6 +12,8 @@ import {
   mergePlainKeys,
   nativeScriptRule,
   plainCookieKeys,
+  preloadsBinast,
+  ranPlainBefore,
   readPlainCookie,
   readVisitor,
   regenerateShare,
@@ -160,6 +164,16 @@ describe("the preloaded JavaScript, and the Worker's preload rule", () => {
     expect(decide(input({ preloaded: true, ...d3 })).reason).toBe('larger');
   });
 
+  it('takes the BinaryAST the page preloads even where it weighs slower, with the figures that say so', () => {
+    // The Worker decided from the cookie's slow link; Network Information now reads a fast one.
+    const decision = decide(input({ binastPreloaded: true, ...d3Context, ...fast }));
+    expect(decision.reason).toBe('binast-preloaded');
+    expect(decision.savedMs).toBeLessThan(decision.costMs ?? 0);
+    // Where it wins anyway, the reason stays `faster`; nothing changes for a larger one.
+    expect(decide(input({ binastPreloaded: true })).reason).toBe('faster');
+    expect(decide(input({ binastPreloaded: true, ...d3 })).reason).toBe('larger');
+  });
+
   it('preloads (mayWin false) exactly where the model at 1.6 Mbit/s with a cached, not streaming decoder would not pick BinaryAST', () => {
     expect(mayWin(d3.jsBytes, d3.binastBytes)).toBe(false);
     expect(mayWin(d3Context.jsBytes, d3Context.binastBytes)).toBe(false);
@@ -224,6 +238,13 @@ describe('the visitor an earlier view describes in its cookies, and the preload 
     // A measured 0 (nothing large enough came over the network) is no speed: preload.
     expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, { ...slowStreaming, downMbit: 0 })).toBe(true);
   });
+
+  it('preloads a script an earlier view ran plain, whatever the link: its cached copy beats any download', () => {
+    const slowStreaming = { downMbit: 1.4, decoderCached: true, streams: true };
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, slowStreaming, true)).toBe(true);
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, undefined, true)).toBe(true);
+    expect(shouldPreload(d3Context.jsBytes, d3Context.binastBytes, slowStreaming, false)).toBe(false);
+  });
 });
 
 describe('which opt-in scripts the Worker writes back as plain <script src>', () => {
@@ -260,26 +281,46 @@ describe('visitorHint: what the Worker appends to a size hint from the cookies',
     // The decoder cookie lives a week, the link cookie a day: 0 stands for "no link measured".
     expect(visitorHint('binast-decoder=1')).toBe(' 0 1');
   });
+});
 
-  it('adds 0 for a script no earlier view ran plain, only when the decoder is cached and the script is named', () => {
-    const cookies = `binast-link=1.5; binast-decoder=1; binast-plain=${scriptKey('/lib/a.js?v=1')}.${scriptKey('/b.js')}`;
-    expect(visitorHint(cookies, '/lib/a.js?v=2')).toBe(' 1.5 1 0');
-    expect(visitorHint(cookies, '/lib/a.js?v=1')).toBe(' 1.5 1');
-    expect(visitorHint(cookies, '/b.js')).toBe(' 1.5 1');
-    // No plain-script cookie at all: nothing was run plain by a view that wrote one.
-    expect(visitorHint('binast-link=1.5; binast-decoder=1', '/b.js')).toBe(' 1.5 1 0');
-    // Without a cached decoder the loader does not ask for BinaryAST early; without a path (integrity) neither.
-    expect(visitorHint('binast-link=1.5', '/b.js')).toBe(' 1.5');
-    expect(visitorHint(cookies)).toBe(' 1.5 1');
+describe('preloadsBinast: where the Worker preloads BinaryAST by its own URL', () => {
+  it('only for a script the loader will ask BinaryAST for, with the decoder cached and no plain copy cached', () => {
+    const cookies = 'binast-link=1.5; binast-decoder=1';
+    expect(preloadsBinast(cookies, false, false)).toBe(true);
+    // The loader runs it plain; or an earlier view ran it plain; or it has integrity (unknown).
+    expect(preloadsBinast(cookies, true, false)).toBe(false);
+    expect(preloadsBinast(cookies, false, true)).toBe(false);
+    expect(preloadsBinast(cookies, false, undefined)).toBe(false);
+    // No decoder cached: the loader's model will not ask for BinaryAST early on its own.
+    expect(preloadsBinast('binast-link=1.5', false, false)).toBe(false);
+    // No link measured: the loader could lack a speed (no Network Information) and run the plain script.
+    expect(preloadsBinast('binast-decoder=1', false, false)).toBe(false);
+  });
+
+  it('appends the query parameter the Worker strips again', () => {
+    expect(binastFetchPath('/lib/a.js')).toBe(`/lib/a.js?${binastQuery}`);
+    expect(binastFetchPath('/lib/a.js?v=2')).toBe(`/lib/a.js?v=2&${binastQuery}`);
   });
 });
 
 describe('the plain-script cookie: which scripts recent views ran as JavaScript', () => {
-  it('keys a path and query by a short, stable hash', () => {
-    expect(scriptKey('/lib/a.js')).toBe(scriptKey('/lib/a.js'));
-    expect(scriptKey('/lib/a.js')).not.toBe(scriptKey('/lib/a.js?v=2'));
-    expect(scriptKey('')).toMatch(/^[0-9a-z]{1,7}$/);
-    for (let i = 0; i < 200; i++) expect(scriptKey(`/s${i}.js`)).toMatch(/^[0-9a-z]{1,7}$/);
+  it('keys a path, query and JavaScript size by a short, stable hash', () => {
+    expect(scriptKey('/lib/a.js', 100)).toBe(scriptKey('/lib/a.js', 100));
+    expect(scriptKey('/lib/a.js', 100)).not.toBe(scriptKey('/lib/a.js?v=2', 100));
+    // A new deploy at the same URL (another size) is another script.
+    expect(scriptKey('/lib/a.js', 100)).not.toBe(scriptKey('/lib/a.js', 101));
+    expect(scriptKey('', 0)).toMatch(/^[0-9a-z]{1,7}$/);
+    for (let i = 0; i < 200; i++) expect(scriptKey(`/s${i}.js`, i)).toMatch(/^[0-9a-z]{1,7}$/);
+  });
+
+  it('tells whether an earlier view ran this version of a script plain', () => {
+    const cookies = `binast-link=1.5; binast-plain=${scriptKey('/lib/a.js?v=1', 900)}.${scriptKey('/b.js', 50)}`;
+    expect(ranPlainBefore(cookies, '/lib/a.js?v=1', 900)).toBe(true);
+    expect(ranPlainBefore(cookies, '/b.js', 50)).toBe(true);
+    expect(ranPlainBefore(cookies, '/lib/a.js?v=2', 900)).toBe(false);
+    expect(ranPlainBefore(cookies, '/b.js', 51)).toBe(false);
+    expect(ranPlainBefore('binast-link=1.5', '/b.js', 50)).toBe(false);
+    expect(ranPlainBefore(undefined, '/b.js', 50)).toBe(false);
   });
 
   it('reads the keys, and nothing from a malformed or missing cookie', () => {

@@ -79,15 +79,16 @@ describe('hintedSizes: the sizes of a script the Worker wrote back, from its ele
 });
 
 describe('plainKeys: the scripts whose plain JavaScript this view left in the HTTP cache', () => {
-  const record = (url: string, outcome: ScriptRecord['outcome']): ScriptRecord => ({
+  const record = (url: string, outcome: ScriptRecord['outcome'], jsBytes: number | undefined = 700): ScriptRecord => ({
     url,
     outcome,
     mode: 'blocking',
     module: false,
+    jsBytes,
   });
-  it('keys same-origin scripts that ran plain or fell back, by path and query', () => {
+  it('keys same-origin scripts with a size hint that ran plain or fell back, by path, query and size', () => {
     const records = [
-      record('https://site.test/lib/a.js?v=2', 'plain'),
+      record('https://site.test/lib/a.js?v=2', 'plain', 900),
       record('https://site.test/b.js', 'fallback'),
       record('https://site.test/c.js', 'binast'),
       // Answered JavaScript to BinaryAST's Accept: cached apart from a plain request's.
@@ -95,7 +96,10 @@ describe('plainKeys: the scripts whose plain JavaScript this view left in the HT
       record('https://cdn.test/e.js', 'plain'),
       record('https://site.test/f.js', undefined),
       record('', 'plain'),
+      // No size hint (the Worker had none, or a written-back script whose element lost it): nothing to key it by.
+      { ...record('https://site.test/g.js', 'plain'), jsBytes: undefined },
+      record('https://site.test/h.js', 'plain', Number.NaN),
     ];
-    expect(plainKeys(records, 'https://site.test')).toEqual([scriptKey('/lib/a.js?v=2'), scriptKey('/b.js')]);
+    expect(plainKeys(records, 'https://site.test')).toEqual([scriptKey('/lib/a.js?v=2', 900), scriptKey('/b.js', 700)]);
   });
 });

@@ -1,3 +1,4 @@
+import { binastQuery } from '@speedkit/binast-loader/model';
 import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import type { Middleware } from '../shared/middleware';
@@ -26,16 +27,25 @@ function withVary(response: Response, note: string): Response {
 }
 
 /**
- * Serves a stored BinaryAST encoding of `.js` responses to clients that ask for it, and encodes in the background
- * on a miss. Anything unexpected (no store, oversize, syntax the parser rejects, an encoder error) serves the
- * original script, logged: BinaryAST is an optimisation, never a reason for a broken page.
+ * Serves a stored BinaryAST encoding of `.js` responses to clients that ask for it (by `Accept`, or by the
+ * `binastQuery` parameter), and encodes in the background on a miss. Anything unexpected (no store, oversize,
+ * syntax the parser rejects, an encoder error) serves the original script, logged: BinaryAST is an optimisation,
+ * never a reason for a broken page.
  */
 export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   const url = new URL(request.url);
   if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
     return next(request);
   }
-  if (!acceptsExplicitly(request.headers.get('accept'), binastMediaType)) {
+  // `?__binast` at the end (the form size-hint.ts preloads: model.ts `binastQuery`) asks for BinaryAST as the Accept
+  // header does; the origin and the store see the script's own URL.
+  const marker = new RegExp(`[?&]${binastQuery}$`);
+  const marked = marker.test(url.search);
+  if (marked) {
+    url.search = url.search.replace(marker, '');
+    request = new Request(url, request);
+  }
+  if (!marked && !acceptsExplicitly(request.headers.get('accept'), binastMediaType)) {
     const response = await next(request);
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
     return isScript ? withVary(response, 'not requested') : response;

@@ -1,4 +1,12 @@
-import { nativeScriptRule, readVisitor, shouldPreload, visitorHint } from '@speedkit/binast-loader/model';
+import {
+  binastFetchPath,
+  nativeScriptRule,
+  preloadsBinast,
+  ranPlainBefore,
+  readVisitor,
+  shouldPreload,
+  visitorHint,
+} from '@speedkit/binast-loader/model';
 import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
@@ -10,7 +18,10 @@ import { variantPrefix } from './store';
  * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
  * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`, followed by the
  * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`), `1` when its
- * decoder is cached, and `0` when no earlier view in this browser ran the script plain (`visitorHint`).
+ * decoder is cached (`visitorHint`). A script an earlier view ran plain (`ranPlainBefore`) is given to the page plain:
+ * its copy in the HTTP cache beats any download. One the loader is going to ask BinaryAST for, where no plain copy
+ * can be cached (`preloadsBinast`), gets `<link rel=preload as=fetch>` of its BinaryAST URL (`binastFetchPath`) and
+ * `data-binast-fetch` with that URL, which the loader fetches instead of asking by `Accept`.
  */
 
 /** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
@@ -96,12 +107,23 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             if (plan) native({ runsPlain: false, mode: plan.mode });
             return;
           }
-          // The link speed an earlier view measured, and whether its decoder is cached, go to the loader with the
-          // sizes, so both decide from the same figures; and whether an earlier view ran this script plain (the loader
-          // asks for BinaryAST at once where none did), never for a script with `integrity`, which cannot use it.
-          const plainPath = script.hasAttribute('integrity') ? undefined : url.pathname + url.search;
-          script.setAttribute('data-binast-size', formatHint(...hint) + visitorHint(cookies, plainPath));
-          const runsPlain = !always && shouldPreload(...hint, visitor);
+          // The link speed an earlier view measured and whether its decoder is cached go to the loader with the
+          // sizes, so both decide from the same figures.
+          script.setAttribute('data-binast-size', formatHint(...hint) + visitorHint(cookies));
+          // Whether an earlier view in this browser ran this version of the script plain (the plain-script cookie):
+          // then its copy in the HTTP cache wins and the page gets the plain script. Unknown for a script with
+          // `integrity`, which cannot use BinaryAST at all.
+          const path = url.pathname + url.search;
+          const ranPlain = script.hasAttribute('integrity') ? undefined : ranPlainBefore(cookies, path, hint[0]);
+          const runsPlain = !always && shouldPreload(...hint, visitor, ranPlain);
+          if (preloadsBinast(cookies, runsPlain, ranPlain)) {
+            // The loader is going to ask for BinaryAST and no plain copy can be cached: the preload scanner starts it
+            // now, and the loader's fetch of the same URL takes it over (crossorigin: the credentials mode of fetch's
+            // default, same-origin).
+            const early = escapeAttribute(binastFetchPath(path));
+            script.setAttribute('data-binast-fetch', binastFetchPath(path));
+            script.before(`<link rel="preload" as="fetch" crossorigin href="${early}">`, { html: true });
+          }
           if (native({ runsPlain, mode: plan.mode })) {
             // The plain script itself, as the page would have it without the loader; the nonce the loader would
             // have given it.

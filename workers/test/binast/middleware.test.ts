@@ -43,6 +43,27 @@ describe('BinaryAST negotiation for .js responses', () => {
     }
   });
 
+  it('serves BinaryAST to a request marked with the query parameter, whatever its Accept, keyed by the plain URL', async () => {
+    const seen: string[] = [];
+    const next = (request: Request) => {
+      seen.push(new URL(request.url).search);
+      return env.ASSETS.fetch(request);
+    };
+    // A miss encodes under the script's own URL; the next marked request and an Accept one both find it.
+    expect((await callBinast(`${demoScript}?__binast`, null, {}, next)).note).toBe('miss; encoding');
+    const marked = await callBinast(`${demoScript}?__binast`, '*/*', {}, next);
+    expect(marked.note).toBe('hit');
+    expect(marked.response.headers.get('content-type')).toBe('application/javascript-binast');
+    expect((await callBinast(demoScript, binastAccept)).note).toBe('hit');
+    // After a query of its own; the origin never sees the marker.
+    expect((await callBinast(`${demoScript}?v=2&__binast`, null, {}, next)).note).toBe('hit');
+    expect(seen).toEqual(['', '', '?v=2']);
+    // Anywhere but at the end it is the site's own parameter: passed on, not a request for BinaryAST.
+    const inside = await callBinast(`${demoScript}?__binast&v=2`, '*/*', {}, next);
+    expect(inside.note).toBe('not requested');
+    expect(seen.at(-1)).toBe('?__binast&v=2');
+  });
+
   it('leaves responses that are not JavaScript untouched', async () => {
     const { response, note } = await callBinast('/', binastAccept);
     expect(response.headers.get('content-type')).toContain('text/html');

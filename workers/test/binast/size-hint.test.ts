@@ -99,31 +99,48 @@ describe('pages get the hint on their opt-in scripts', () => {
     const unknown = await annotate(markup);
     expect(unknown.text).toContain('<script src="/js/d3.js" data-binast-size="93434 73599"></script>');
     const slowWithDecoder = await annotate(markup, {}, 'theme=dark; binast-link=1.4; binast-decoder=1');
-    // The last 0: no earlier view ran d3 plain (no plain-script cookie), so the loader may ask for BinaryAST at once.
+    // No earlier view ran d3 plain (no plain-script cookie), so no plain copy is cached: the loader is going to ask
+    // for BinaryAST at once, and the page preloads it by its own URL, which the loader fetches.
     expect(slowWithDecoder.text).toContain(
-      '<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1 0"></script>',
+      '<link rel="preload" as="fetch" crossorigin href="/js/d3.js?__binast"><script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1" data-binast-fetch="/js/d3.js?__binast"></script>',
     );
-    expect(slowWithDecoder.text).not.toContain('rel="preload"');
-    // An earlier view ran d3 plain (its key in the plain-script cookie): the loader checks the HTTP cache first.
+    expect(slowWithDecoder.text).not.toContain('as="script"');
+    // An earlier view ran this d3 plain (its key in the plain-script cookie): its copy in the HTTP cache beats
+    // BinaryAST, so the page gets the plain script back, as a visitor without cookies does.
     const ranPlain = await annotate(
       markup,
       {},
-      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js')}`,
+      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js', 93434)}`,
     );
-    expect(ranPlain.text).toContain('data-binast-size="93434 73599 1.4 1"></script>');
-    // Nor for a script with `integrity`, which cannot use BinaryAST at all.
+    expect(ranPlain.text).toContain('<script src="/js/d3.js" data-binast-size="93434 73599 1.4 1"></script>');
+    // A new deploy at the same URL (another size): the earlier copy is not this script; BinaryAST at once.
+    const redeployed = await annotate(
+      markup,
+      {},
+      `binast-link=1.4; binast-decoder=1; binast-plain=${scriptKey('/js/d3.js', 93000)}`,
+    );
+    expect(redeployed.text).toContain('data-binast-fetch="/js/d3.js?__binast"');
+    // A query of its own keeps its place; no preload for a script with `integrity`, which cannot use BinaryAST.
+    await putHint('/js/d3.js', '93434 73599');
+    const versioned = await annotate(
+      page('<script type="binast" src="/js/d3.js?v=2"></script>'),
+      {},
+      'binast-link=1.4; binast-decoder=1',
+    );
+    expect(versioned.text).toContain('<link rel="preload" as="fetch" crossorigin href="/js/d3.js?v=2&amp;__binast">');
     const pinned = await annotate(
       page('<script type="binast" src="/js/d3.js" integrity="sha384-x"></script>'),
       {},
       'binast-link=1.4; binast-decoder=1',
     );
     expect(pinned.text).toContain('data-binast-size="93434 73599 1.4 1"></script>');
+    expect(pinned.text).not.toContain('rel="preload"');
     // Measured fast, or no decoder yet: the loader would run the plain script, so the page gets it; the hint still
     // carries what the cookies say.
     for (const [cookie, hint] of [
-      ['binast-link=48.2; binast-decoder=1', '48.2 1 0'],
+      ['binast-link=48.2; binast-decoder=1', '48.2 1'],
       ['binast-link=1.4', '1.4'],
-      ['binast-link=1.4; binast-decoder=0', '1.4 1 0'],
+      ['binast-link=1.4; binast-decoder=0', '1.4 1'],
     ]) {
       const { text } = await annotate(markup, {}, cookie);
       expect(text).toContain(`<script src="/js/d3.js" data-binast-size="93434 73599 ${hint}"></script>`);
