@@ -494,3 +494,38 @@ pub fn kind_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide
     }
     ((top - 16) << 3 | (low - 8)) as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The update as it was written before it clamped one side only (issue #17 part 2): every reachable state
+    /// must move to the same next state.
+    fn update_both_sides(p: i32, seen: usize, bit: bool) -> i32 {
+        let target = if bit { 65535 } else { 0 };
+        let rate = 65536 * 2 / (2 * seen.min(RATE_LIMIT) as i32 + 3);
+        (p + (((target - p) * rate) >> 16)).clamp(P_MIN as i32, P_MAX as i32)
+    }
+
+    #[test]
+    fn one_sided_clamp_matches_both_sides() {
+        // seen 0 only ever holds p = ½ (a fresh bit); later states hold any p within the bounds.
+        for (p, seen) in std::iter::once((32768, 0)).chain(
+            (1..=RATE_LIMIT).flat_map(|seen| (P_MIN as i32..=P_MAX as i32).map(move |p| (p, seen))),
+        ) {
+            for bit in [false, true] {
+                let mut model = Bit {
+                    p_xor: (p as u16) ^ 0x8000,
+                    seen: seen as u16,
+                };
+                model.update(bit);
+                assert_eq!(
+                    model.p1() as i32,
+                    update_both_sides(p, seen, bit),
+                    "{p} {seen} {bit}"
+                );
+                assert_eq!(usize::from(model.seen), (seen + 1).min(RATE_LIMIT));
+            }
+        }
+    }
+}

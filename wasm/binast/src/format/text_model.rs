@@ -3,8 +3,8 @@
 //! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
-use super::entropy::{Bit, Coder, P_MAX, P_MIN};
-use super::mixing::{squash, stretch_table, Stretch};
+use super::entropy::{Bit, Coder};
+use super::mixing::{squash_coded, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
 /// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for
@@ -136,8 +136,7 @@ fn mix_code<C: Coder>(
         + i64::from(s1) * i64::from(w1)
         + i64::from(s2) * i64::from(w2)
         + i64::from(s3) * i64::from(w3);
-    let p12 = squash((dot >> 16) as i32);
-    let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
+    let (p12, p16) = squash_coded((dot >> 16) as i32);
     let bit = coder.fixed(bit, p16);
     let error6 = ((i32::from(bit) << 12) - p12) * 6;
     *weights = [
