@@ -41,27 +41,28 @@ pub fn squash_coded(x: i32) -> (i32, u32) {
 /// `stretch_table`: a fixed size, so indexing by a 12-bit probability needs no bounds check.
 pub type Stretch = [i16; 4096];
 
-/// The inverse of `squash` for every 12-bit probability.
+/// The inverse of `squash` for every 12-bit probability p, stored at `p ^ 0x800` (see [`Bit::stretch_index`]).
 pub fn stretch_table() -> Box<Stretch> {
     let mut stretch = Box::new([0i16; 4096]);
     let mut next = 0usize;
     for x in -2047..=2047 {
         let p = squash(x) as usize;
         while next <= p && next < 4096 {
-            stretch[next] = x as i16;
+            stretch[next ^ 0x800] = x as i16;
             next += 1;
         }
     }
-    for entry in stretch.iter_mut().skip(next) {
-        *entry = 2047;
+    while next < 4096 {
+        stretch[next ^ 0x800] = 2047;
+        next += 1;
     }
     stretch
 }
 
 /// A bit's prediction in the logistic domain.
-#[inline]
+#[inline(always)]
 pub fn stretched(stretch: &Stretch, bit: Bit) -> i32 {
-    i32::from(stretch[(bit.probability() >> 4) as usize & 4095])
+    i32::from(stretch[bit.stretch_index() & 4095])
 }
 
 /// Mixer weights for two inputs and a bias, 16.16 fixed point.
