@@ -3,8 +3,8 @@
 //! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
 //! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
 
-use super::entropy::{Bit, Coder, P_MAX, P_MIN};
-use super::mixing::{squash, stretch_table, Stretch};
+use super::entropy::{Bit, Coder};
+use super::mixing::{self, squash_coded, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
 /// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for
@@ -78,8 +78,8 @@ impl TextModel {
                 Ok([a, b, c]) => {
                     for i in (0..4).rev() {
                         let (j, o) = (low & 15, node & 255);
-                        let stretched =
-                            [a.0[j], b.0[j], c.0[j], order0[o]].map(|bit| stretch_of(stretch, bit));
+                        let stretched = [a.0[j], b.0[j], c.0[j], order0[o]]
+                            .map(|bit| mixing::stretched(stretch, bit));
                         let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
                         let bit = mix_code(coder, weights, stretched, bit);
                         a.0[j].observe(bit);
@@ -95,9 +95,9 @@ impl TextModel {
                         let (j, o) = (low & 15, node & 255);
                         let mut stretched = [0i32; INPUTS];
                         for (k, &bucket) in buckets.iter().enumerate() {
-                            stretched[k] = stretch_of(stretch, self.table[bucket].0[j]);
+                            stretched[k] = mixing::stretched(stretch, self.table[bucket].0[j]);
                         }
-                        stretched[ORDERS] = stretch_of(stretch, order0[o]);
+                        stretched[ORDERS] = mixing::stretched(stretch, order0[o]);
                         let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
                         let bit = mix_code(coder, weights, stretched, bit);
                         for &bucket in &buckets {
@@ -112,12 +112,6 @@ impl TextModel {
         }
         (node & 0xFF) as u8
     }
-}
-
-/// A bit's prediction in the logistic domain.
-#[inline(always)]
-fn stretch_of(stretch: &Stretch, bit: Bit) -> i32 {
-    i32::from(stretch[(bit.probability() >> 4) as usize & 4095])
 }
 
 /// Mixes one bit's four stretched predictions with `weights`, codes (or decodes) the bit, and moves each weight
@@ -136,8 +130,7 @@ fn mix_code<C: Coder>(
         + i64::from(s1) * i64::from(w1)
         + i64::from(s2) * i64::from(w2)
         + i64::from(s3) * i64::from(w3);
-    let p12 = squash((dot >> 16) as i32);
-    let p16 = ((p12 as u32) << 4).clamp(P_MIN, P_MAX);
+    let (p12, p16) = squash_coded((dot >> 16) as i32);
     let bit = coder.fixed(bit, p16);
     let error6 = ((i32::from(bit) << 12) - p12) * 6;
     *weights = [
