@@ -39,7 +39,7 @@ const chosenProfiles = profiles.filter((profile) => profile.name.includes(profil
  * everything in the HTTP cache. "BinaryAST forced" skips the cost model (`data-always`) to show what it avoids.
  * @type {{ name: string, path: string, earlier?: string, prewarmDecoder?: boolean, repeat?: boolean }[]}
  */
-const variants = [
+const allVariants = [
   { name: 'plain <script>', path: '/demo/loader-libs-plain' },
   { name: 'loader, cold', path: '/demo/loader-libs' },
   { name: 'plain, new deploy', path: '/demo/loader-libs-plain?deploy=2', earlier: '/demo/loader-libs-plain?deploy=1' },
@@ -58,6 +58,14 @@ const variants = [
     prewarmDecoder: true,
   },
 ];
+const variantArg = process.argv.indexOf('--variants');
+/**
+ * Only the variants whose name contains this (e.g. `--variants repeat`), to look at one kind without the others
+ * loaded in the same browser between its samples; each kind's plain variant comes first, as the ratios need.
+ */
+const variants = allVariants.filter((variant) =>
+  variant.name.includes(variantArg > 0 ? String(process.argv[variantArg + 1]) : ''),
+);
 const serverPort = 8816;
 
 const capable = await canCreateNamespaces();
