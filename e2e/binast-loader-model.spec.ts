@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { binastFetchPath, binastQuery } from '@speedkit/binast-loader/model';
 import {
   type LoaderRecord,
   libraryPaths,
@@ -14,14 +15,16 @@ import {
 // request, no decoder) or fetches BinaryAST and decodes it, and says why in `record.reason`.
 
 /** Requests that asked for BinaryAST, and requests for the decoder's files, from now on. */
+/** A request for BinaryAST by its own URL (`binastFetchPath`). */
+const binastUrl = new RegExp(`[?&]${binastQuery}$`);
+
 function watchRequests(page: Page) {
   const binast: string[] = [];
   const decoder: string[] = [];
   page.on('request', (request) => {
     // By Accept, or by the URL the Worker preloads (`?__binast`: model.ts `binastFetchPath`).
     const accept = request.headers().accept ?? '';
-    if (accept.includes('application/javascript-binast') || /[?&]__binast$/.test(request.url()))
-      binast.push(request.url());
+    if (accept.includes('application/javascript-binast') || binastUrl.test(request.url())) binast.push(request.url());
     if (/\/demo\/loader\/binast(\.js|-worker\.js|-wasm\.js|_bg\.wasm)$/.test(request.url()))
       decoder.push(request.url());
   });
@@ -34,12 +37,8 @@ function watchRequests(page: Page) {
  */
 function requestsPerScript(page: Page, records: { url: string }[]) {
   return page.evaluate(
-    (urls) =>
-      urls.map((url) => [
-        performance.getEntriesByName(url).length,
-        performance.getEntriesByName(`${url}${url.includes('?') ? '&' : '?'}__binast`).length,
-      ]),
-    records.map((record) => record.url),
+    (urls) => urls.map((pair) => pair.map((url) => performance.getEntriesByName(url).length)),
+    records.map((record) => [record.url, binastFetchPath(record.url)]),
   );
 }
 

@@ -27,6 +27,7 @@ import {
   nativeScriptRule,
   preloadsBinast,
   ranPlainBefore,
+  readPlainCookie,
   readVisitor,
   shouldPreload,
   visitorHint,
@@ -100,6 +101,10 @@ for (const path of benchScripts) {
  */
 function annotate(html, { always, deploy, cookie }) {
   const visitor = readVisitor(cookie);
+  // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it), and the scripts
+  // earlier views ran plain: the same for every script.
+  const fromCookies = visitorHint(cookie);
+  const plainKeys = readPlainCookie(cookie);
   const versioned = deploy
     ? html.replace(/(src="(?:\/demo\/loader\/lib\/[\w-]+|\/demo\/loader-app)\.js)"/g, `$1?v=${deploy}"`)
     : html;
@@ -108,21 +113,19 @@ function annotate(html, { always, deploy, cookie }) {
   const marked = versioned.replace(/<script type="binast" src="([^"]+)"><\/script>/g, (tag, src) => {
     const size = sizes[src.replace(/\?.*/, '')];
     // An earlier view ran this version plain: its copy in the HTTP cache wins (`ranPlainBefore`, as the Worker).
-    const ranPlain = !!size && ranPlainBefore(cookie, src, size.jsGzipBytes);
+    const ranPlain = !!size && ranPlainBefore(plainKeys, src, size.jsGzipBytes);
     // A forced page gets no preloads: they would download the JavaScript next to the BinaryAST.
     const runsPlain = !!size && !always && shouldPreload(size.jsGzipBytes, size.binastGzipBytes, visitor, ranPlain);
     if (!size) {
       native({ runsPlain, mode: 'blocking' });
       return tag;
     }
-    // What the Worker appends to each hint from the visitor's cookies (`visitorHint`, shared with it).
-    const fromCookies = visitorHint(cookie);
     const hint = `data-binast-size="${size.jsGzipBytes} ${size.binastGzipBytes}${fromCookies}"`;
     if (native({ runsPlain, mode: 'blocking' })) return `<script src="${src}" ${hint}></script>`;
     if (runsPlain)
       return `<link rel="preload" as="script" href="${src}"><script type="binast" src="${src}" ${hint} data-binast-preloaded></script>`;
     // BinaryAST preloaded by its own URL where the loader is going to ask for it at once (`preloadsBinast`).
-    if (preloadsBinast(cookie, runsPlain, ranPlain)) {
+    if (preloadsBinast(visitor, runsPlain, ranPlain)) {
       const early = binastFetchPath(src);
       return `<link rel="preload" as="fetch" crossorigin href="${early}"><script type="binast" src="${src}" ${hint} data-binast-fetch="${early}"></script>`;
     }

@@ -163,14 +163,14 @@ export function visitorHint(cookieHeader: string | null | undefined): string {
 /**
  * Whether the Worker preloads a script's BinaryAST (`binastFetchPath`) and tells the loader so
  * (`data-binast-fetch`): where the loader is going to ask for it (`runsPlain` false: `shouldPreload`, or `data-always`)
- * with the decoder cached and the link measured (both cookies: the loader then weighs at least that link speed, so
- * it never lacks one), and no earlier view in this browser ran this version of the script plain (`ranPlain`
+ * with the decoder cached and the link measured (`visitor`, from both cookies: `readVisitor`; the loader then weighs
+ * at least that link speed, so it never lacks one), and no earlier view in this browser ran this version of the script plain (`ranPlain`
  * false: `ranPlainBefore`; undefined for a script with `integrity`, which cannot use BinaryAST), so no plain copy can
  * be in the HTTP cache and the loader need not check for one first. The loader then takes that response whatever its
  * own model says (a changed link it reads from Network Information), rather than download the script twice.
  */
-export const preloadsBinast = (cookieHeader: string | null | undefined, runsPlain: boolean, ranPlain?: boolean) =>
-  !runsPlain && ranPlain === false && !!readVisitor(cookieHeader)?.decoderCached;
+export const preloadsBinast = (visitor: Visitor | undefined, runsPlain: boolean, ranPlain?: boolean) =>
+  !runsPlain && ranPlain === false && !!visitor?.decoderCached;
 
 /**
  * The query parameter that asks the Worker for a script's BinaryAST by URL instead of by `Accept`: the Worker
@@ -212,9 +212,12 @@ export function scriptKey(pathAndQuery: string, jsBytes: number): string {
   return (hash >>> 0).toString(36);
 }
 
-/** Whether the plain-script cookie lists this version of a script: an earlier view ran it as plain JavaScript. */
-export const ranPlainBefore = (cookieHeader: string | null | undefined, pathAndQuery: string, jsBytes: number) =>
-  readPlainCookie(cookieHeader).includes(scriptKey(pathAndQuery, jsBytes));
+/**
+ * Whether the plain-script cookie's keys (`readPlainCookie`, read once per page) list this version of a script: an
+ * earlier view ran it as plain JavaScript.
+ */
+export const ranPlainBefore = (plainKeys: readonly string[], pathAndQuery: string, jsBytes: number) =>
+  plainKeys.includes(scriptKey(pathAndQuery, jsBytes));
 
 /** The keys of the plain-script cookie (none without it, or when malformed). */
 export function readPlainCookie(cookieHeader: string | null | undefined): string[] {

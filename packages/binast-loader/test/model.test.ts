@@ -285,16 +285,16 @@ describe('visitorHint: what the Worker appends to a size hint from the cookies',
 
 describe('preloadsBinast: where the Worker preloads BinaryAST by its own URL', () => {
   it('only for a script the loader will ask BinaryAST for, with the decoder cached and no plain copy cached', () => {
-    const cookies = 'binast-link=1.5; binast-decoder=1';
-    expect(preloadsBinast(cookies, false, false)).toBe(true);
+    const visitor = readVisitor('binast-link=1.5; binast-decoder=1');
+    expect(preloadsBinast(visitor, false, false)).toBe(true);
     // The loader runs it plain; or an earlier view ran it plain; or it has integrity (unknown).
-    expect(preloadsBinast(cookies, true, false)).toBe(false);
-    expect(preloadsBinast(cookies, false, true)).toBe(false);
-    expect(preloadsBinast(cookies, false, undefined)).toBe(false);
+    expect(preloadsBinast(visitor, true, false)).toBe(false);
+    expect(preloadsBinast(visitor, false, true)).toBe(false);
+    expect(preloadsBinast(visitor, false, undefined)).toBe(false);
     // No decoder cached: the loader's model will not ask for BinaryAST early on its own.
-    expect(preloadsBinast('binast-link=1.5', false, false)).toBe(false);
+    expect(preloadsBinast(readVisitor('binast-link=1.5'), false, false)).toBe(false);
     // No link measured: the loader could lack a speed (no Network Information) and run the plain script.
-    expect(preloadsBinast('binast-decoder=1', false, false)).toBe(false);
+    expect(preloadsBinast(readVisitor('binast-decoder=1'), false, false)).toBe(false);
   });
 
   it('appends the query parameter the Worker strips again', () => {
@@ -315,12 +315,12 @@ describe('the plain-script cookie: which scripts recent views ran as JavaScript'
 
   it('tells whether an earlier view ran this version of a script plain', () => {
     const cookies = `binast-link=1.5; binast-plain=${scriptKey('/lib/a.js?v=1', 900)}.${scriptKey('/b.js', 50)}`;
-    expect(ranPlainBefore(cookies, '/lib/a.js?v=1', 900)).toBe(true);
-    expect(ranPlainBefore(cookies, '/b.js', 50)).toBe(true);
-    expect(ranPlainBefore(cookies, '/lib/a.js?v=2', 900)).toBe(false);
-    expect(ranPlainBefore(cookies, '/b.js', 51)).toBe(false);
-    expect(ranPlainBefore('binast-link=1.5', '/b.js', 50)).toBe(false);
-    expect(ranPlainBefore(undefined, '/b.js', 50)).toBe(false);
+    expect(ranPlainBefore(readPlainCookie(cookies), '/lib/a.js?v=1', 900)).toBe(true);
+    expect(ranPlainBefore(readPlainCookie(cookies), '/b.js', 50)).toBe(true);
+    expect(ranPlainBefore(readPlainCookie(cookies), '/lib/a.js?v=2', 900)).toBe(false);
+    expect(ranPlainBefore(readPlainCookie(cookies), '/b.js', 51)).toBe(false);
+    expect(ranPlainBefore(readPlainCookie('binast-link=1.5'), '/b.js', 50)).toBe(false);
+    expect(ranPlainBefore(readPlainCookie(undefined), '/b.js', 50)).toBe(false);
   });
 
   it('reads the keys, and nothing from a malformed or missing cookie', () => {

@@ -26,6 +26,9 @@ function withVary(response: Response, note: string): Response {
   return out;
 }
 
+/** `?__binast` at the end of a query (the form size-hint.ts preloads: model.ts `binastQuery`) asks for BinaryAST. */
+const marker = new RegExp(`[?&]${binastQuery}$`);
+
 /**
  * Serves a stored BinaryAST encoding of `.js` responses to clients that ask for it (by `Accept`, or by the
  * `binastQuery` parameter), and encodes in the background on a miss. Anything unexpected (no store, oversize,
@@ -37,9 +40,7 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
     return next(request);
   }
-  // `?__binast` at the end (the form size-hint.ts preloads: model.ts `binastQuery`) asks for BinaryAST as the Accept
-  // header does; the origin and the store see the script's own URL.
-  const marker = new RegExp(`[?&]${binastQuery}$`);
+  // The origin and the store see the script's own URL.
   const marked = marker.test(url.search);
   if (marked) {
     url.search = url.search.replace(marker, '');

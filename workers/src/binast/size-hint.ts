@@ -3,6 +3,7 @@ import {
   nativeScriptRule,
   preloadsBinast,
   ranPlainBefore,
+  readPlainCookie,
   readVisitor,
   shouldPreload,
   visitorHint,
@@ -65,6 +66,9 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   const config = readConfig(env as unknown as Record<string, unknown>);
   const cookies = request.headers.get('cookie');
   const visitor = readVisitor(cookies);
+  // What the cookies add to every size hint, and the scripts earlier views ran plain: the same for every script.
+  const fromCookies = visitorHint(cookies);
+  const plainKeys = readPlainCookie(cookies);
   // The nonce of the last other script with one (the loader's own tag): the loader gives it to the plain scripts it
   // inserts, so the preload that stands for them carries it too, or a nonce-only CSP would refuse the preload.
   let loaderNonce: string | null = null;
@@ -109,14 +113,14 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           }
           // The link speed an earlier view measured and whether its decoder is cached go to the loader with the
           // sizes, so both decide from the same figures.
-          script.setAttribute('data-binast-size', formatHint(...hint) + visitorHint(cookies));
+          script.setAttribute('data-binast-size', formatHint(...hint) + fromCookies);
           // Whether an earlier view in this browser ran this version of the script plain (the plain-script cookie):
           // then its copy in the HTTP cache wins and the page gets the plain script. Unknown for a script with
           // `integrity`, which cannot use BinaryAST at all.
           const path = url.pathname + url.search;
-          const ranPlain = script.hasAttribute('integrity') ? undefined : ranPlainBefore(cookies, path, hint[0]);
+          const ranPlain = script.hasAttribute('integrity') ? undefined : ranPlainBefore(plainKeys, path, hint[0]);
           const runsPlain = !always && shouldPreload(...hint, visitor, ranPlain);
-          if (preloadsBinast(cookies, runsPlain, ranPlain)) {
+          if (preloadsBinast(visitor, runsPlain, ranPlain)) {
             // The loader is going to ask for BinaryAST and no plain copy can be cached: the preload scanner starts it
             // now, and the loader's fetch of the same URL takes it over (crossorigin: the credentials mode of fetch's
             // default, same-origin).
