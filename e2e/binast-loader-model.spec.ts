@@ -200,9 +200,10 @@ test('on a slow link with the decoder cached and BinaryAST at 0.3× the size, th
   // New scripts (a new deploy): the plain ones the reference put in the HTTP cache would be used as they are.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.clearBrowserCache');
-  // An earlier page ran the decoder: its files are in the HTTP cache and it marked itself for the cost model.
+  // An earlier page loaded the decoder (remember.ts): its files are in the HTTP cache and it marked itself for the
+  // cost model.
   await page.evaluate(() =>
-    import('/demo/loader/binast.js' as string).then((decoder: { default(): Promise<void> }) => decoder.default()),
+    import('/demo/loader/binast.js' as string).then((decoder: { warm(): Promise<void> }) => decoder.warm()),
   );
   // A format at 0.3× the JavaScript's size (what the size hint would say of a much better encoder; the context
   // layout is ≈ 0.75× today, not enough to pay for its decoding), on a 1.6 Mbit/s, 150 ms link.
@@ -233,7 +234,7 @@ test('the same hints on a fast link: decoding costs more than the bytes save, so
   await primeBinast(request, libraryPaths);
   await page.goto('/demo/loader-libs-plain');
   await page.evaluate(() =>
-    import('/demo/loader/binast.js' as string).then((decoder: { default(): Promise<void> }) => decoder.default()),
+    import('/demo/loader/binast.js' as string).then((decoder: { warm(): Promise<void> }) => decoder.warm()),
   );
   // 10 % smaller: at 100 Mbit/s the bytes saved take far less time than decoding them.
   await rewriteHints(page, (jsBytes) => `${jsBytes} ${Math.round(jsBytes * 0.9)}`);
@@ -280,6 +281,8 @@ test("a slow link's first view remembers the link and fetches the decoder after 
   expect(linkMbit).toBeLessThan(2.5);
   expect(await cookieOnceSet(page, 'binast-decoder')).toBe('1');
   expect(first.decoder.length).toBeGreaterThanOrEqual(3);
+  // And stopped it again: this page has nothing to decode, and an idle Worker would cost the next navigation.
+  await expect.poll(() => page.workers().length).toBe(0);
   // And which scripts it ran plain, so the Worker gives the next views the plain scripts, which the HTTP cache holds.
   expect((await cookieOnceSet(page, 'binast-plain')).split('.')).toHaveLength(view1.records.length);
 

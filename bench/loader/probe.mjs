@@ -112,6 +112,9 @@ const variantPaths = {
   loader: '/demo/loader-libs',
   // The loader page with `data-always`: BinaryAST without the cost model (bench:loader's "forced" row).
   'loader-always': '/demo/loader-libs?always',
+  // The loader page whose earlier view starts no decoder after load (the decoder's localStorage mark is set before
+  // it, so remember.ts finds it cached): to see what the idle decoder Worker an earlier view leaves costs the next.
+  'loader-unwarmed': '/demo/loader-libs',
   ...Object.fromEntries(Object.keys(pages).map((name) => [name, `/demo/h21probe-${name}`])),
 };
 const only = arg('--only', '');
@@ -174,7 +177,9 @@ try {
   /** @type {Record<string, unknown>[]} */
   const samples = [];
   for (let run = 0; run < runs; run++) {
-    for (const name of chosen) {
+    // Forwards in even runs, backwards in odd ones, as bench:loader: what a page leaves behind precedes each variant
+    // as often as it follows it.
+    for (const name of run % 2 === 0 ? chosen : chosen.toReversed()) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const path = variantPaths[name];
@@ -182,9 +187,17 @@ try {
         `${path.replace(/\?.*/, '')}?${path.includes('?always') ? 'always&' : ''}deploy=${deploy}`;
       if (repeat || newDeploy) {
         // The earlier view of a new deploy is never forced: as in bench:loader, what the loader itself did before.
-        const loaderPage = newDeploy && !name.startsWith('plain');
+        // A loader page's earlier view is left once the loader remembered the link (as bench:loader waits, also
+        // for repeat views); the decoder is started after it only before a new deploy.
+        const loaderPage = !name.startsWith('plain');
+        if (name === 'loader-unwarmed') {
+          await page.goto(`${origin}/none`); // a 404 of the origin: only its localStorage is needed
+          await page.evaluate(() => {
+            localStorage.binastDecoder = new URL('/demo/loader/binast.js', location.href).href;
+          });
+        }
         await earlierView(page, `${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`, loaderPage);
-        if (loaderPage) await startDecoder(page);
+        if (loaderPage && newDeploy) await startDecoder(page);
       }
       if (trace)
         await browser.startTracing(page, {

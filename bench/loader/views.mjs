@@ -30,13 +30,14 @@ export async function earlierView(page, url, remembers) {
 }
 
 /**
- * Starts the decoder on the page, which fetches all its files (client, worker, glue, Wasm) into the HTTP cache.
+ * Loads the decoder on the page as remember.ts does after a slow view (`warm`): all its files (client, worker, glue,
+ * Wasm) into the HTTP cache, its Worker started once and stopped again.
  * @param {import('@playwright/test').Page} page
  */
 export function startDecoder(page) {
   return page.evaluate(() =>
     import(/** @type {string} */ ('/demo/loader/binast.js')).then(
-      (/** @type {{ default: (options: object) => Promise<unknown> }} */ decoder) => decoder.default({}),
+      (/** @type {{ warm: () => Promise<unknown> }} */ decoder) => decoder.warm(),
     ),
   );
 }

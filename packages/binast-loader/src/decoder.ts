@@ -30,8 +30,10 @@ export interface BinastJob {
  * decodes it off the main thread and resolves with the runner that executes the source (or the fallback's).
  */
 export interface DecoderModule {
-  /** Starts the decoder (its Worker and Wasm) so its files are in the HTTP cache for later views. */
+  /** Starts the decoder (its Worker and Wasm) for this page's scripts; resolves once it can decode. */
   default(): Promise<void>;
+  /** Loads the decoder so its files are in the HTTP cache for later views, and stops it again (remember.ts). */
+  warm(): Promise<void>;
   prepareScript(job: BinastJob): Promise<Runner>;
 }
 

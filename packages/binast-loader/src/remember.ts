@@ -1,9 +1,11 @@
 // `binast-remember.js`, beside the decoder: what one view of a page leaves for the next. The loader imports it once
 // its scripts ran and the page has loaded, so none of this is on the page's critical path or in the loader's 2 KB.
 // It writes the link cookie (model.ts `linkCookie`) from which the Worker decides the next view's preloads and which
-// it hands to the next view's loader in the size hints, and starts the decoder when BinaryAST would win on this link once the decoder is cached: the next deploy's
-// scripts (new URLs, nothing in the HTTP cache) can then come as BinaryAST. It also notes which scripts ran as plain
+// it hands to the next view's loader in the size hints, and loads the decoder once (its Worker stopped again) when
+// BinaryAST would win on this link with the decoder cached: the next deploy's scripts (new URLs, nothing in the HTTP
+// cache) can then come as BinaryAST. It also notes which scripts ran as plain
 // JavaScript (model.ts `plainCookie`), and sends the records to the page's beacon URL when the page hides.
+import type { DecoderModule } from './decoder';
 import { type CostInput, decide, linkCookie, mergePlainKeys, plainCookie, readPlainCookie, scriptKey } from './model';
 import type { ScriptRecord } from './record';
 import { decoderMarked, setSiteCookie } from './visitor-marks';
@@ -117,6 +119,6 @@ export default function remember(records: ScriptRecord[], beaconUrl?: string): v
   setSiteCookie(linkCookie, downMbit.toFixed(1), linkCookieMaxAgeS);
   if (!decoderMarked(decoderUrl) && decoderWouldWin(sized, downMbit))
     import(/* @vite-ignore */ decoderUrl)
-      .then((decoder: { default(): Promise<void> }) => decoder.default())
+      .then((decoder: Pick<DecoderModule, 'warm'>) => decoder.warm())
       .catch(() => {});
 }

@@ -32,13 +32,43 @@ let started: Promise<void> | undefined;
  */
 export default function init(): Promise<void> {
   started ??= (async () => {
-    decode = await startWorker().catch(startHere);
-    // Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now, and the
-    // Worker (model.ts `decoderCookie`, which also says whether this browser decodes as the response streams).
-    markDecoder(import.meta.url);
-    setSiteCookie(decoderCookie, (WebAssembly as { Suspending?: unknown }).Suspending ? 1 : 0, decoderCookieMaxAgeS);
+    decode = await startWorker().then(({ call }) => call, startHere);
+    markStarted();
   })();
   return started;
+}
+
+/**
+ * For a later view (remember.ts, after this page's scripts ran): loads the decoder once, so its files are in the HTTP
+ * cache and it is known to start here, marks it, and stops its Worker again. A Worker left idle in a page that has
+ * nothing to decode holds its memory, and the next navigation paid for it: about 9 ms on the bench's 100 ms repeat
+ * view (bench/loader/README.md, 2026-11-26). A page that already decodes keeps its running decoder.
+ */
+export function warm(): Promise<void> {
+  if (started) return started;
+  return startWorker().then(
+    ({ worker }) => {
+      worker.terminate();
+      markStarted();
+    },
+    // No Worker here (CSP, no module Workers): the glue and Wasm load on this thread, as a later view would decode.
+    () => {
+      started = startHere().then((here) => {
+        decode = here;
+        markStarted();
+      });
+      return started;
+    },
+  );
+}
+
+/**
+ * Tells the loader's cost model on later pages that the decoder's files are in the HTTP cache now, and the Worker
+ * (model.ts `decoderCookie`, which also says whether this browser decodes as the response streams).
+ */
+function markStarted(): void {
+  markDecoder(import.meta.url);
+  setSiteCookie(decoderCookie, (WebAssembly as { Suspending?: unknown }).Suspending ? 1 : 0, decoderCookieMaxAgeS);
 }
 
 /** How long the decoder cookie says the decoder is cached, s: a week, a usual lifetime of its files in the HTTP cache. */
@@ -214,7 +244,8 @@ async function startHere(): Promise<Decode> {
   return async (response) => new Blob([await decoder.decodeStream(response.body ?? new Uint8Array(0))]);
 }
 
-function startWorker(): Promise<Decode> {
+/** The decoder's Worker, once it compiled its module, and the function that decodes through it. */
+function startWorker(): Promise<{ worker: Worker; call: Decode }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./binast-worker.js', import.meta.url), { type: 'module' });
     const pending = new Map<number, { resolve(source: Blob): void; reject(error: Error): void }>();
@@ -242,7 +273,7 @@ function startWorker(): Promise<Decode> {
       pending.clear();
     };
     worker.onmessage = ({ data }: MessageEvent<Reply>) => {
-      if (data.id === 0) return data.error ? reject(new Error(data.error)) : resolve(call);
+      if (data.id === 0) return data.error ? reject(new Error(data.error)) : resolve({ worker, call });
       const waiting = pending.get(data.id);
       pending.delete(data.id);
       if (data.error !== undefined) waiting?.reject(new Error(data.error));
