@@ -331,6 +331,8 @@ test("a slow link's first view remembers the link and fetches the decoder after 
     });
     expect(record.downMbit).toBeGreaterThanOrEqual(linkMbit);
     expect(record.url).toMatch(/\?v=2$/);
+    // Its bytes: the Resource Timing entry of the preloaded `?__binast` URL.
+    expect(record.transferBytes).toBeGreaterThan(0);
   }
   expect(deploy.binast).toHaveLength(libraryPaths.length);
   // Preloaded by the Worker and taken over by the loader: one request per script, no cache check of a plain copy.

@@ -127,6 +127,7 @@ export async function prepareScript({
     return fallback('fetch');
   }
   if (!response.ok) return fallback(`http-${response.status}`);
+  const transferUrl = response.url;
   // For BinaryAST: to the response headers; its body streams into the decoder.
   record.fetchMs = measure('binast:fetch', startMs);
   if (binast) {
@@ -156,8 +157,15 @@ export async function prepareScript({
     let ran = record.module || source.size < blobMinBytes ? undefined : await runBlob(script, url, nonce, source);
     record.executedFrom = ran === undefined ? 'inline' : 'blob';
     ran ??= await runInline(script, url, record.module, nonce, await source.text());
-    if (ran) return finish(binast ? 'binast' : 'js', true, runStartMs);
-    return fallback('syntax')();
+    if (!ran) return fallback('syntax')();
+    finish(binast ? 'binast' : 'js', true, runStartMs);
+    // `finish` read the bytes of the script's own URL; the Worker's BinaryAST preload has its Resource Timing entry
+    // under the URL it preloaded (`?__binast`), which the response carries.
+    if (early)
+      record.transferBytes = (
+        performance.getEntriesByName(transferUrl).pop() as PerformanceResourceTiming | undefined
+      )?.transferSize;
+    return true;
   };
 }
 
