@@ -47,8 +47,8 @@ export function pairedSummary(values, neutral = 1) {
 
 /**
  * One row per profile and variant: medians, the spread of the executed time, and the change against plain scripts
- * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat"; an earlier view
- * of the previous deploy for "new deploy").
+ * (the first plain variant of the same kind: first visit; repeat view for variants named "repeat", third view for
+ * "third view"; an earlier view of the previous deploy for "new deploy").
  * @param {Record<string, any>[]} samples
  * @param {{ name: string }[]} profiles
  * @param {{ name: string }[]} variants
@@ -56,7 +56,7 @@ export function pairedSummary(values, neutral = 1) {
 export function summarise(samples, profiles, variants) {
   const rows = [];
   for (const profile of profiles) {
-    /** @type {Record<string, number>} median of the plain variant, first visit and repeat view */
+    /** @type {Record<string, number>} median of the plain variant of each kind */
     const plainMs = {};
     /** @type {Record<string, Record<string, number>>} the plain variant's executed ms per run, by kind */
     const plainByRun = {};
@@ -66,7 +66,9 @@ export function summarise(samples, profiles, variants) {
       const executedMs = median(executed);
       const kind = variant.name.includes('repeat')
         ? 'repeat'
-        : variant.name.includes('new deploy')
+        : variant.name.includes('third view')
+          ? 'third'
+          : variant.name.includes('new deploy')
           ? 'deploy'
           : 'first';
       plainMs[kind] ??= executedMs;

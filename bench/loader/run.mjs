@@ -37,7 +37,8 @@ const chosenProfiles = profiles.filter((profile) => profile.name.includes(profil
  * BinaryAST would win on it, fetched the decoder; "decoder cached" also starts the decoder after the earlier view
  * where the loader would not have (fast links), so that row always has it. Repeat view: the same page a second time,
  * everything in the HTTP cache. "BinaryAST forced" skips the cost model (`data-always`) to show what it avoids.
- * @type {{ name: string, path: string, earlier?: string, prewarmDecoder?: boolean, repeat?: boolean }[]}
+ * @type {{ name: string, path: string, earlier?: string, prewarmDecoder?: boolean, repeat?: boolean,
+ *   earlierViews?: number }[]}
  */
 const allVariants = [
   { name: 'plain <script>', path: '/demo/loader-libs-plain' },
@@ -51,6 +52,10 @@ const allVariants = [
   },
   { name: 'plain, repeat view', path: '/demo/loader-libs-plain', repeat: true },
   { name: 'loader, repeat view', path: '/demo/loader-libs', repeat: true },
+  // The same page a third time (two earlier views): V8 now takes each script from its code cache, which the second
+  // view produced (Chromium caches a script's compiled code on its second run, and uses it from the third).
+  { name: 'plain, third view', path: '/demo/loader-libs-plain', repeat: true, earlierViews: 2 },
+  { name: 'loader, third view', path: '/demo/loader-libs', repeat: true, earlierViews: 2 },
   {
     name: 'BinaryAST forced, new deploy, decoder cached',
     path: '/demo/loader-libs?always&deploy=2',
@@ -105,7 +110,9 @@ try {
         // An earlier view (the previous deploy) or the first of two views: loaded completely, then left once the
         // loader has remembered the link (its cookie) and any decoder download it started has ended.
         const earlier = variant.earlier ?? (variant.repeat ? variant.path : undefined);
-        if (earlier) await earlierView(page, `${origin}${earlier}`, !earlier.includes('plain'));
+        if (earlier)
+          for (let view = 0; view < (variant.earlierViews ?? 1); view++)
+            await earlierView(page, `${origin}${earlier}`, !earlier.includes('plain'));
         if (variant.prewarmDecoder) await startDecoder(page);
         await loadUntilExecuted(page, `${origin}${variant.path}`);
         const metrics = await page.evaluate(() => {
