@@ -69,8 +69,8 @@ export function summarise(samples, profiles, variants) {
         : variant.name.includes('third view')
           ? 'third'
           : variant.name.includes('new deploy')
-          ? 'deploy'
-          : 'first';
+            ? 'deploy'
+            : 'first';
       plainMs[kind] ??= executedMs;
       plainByRun[kind] ??= Object.fromEntries(mine.map((s) => [s.run, s.executedMs]));
       // Each sample against the plain one of the same kind and run, loaded minutes apart at most: drift on the
