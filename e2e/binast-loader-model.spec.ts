@@ -281,7 +281,7 @@ test("a slow link's first view remembers the link and fetches the decoder after 
   expect(linkMbit).toBeLessThan(2.5);
   expect(await cookieOnceSet(page, 'binast-decoder')).toBe('1');
   expect(first.decoder.length).toBeGreaterThanOrEqual(3);
-  // And stopped it again: this page has nothing to decode, and an idle Worker would cost the next navigation.
+  // And stopped it again: this page has nothing to decode, and an idle Worker would hold its memory.
   await expect.poll(() => page.workers().length).toBe(0);
   // And which scripts it ran plain, so the Worker gives the next views the plain scripts, which the HTTP cache holds.
   expect((await cookieOnceSet(page, 'binast-plain')).split('.')).toHaveLength(view1.records.length);

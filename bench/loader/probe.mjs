@@ -113,7 +113,7 @@ const variantPaths = {
   // The loader page with `data-always`: BinaryAST without the cost model (bench:loader's "forced" row).
   'loader-always': '/demo/loader-libs?always',
   // The loader page whose earlier view starts no decoder after load (the decoder's localStorage mark is set before
-  // it, so remember.ts finds it cached): to see what the idle decoder Worker an earlier view leaves costs the next.
+  // it, so remember.ts finds it cached): to see what the earlier view's decoder warm-up costs the next view.
   'loader-unwarmed': '/demo/loader-libs',
   ...Object.fromEntries(Object.keys(pages).map((name) => [name, `/demo/h21probe-${name}`])),
 };

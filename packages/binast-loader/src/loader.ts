@@ -60,8 +60,8 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     records.push(record);
     if (record.reason) return;
     // A script left to the loader may add listeners for events that have fired by the time it runs: patched from the
-    // first such script until all have run. Not before: on a page whose scripts the Worker all wrote back, the patch
-    // was 0.6 ms of the loader's evaluation (bench/loader/README.md, 2026-11-26).
+    // first such script until all have run. Not before: on a page whose scripts the Worker all wrote back, patching
+    // at start took the loader's evaluation from 2.30 to 2.65 ms (bench/loader/README.md, "Repeat views").
     if (!parsed) unpatch ??= patchLateListeners();
     // Without any nonce this is undefined, which the DOM stores as the nonce "undefined": harmless, no CSP matches it.
     const nonce = (options.nonce || script.nonce) as string;
@@ -149,10 +149,10 @@ export function startLoader(options: LoaderOptions): BinastLoader {
     void scheduler.add(plan.mode, async () => (await prepared)());
   };
 
+  // `document.scripts` is a live list of script elements only, cheap enough to rescan on every parser batch.
   const scan = () => {
     for (const script of document.scripts) register(script);
   };
-  // `document.scripts` is a live list of script elements only, cheap enough to rescan on every parser batch.
   const observer = new MutationObserver(scan);
   const onParsed = () => {
     scan();

@@ -40,9 +40,10 @@ export default function init(): Promise<void> {
 
 /**
  * For a later view (remember.ts, after this page's scripts ran): loads the decoder once, so its files are in the HTTP
- * cache and it is known to start here, marks it, and stops its Worker again. A Worker left idle in a page that has
- * nothing to decode holds its memory, and the next navigation paid for it: about 9 ms on the bench's 100 ms repeat
- * view (bench/loader/README.md, 2026-11-26). A page that already decodes keeps its running decoder.
+ * cache and it is known to start here, marks it, and stops its Worker again: a Worker left idle in a page that has
+ * nothing to decode would hold its memory and its Wasm instance until the visitor leaves. (Whether it also cost the
+ * next view time, the bench's repeat view did not resolve: bench/loader/README.md, "Repeat views".) A page that
+ * already decodes keeps its running decoder.
  */
 export function warm(): Promise<void> {
   if (started) return started;
