@@ -100,6 +100,40 @@ test('every script gets User Timing measures for fetch and execute, with bytes i
   for (const record of records) expect(record.transferBytes).toBeGreaterThan(0);
 });
 
+test('an inlined loader with a relative data-decoder imports binast-remember.js beside the decoder after load', async ({
+  page,
+  request,
+}) => {
+  const errors = pageErrors(page);
+  const source = await (await request.get('/demo/loader/binast-loader.min.js')).text();
+  let inlined = false;
+  await page.route('**/demo/loader-libs', async (route) => {
+    const response = await route.fetch();
+    // The loader's tag keeps its attributes (the Worker's CSP nonce) and gets the source and a relative decoder URL.
+    const body = (await response.text()).replace(
+      /<script src="\/demo\/loader\/binast-loader\.min\.js"([^>]*)><\/script>/,
+      (_, attributes: string) => {
+        inlined = true;
+        return `<script data-decoder="/demo/loader/binast.js"${attributes}>${source.replaceAll('</script', '<\\/script')}</script>`;
+      },
+    );
+    await route.fulfill({ response, body });
+  });
+  const { records } = await loaderRender(page);
+  expect(inlined).toBe(true);
+  expect(records.length).toBe(libraryScripts.length);
+  // Resolved like the decoder's own import: the after-load module comes from beside it.
+  await page.waitForFunction(() =>
+    performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/demo/loader/binast-remember.js')),
+  );
+  expect(
+    await page.evaluate(() =>
+      performance.getEntriesByName(new URL('/demo/loader/binast-loader.min.js', location.href).href),
+    ),
+  ).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test('the beacon is off by default and posts the records once the loaded page hides when configured', async ({
   page,
 }) => {

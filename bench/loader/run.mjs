@@ -3,7 +3,8 @@
 // link (tbf in network namespaces, the round trip added to every packet by tools/link-emulator so TCP sees it), with
 // bytes on the wire and decode time. Needs root and a build.
 // Options: --runs N (default 3 per variant and profile), --profile S (only the profiles whose name contains S),
-// --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own).
+// --prefix P (network namespace prefix, default skloader: two sessions running the bench side by side need their own),
+// --variants S (only the variants whose name contains S), --settle MS (wait after the earlier views).
 // Variants run interleaved, forwards in even runs and backwards in odd ones.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +72,12 @@ const variantArg = process.argv.indexOf('--variants');
 const variants = allVariants.filter((variant) =>
   variant.name.includes(variantArg > 0 ? String(process.argv[variantArg + 1]) : ''),
 );
+const settleArg = process.argv.indexOf('--settle');
+/**
+ * ms to wait after the earlier views before the measured one (default 0: the next view at once, as a click would
+ * start it), to tell a cost of the page from work the earlier view leaves running in the browser.
+ */
+const settleMs = settleArg > 0 ? Number(process.argv[settleArg + 1]) : 0;
 const serverPort = 8816;
 
 const capable = await canCreateNamespaces();
@@ -114,6 +121,7 @@ try {
           for (let view = 0; view < (variant.earlierViews ?? 1); view++)
             await earlierView(page, `${origin}${earlier}`, !earlier.includes('plain'));
         if (variant.prewarmDecoder) await startDecoder(page);
+        if (earlier && settleMs > 0) await page.waitForTimeout(settleMs);
         await loadUntilExecuted(page, `${origin}${variant.path}`);
         const metrics = await page.evaluate(() => {
           const resources = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));

@@ -12,9 +12,10 @@ export interface BinastJob {
   /**
    * The BinaryAST response, when the loader asked for it at once (the Worker preloads it where no earlier view ran
    * this script plain, so there is no cache to check: model.ts `preloadsBinast`); else `prepareScript` checks and
-   * asks.
+   * asks. Falsy (`undefined`, or `''` for an empty `data-binast-fetch`) when there is none: the loader passes
+   * `fetchUrl && fetch(fetchUrl)`, the shortest form in its 2 KB.
    */
-  early?: Promise<Response>;
+  early?: Promise<Response> | '';
   /**
    * The plain script's runner, for when BinaryAST fails (`outcome` `fallback`) or is not needed after all (`plain`):
    * it preloads the plain URL at once.

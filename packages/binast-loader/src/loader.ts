@@ -127,7 +127,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
       // The Worker preloads this script's BinaryAST (model.ts `preloadsBinast`): no earlier view in this browser ran
       // it plain, so no plain copy can be in the HTTP cache. Its URL is fetched now, taking the preload over, while
       // the decoder module loads; not after it and a cache check.
-      const early = fetchUrl ? fetch(fetchUrl) : undefined;
+      const early = fetchUrl && fetch(fetchUrl);
       // SRI pins the JavaScript bytes: BinaryAST cannot satisfy it.
       prepared = script.integrity
         ? fallback('integrity')
@@ -174,7 +174,10 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   // up the beacon.
   addEventListener('load', () =>
     ready
-      .then(() => import(/* @vite-ignore */ new URL('binast-remember.js', options.decoderUrl).href))
+      // Beside the decoder (`…/binast.js/../` is its folder once the URL is resolved). Not `new URL`, which throws
+      // for a relative `data-decoder` (an inlined loader has no src to resolve it against); import() resolves it as
+      // it resolves the decoder's own import.
+      .then(() => import(/* @vite-ignore */ `${options.decoderUrl}/../binast-remember.js`))
       .then((module: RememberModule) => module.default(records, options.beaconUrl))
       .catch(() => {}),
   );
