@@ -5,7 +5,9 @@ import { startLoader } from './loader';
 const { dataset, nonce, src } = document.currentScript as HTMLScriptElement;
 
 (window as unknown as { binast: unknown }).binast = startLoader({
-  decoderUrl: dataset.decoder ?? new URL('binast.js', src).href,
+  // Resolved as the loader's own import() would resolve it: against its URL, or the page's when it is inlined. Left
+  // relative, `new URL('binast-remember.js', decoderUrl)` would throw and the after-load module never load.
+  decoderUrl: new URL(dataset.decoder ?? 'binast.js', src || document.baseURI).href,
   beaconUrl: dataset.beacon,
   nonce,
   always: 'always' in dataset,

@@ -6,7 +6,10 @@ import { measure, type ScriptRecord } from './record';
 import { createScheduler } from './scheduler';
 
 export interface LoaderOptions {
-  /** URL of the decoder's ES module (`binast.js`, see src/decoder.ts), imported once a script goes to BinaryAST. */
+  /**
+   * Absolute URL of the decoder's ES module (`binast.js`, see src/decoder.ts), imported once a script goes to
+   * BinaryAST; `binast-remember.js` is resolved beside it.
+   */
   decoderUrl: string;
   /**
    * Off by default. When set, the records are POSTed there once with `navigator.sendBeacon` when the page hides (a
@@ -174,10 +177,7 @@ export function startLoader(options: LoaderOptions): BinastLoader {
   // up the beacon.
   addEventListener('load', () =>
     ready
-      // Beside the decoder (`…/binast.js/../` is its folder once the URL is resolved). Not `new URL`, which throws
-      // for a relative `data-decoder` (an inlined loader has no src to resolve it against); import() resolves it as
-      // it resolves the decoder's own import.
-      .then(() => import(/* @vite-ignore */ `${options.decoderUrl}/../binast-remember.js`))
+      .then(() => import(/* @vite-ignore */ new URL('binast-remember.js', options.decoderUrl).href))
       .then((module: RememberModule) => module.default(records, options.beaconUrl))
       .catch(() => {}),
   );
