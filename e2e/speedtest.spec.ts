@@ -11,6 +11,7 @@ interface PublishedResult {
   latency: {
     idleMs: { value: number; sampleCount: number };
     jitterMs: number;
+    stalledPings: number;
     downloadLoadedMs: { value: number } | null;
   };
   rpm: { overall: number | null };
@@ -44,6 +45,9 @@ test('runs a full small-budget test, shows every headline figure and exports the
   expect(result.latency.idleMs.value).toBeLessThan(500);
   expect(result.latency.idleMs.sampleCount).toBe(10);
   expect(result.latency.jitterMs).toBeGreaterThanOrEqual(0);
+  // Pings 200 ms above the median (a lost packet resent) are counted, not put into jitter.
+  expect(Number.isInteger(result.latency.stalledPings)).toBe(true);
+  expect(result.latency.stalledPings).toBeLessThan(result.latency.idleMs.sampleCount);
   expect(result.rpm.overall).toBeGreaterThan(0);
   // The budget bounds what the test may use, and the server saw every completed upload byte.
   expect(result.totalBytes.download).toBeLessThanOrEqual(40_000_000);

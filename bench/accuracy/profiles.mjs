@@ -55,3 +55,22 @@ export const smokeProfile = profile(100, 20, 20);
 export function expectedJitterMs(jitterMs) {
   return (2 * jitterMs) / 3;
 }
+
+/**
+ * Reads a profile written as its id, `<down>/<up>[ <rtt>ms][ ±<jitter>][ <loss>%]` (Mbit/s, ms, ms, %), so a run can
+ * measure a link the list does not hold ("10/10 60ms 1%"). Returns undefined for text of another shape or with a
+ * value out of range (rates 0.05–10,000 Mbit/s, RTT ≤ 2,000 ms, jitter ≤ half the RTT, loss < 50 %).
+ * @param {string} text
+ * @returns {Profile | undefined}
+ */
+export function parseProfile(text) {
+  const match =
+    /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)(?: (\d+(?:\.\d+)?)ms)?(?: ±(\d+(?:\.\d+)?))?(?: (\d+(?:\.\d+)?)%)?$/.exec(
+      text.trim(),
+    );
+  if (!match) return undefined;
+  const [down, up, rtt = 0, jitter = 0, loss = 0] = match.slice(1).map((value) => Number(value ?? 0));
+  const rateOk = (/** @type {number} */ mbit) => mbit >= 0.05 && mbit <= 10_000;
+  if (!rateOk(down) || !rateOk(up) || rtt > 2000 || jitter > rtt / 2 || loss >= 50) return undefined;
+  return profile(down, up, rtt, loss, jitter);
+}

@@ -11,7 +11,7 @@ import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { setup } from '../../scripts/setup.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 import { allEngines, engines as defaultEngines, launchBrowser } from './engines.mjs';
-import { profiles as allProfiles, smokeProfile } from './profiles.mjs';
+import { profiles as allProfiles, parseProfile, smokeProfile } from './profiles.mjs';
 import { analyze, docRun, loadRun, resultsDir, retruth, saveRun } from './results.mjs';
 import { measureProfile } from './testbed.mjs';
 import { documentedRunNames, runFile, writeAccuracyDoc } from './write-doc.mjs';
@@ -64,11 +64,21 @@ const repetitions = args.smoke ? 3 : Math.min(10, Math.max(1, Number(args.reps ?
 const repetitionsOf = (engine) => (args.smoke && !engine.startsWith('speedkit') ? 1 : repetitions);
 const filters = args.profiles?.split(',').map((f) => f.trim()) ?? [];
 // The smoke's profile is not in the list; naming it (`--profiles "100/20 20ms"`) runs it like any other profile.
+// A filter that names no listed profile but reads as one ("10/10 60ms 1%") adds that link, so a run can check the
+// engines on conditions the list (and the engine's development) never used.
+const adHoc = filters
+  .filter((f) => !allProfiles.some((p) => matchesProfile(p.id, f)) && f !== smokeProfile.id)
+  .map((f) => {
+    const parsed = parseProfile(f);
+    if (!parsed) throw new Error(`--profiles: "${f}" matches no profile and is not a link ("10/10 60ms ±5 1%")`);
+    return parsed;
+  });
 const profiles = args.smoke
   ? [smokeProfile]
   : [
       ...allProfiles.filter((p) => !filters.length || filters.some((f) => matchesProfile(p.id, f))),
       ...(filters.includes(smokeProfile.id) ? [smokeProfile] : []),
+      ...adHoc,
     ];
 /** A filter names one profile exactly ("50/10 40ms") or, when no id equals it, every profile it prefixes ("50/10"). */
 function matchesProfile(/** @type {string} */ id, /** @type {string} */ filter) {

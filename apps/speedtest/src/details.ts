@@ -1,4 +1,11 @@
-import { type Estimate, headlineIdlePings, type SpeedTestResult, summarize } from '@speedkit/speedtest';
+import {
+  type Estimate,
+  headlineIdlePings,
+  type SpeedTestResult,
+  STALL_MS,
+  summarize,
+  withoutStalls,
+} from '@speedkit/speedtest';
 import { formatBitsPerSecond, formatBitsPerSecondRange, formatMs, formatMsRange, streamCount } from './format';
 
 export type Metric = 'download' | 'upload' | 'latency' | 'jitter' | 'loadedDown' | 'loadedUp' | 'rpm';
@@ -68,16 +75,22 @@ function metricData(result: SpeedTestResult, metric: Metric): MetricData {
         range: msRange,
         estimate: result.latency.idleMs,
       };
-    case 'jitter':
+    case 'jitter': {
+      const kept = withoutStalls(idle);
+      const stalled = idle.length - kept.length;
       return {
         title: 'Jitter',
-        headline: 'Headline = mean of the differences between consecutive idle pings.',
-        values: idle.slice(1).map((value, index) => Math.abs(value - (idle[index] as number))),
+        headline:
+          stalled === 0
+            ? 'Headline = mean of the differences between consecutive idle pings.'
+            : `Headline = mean of the differences between consecutive idle pings, without the ${stalled} ${stalled === 1 ? 'ping' : 'pings'} at least ${STALL_MS} ms slower than the median: TCP resends a lost packet no sooner than that, so such a ping is a loss, not jitter.`,
+        values: kept.slice(1).map((value, index) => Math.abs(value - (kept[index] as number))),
         valuesLabel: 'differences between consecutive idle pings',
         format: formatMs,
         range: null,
         estimate: null,
       };
+    }
     case 'loadedDown':
     case 'loadedUp': {
       const load = metric === 'loadedDown' ? 'download' : 'upload';

@@ -59,7 +59,8 @@ const confidence = (estimate: Estimate | null | undefined) => (estimate ? `${est
 
 export function showLatencyCards(latency: SpeedTestResult['latency']): void {
   setCard('latency', formatMs(latency.idleMs.value), confidence(latency.idleMs), 'final');
-  setCard('jitter', formatMs(latency.jitterMs), `from ${latency.idleMs.sampleCount} idle pings`, 'final');
+  const stalled = latency.stalledPings > 0 ? ` · ${latency.stalledPings} stalled, left out` : '';
+  setCard('jitter', formatMs(latency.jitterMs), `from ${latency.idleMs.sampleCount} idle pings${stalled}`, 'final');
 }
 
 export function showBandwidthCard(

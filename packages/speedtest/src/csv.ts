@@ -1,5 +1,6 @@
 import { headlineIdlePings } from './phases/latency';
 import type { Estimate } from './stats/confidence';
+import { STALL_MS } from './stats/jitter';
 import type { GoodputInterval, RequestSample, SpeedTestResult } from './types';
 
 /**
@@ -147,7 +148,20 @@ function summaryRows(result: SpeedTestResult): Row[] {
   }
   const idleBasis = 'ping rows with load=idle and in_headline=1 (after the download phase; the start pings if none)';
   rows.push(estimateRow('idle_latency', 'ms', latency.idleMs, `median ping_ms of ${idleBasis}`));
-  rows.push(figureRow('jitter', 'ms', latency.jitterMs, `mean |difference| of consecutive ping_ms of ${idleBasis}`));
+  rows.push(
+    figureRow(
+      'jitter',
+      'ms',
+      latency.jitterMs,
+      `mean |difference| of consecutive ping_ms of ${idleBasis}, without those ${STALL_MS} ms or more above their median`,
+    ),
+    figureRow(
+      'stalled_pings',
+      'pings',
+      latency.stalledPings,
+      `${idleBasis} ${STALL_MS} ms or more above their median (a lost packet resent by TCP), left out of jitter`,
+    ),
+  );
   if (latency.downloadLoadedMs) {
     rows.push(estimateRow('download_loaded_latency', 'ms', latency.downloadLoadedMs, 'median ping_ms, load=download'));
   }

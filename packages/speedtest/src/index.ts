@@ -7,7 +7,7 @@ export { defaultLossPhase } from './phases/loss';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
 export { type ConfidenceLevel, type Estimate, meanEstimate, medianEstimate } from './stats/confidence';
 export { GoodputMeter } from './stats/goodput';
-export { jitter } from './stats/jitter';
+export { type JitterFigures, jitter, jitterWithoutStalls, STALL_MS, withoutStalls } from './stats/jitter';
 export { classify, type Experience, type QualityClass, qualityThresholds, type Requirement } from './stats/quality';
 export { decideRamp, nextRequestBytes } from './stats/ramp';
 export { isStable, relativeSpread } from './stats/stability';

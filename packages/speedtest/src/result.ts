@@ -1,6 +1,6 @@
 import type { LossResult } from './phases/loss';
 import { type Estimate, medianEstimate } from './stats/confidence';
-import { jitter } from './stats/jitter';
+import { jitterWithoutStalls } from './stats/jitter';
 import { classify } from './stats/quality';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, SpeedTestResult } from './types';
 
@@ -28,15 +28,17 @@ const loadedEstimate = (samples: readonly RequestSample[]): Estimate | null =>
 export const roundTripsPerMinute = (latencyMs: number | null | undefined): number | null =>
   latencyMs && latencyMs > 0 ? 60_000 / latencyMs : null;
 
-/** Idle latency (median), jitter, and latency under each direction's load (median). */
+/** Idle latency (median), jitter (without stalled pings), and latency under each direction's load (median). */
 export function latencyResult(
   idlePings: readonly RequestSample[],
   downloadLoadedPings: readonly RequestSample[],
   uploadLoadedPings: readonly RequestSample[],
 ): SpeedTestResult['latency'] {
+  const { jitterMs, stalledPings } = jitterWithoutStalls(pingsOf(idlePings));
   return {
     idleMs: medianEstimate(pingsOf(idlePings)),
-    jitterMs: jitter(pingsOf(idlePings)),
+    jitterMs,
+    stalledPings,
     downloadLoadedMs: loadedEstimate(downloadLoadedPings),
     uploadLoadedMs: loadedEstimate(uploadLoadedPings),
   };

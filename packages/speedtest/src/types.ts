@@ -105,7 +105,10 @@ export interface SpeedTestResult {
   durationMs: number;
   latency: {
     idleMs: Estimate;
+    /** Mean |difference| of consecutive idle pings, the stalled ones left out (ms). */
     jitterMs: number | null;
+    /** Idle pings at least `STALL_MS` (200 ms) slower than their median: a lost packet resent by TCP; not in jitter. */
+    stalledPings: number;
     downloadLoadedMs: Estimate | null;
     uploadLoadedMs: Estimate | null;
   };

@@ -107,7 +107,15 @@ describe('resultToCsv', () => {
 
   it('states every figure of the page: latencies, RPM, quality and bytes', () => {
     const metrics = rows.filter((row) => row.record === 'summary').map((row) => row.metric);
-    for (const metric of ['download', 'jitter', 'download_loaded_latency', 'rpm', 'quality_gaming', 'duration_ms']) {
+    for (const metric of [
+      'download',
+      'jitter',
+      'stalled_pings',
+      'download_loaded_latency',
+      'rpm',
+      'quality_gaming',
+      'duration_ms',
+    ]) {
       expect(metrics).toContain(metric);
     }
   });

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseProfile, profiles } from '../profiles.mjs';
+
+describe('parseProfile', () => {
+  it('reads back every listed profile from its id', () => {
+    for (const listed of profiles) expect(parseProfile(listed.id)).toEqual(listed);
+  });
+
+  it('reads a link the list does not hold', () => {
+    expect(parseProfile('10/10 60ms ±5 1%')).toEqual({
+      id: '10/10 60ms ±5 1%',
+      downMbit: 10,
+      upMbit: 10,
+      rttMs: 60,
+      jitterMs: 5,
+      lossPercent: 1,
+    });
+    expect(parseProfile('1.5/0.5')).toMatchObject({ downMbit: 1.5, upMbit: 0.5, rttMs: 0, lossPercent: 0 });
+  });
+
+  it('refuses other text and values the testbed cannot build', () => {
+    for (const text of ['', '10', '10/2 40', 'ten/2', '0/2', '10/2 3000ms', '10/2 20ms ±15', '10/2 40ms 60%']) {
+      expect(parseProfile(text), text).toBeUndefined();
+    }
+  });
+});
