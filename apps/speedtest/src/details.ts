@@ -58,7 +58,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
 }
 
 /** The raw values behind each headline figure, and which statistic of them the card shows. */
-function metricData(result: SpeedTestResult, metric: Metric): MetricData {
+export function metricData(result: SpeedTestResult, metric: Metric): MetricData {
   // The idle pings the headline was made of (those after the download phase, once there are any).
   const idle = headlineIdlePings(result.samples).map((sample) => sample.pingMs);
   switch (metric) {

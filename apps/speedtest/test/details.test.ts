@@ -1,0 +1,54 @@
+import { buildResult, type RequestSample, resolveOptions } from '@speedkit/speedtest';
+import { describe, expect, it } from 'vitest';
+import { metricData } from '../src/details';
+
+const idlePing = (startMs: number, pingMs: number): RequestSample => ({
+  kind: 'latency',
+  bytes: 0,
+  receivedBytes: 0,
+  startMs,
+  durationMs: pingMs,
+  bitsPerSecond: null,
+  ttfbMs: pingMs,
+  serverMs: 0,
+  pingMs,
+  parallelStreams: 0,
+  load: 'idle',
+  timingSource: 'resource-timing',
+});
+
+const resultWith = (pingsMs: number[]) => {
+  const pings = pingsMs.map((ms, index) => idlePing(index * 300, ms));
+  return buildResult({
+    startedAt: '2026-11-26T00:00:00.000Z',
+    durationMs: 10_000,
+    idlePings: pings,
+    downloadLoadedPings: [],
+    uploadLoadedPings: [],
+    download: null,
+    upload: null,
+    loss: null,
+    lossNote: 'not measured',
+    samples: pings,
+    intervals: [],
+    totalBytes: { download: 0, upload: 0 },
+    options: resolveOptions({}),
+  });
+};
+
+describe('the jitter details', () => {
+  it('list the differences the figure is the mean of, across a stalled ping, and say why it was left out', () => {
+    const result = resultWith([40, 42, 41, 290, 40]);
+    expect(result.latency.stalledPings).toBe(1);
+    const jitter = metricData(result, 'jitter');
+    expect(jitter.values).toEqual([2, 1, 1]);
+    expect(result.latency.jitterMs).toBeCloseTo(4 / 3, 10);
+    expect(jitter.headline).toContain('without the 1 ping at least 200 ms slower than the median');
+  });
+
+  it('say nothing of stalls when there were none', () => {
+    const jitter = metricData(resultWith([40, 42, 41]), 'jitter');
+    expect(jitter.values).toEqual([2, 1]);
+    expect(jitter.headline).toBe('Headline = mean of the differences between consecutive idle pings.');
+  });
+});
