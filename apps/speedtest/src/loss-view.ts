@@ -13,6 +13,20 @@ function describeLoss(loss: Loss): { value: string; note: string } {
 }
 
 /**
+ * Pure: the line shown instead of the loss row when loss was not measured, with what the idle pings say about loss
+ * (a stalled ping waited for TCP to resend a lost packet); empty when loss was measured.
+ */
+export function lossNoteText(result: Pick<SpeedTestResult, 'lossNote' | 'latency'>): string {
+  if (!result.lossNote) return '';
+  const { stalledPings, idleMs } = result.latency;
+  const stalled =
+    stalledPings > 0
+      ? ` ${stalledPings} of ${idleMs.sampleCount} idle pings waited for a lost packet to be resent, so this connection does lose packets.`
+      : '';
+  return `Packet loss not shown: ${result.lossNote}.${stalled}`;
+}
+
+/**
  * The packet-loss row: loss up and down once measured; hidden with the reason (no TURN relay, relay unreachable)
  * when it was not; empty while a test runs.
  */
@@ -21,8 +35,8 @@ export function renderLoss(result: SpeedTestResult | null): void {
   const note = document.getElementById('loss-note');
   if (!row || !note) return;
   row.hidden = !result?.loss;
-  note.hidden = !result?.lossNote;
-  note.textContent = result?.lossNote ? `Packet loss not shown: ${result.lossNote}.` : '';
+  note.textContent = result ? lossNoteText(result) : '';
+  note.hidden = !note.textContent;
   for (const direction of ['up', 'down'] as const) {
     const cell = row.querySelector<HTMLElement>(`[data-loss="${direction}"]`);
     const loss = result?.loss?.[direction];

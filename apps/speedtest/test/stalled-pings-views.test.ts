@@ -1,6 +1,7 @@
 import { buildResult, type RequestSample, resolveOptions } from '@speedkit/speedtest';
 import { describe, expect, it } from 'vitest';
 import { metricData } from '../src/details';
+import { lossNoteText } from '../src/loss-view';
 
 const idlePing = (startMs: number, pingMs: number): RequestSample => ({
   kind: 'latency',
@@ -50,5 +51,16 @@ describe('the jitter details', () => {
     const jitter = metricData(resultWith([40, 42, 41]), 'jitter');
     expect(jitter.values).toEqual([2, 1]);
     expect(jitter.headline).toBe('Headline = mean of the differences between consecutive idle pings.');
+  });
+});
+
+describe('the line shown instead of the loss row', () => {
+  it('adds what stalled idle pings say about loss', () => {
+    const result = resultWith([40, 42, 41, 290, 40]);
+    expect(lossNoteText(result)).toBe(
+      'Packet loss not shown: not measured. 1 of 5 idle pings waited for a lost packet to be resent, so this connection does lose packets.',
+    );
+    expect(lossNoteText(resultWith([40, 42, 41]))).toBe('Packet loss not shown: not measured.');
+    expect(lossNoteText({ ...result, lossNote: null })).toBe('');
   });
 });
