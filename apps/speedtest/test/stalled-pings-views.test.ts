@@ -3,20 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { metricData } from '../src/details';
 import { lossNoteText } from '../src/loss-view';
 
-const idlePing = (startMs: number, pingMs: number): RequestSample => ({
-  kind: 'latency',
-  bytes: 0,
-  receivedBytes: 0,
-  startMs,
-  durationMs: pingMs,
-  bitsPerSecond: null,
-  ttfbMs: pingMs,
-  serverMs: 0,
-  pingMs,
-  parallelStreams: 0,
-  load: 'idle',
-  timingSource: 'resource-timing',
-});
+/** An idle ping of `pingMs`, as the engine records one (every field a ping row has). */
+const idlePing = (startMs: number, pingMs: number): RequestSample => {
+  const timing = { durationMs: pingMs, ttfbMs: pingMs, pingMs, serverMs: 0, timingSource: 'resource-timing' as const };
+  return {
+    kind: 'latency',
+    load: 'idle',
+    startMs,
+    bytes: 0,
+    receivedBytes: 0,
+    bitsPerSecond: null,
+    parallelStreams: 0,
+    ...timing,
+  };
+};
 
 const resultWith = (pingsMs: number[]) => {
   const pings = pingsMs.map((ms, index) => idlePing(index * 300, ms));
