@@ -113,8 +113,8 @@ export function goalSummary(summaries, limits = {}) {
   );
   const mbit = (/** @type {number | undefined} */ bps) => fixed((bps ?? Number.NaN) / 1e6, 1);
   const lines = [
-    '| profile | truth down / up Mbit/s | download bias %: ours / reference | upload bias %: ours / reference | latency error ms: ours / reference | MB moved: ours / reference (share) |',
-    '|---|--:|--:|--:|--:|--:|',
+    '| profile | truth down / up Mbit/s | download bias %: ours / reference | upload bias %: ours / reference | latency error ms: ours / reference | jitter error ms: ours / reference | MB moved: ours / reference (share) |',
+    '|---|--:|--:|--:|--:|--:|--:|',
   ];
   /** @type {{ profile: string, metric: string, ok: boolean, text: string }[]} */
   const results = [];
@@ -123,6 +123,7 @@ export function goalSummary(summaries, limits = {}) {
     const [down, refDown] = pair('download');
     const [up, refUp] = pair('upload');
     const [latency, refLatency] = pair('latency');
+    const [jitter, refJitter] = pair('jitter');
     const share = (down?.bytes ?? Number.NaN) / (refDown?.bytes ?? Number.NaN);
     const percent = (/** @type {number} */ value) => (Number.isFinite(value) ? `${Math.round(value * 100)} %` : 'n/a');
     lines.push(
@@ -130,6 +131,7 @@ export function goalSummary(summaries, limits = {}) {
         `${signed(down?.biasPercent ?? Number.NaN)} / ${signed(refDown?.biasPercent ?? Number.NaN)} | ` +
         `${signed(up?.biasPercent ?? Number.NaN)} / ${signed(refUp?.biasPercent ?? Number.NaN)} | ` +
         `${signed(latency?.errorAbs ?? Number.NaN)} / ${signed(refLatency?.errorAbs ?? Number.NaN)} | ` +
+        `${signed(jitter?.errorAbs ?? Number.NaN)} / ${signed(refJitter?.errorAbs ?? Number.NaN)} | ` +
         `${fixed((down?.bytes ?? Number.NaN) / 1e6, 0)} / ${fixed((refDown?.bytes ?? Number.NaN) / 1e6, 0)} (${percent(share)}) |`,
     );
     for (const [metric, s] of /** @type {const} */ ([

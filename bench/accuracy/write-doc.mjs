@@ -90,8 +90,9 @@ function goalSection({ title, summaries }) {
   return `## Summary: ${title}
 
 Our engine (\`speedkit\`) against @cloudflare/speedtest on every profile both ran, from the run in full below.
-Bias % = (reported − truth) / truth, truth = iperf3 across the same path; latency error = reported − truth in ms;
-MB moved = bytes through the server's veth per engine run (both directions), ours against the reference's.
+Bias % = (reported − truth) / truth, truth = iperf3 across the same path; latency and jitter error = reported − truth
+in ms (jitter is not one of the issue's goals: the column shows what lost packets do to it); MB moved = bytes through
+the server's veth per engine run (both directions), ours against the reference's.
 
 ${table}
 

@@ -74,8 +74,29 @@ describe('goalSummary', () => {
     ]);
     expect(results[2].text).toBe("50/10 40ms bytes: 63 % of the reference's (limit 50 %)");
     expect(table.split('\n')[2]).toBe(
-      '| 50/10 40ms | 47.8 / 9.6 | -3.8 / -3.8 | -8.0 / -8.0 | +1.5 / +1.5 | 50 / 80 (63 %) |',
+      '| 50/10 40ms | 47.8 / 9.6 | -3.8 / -3.8 | -8.0 / -8.0 | +1.5 / +1.5 | n/a / n/a | 50 / 80 (63 %) |',
     );
+  });
+
+  it('shows the jitter error beside the latency error (not a goal check)', () => {
+    const withJitter = (engine: string, errorAbs: number) => ({
+      ...base,
+      engine,
+      metric: 'jitter',
+      reported: 1 + errorAbs,
+      truth: 1,
+      biasPercent: errorAbs * 100,
+      errorAbs,
+    });
+    const all = [
+      ...summaries.filter((s) => s.metric !== 'jitter'),
+      ...reference.filter((s) => s.metric !== 'jitter'),
+      withJitter('speedkit', 0.3),
+      withJitter('@cloudflare/speedtest', 24.6),
+    ];
+    const { table, checks: results } = goalSummary(all);
+    expect(table.split('\n')[2]).toContain('| +1.5 / +1.5 | +0.3 / +24.6 | 50 / 80 (63 %) |');
+    expect(results.map((r) => r.metric)).toEqual(['download', 'upload', 'bytes']);
   });
 
   it('meets the goals within the limits', () => {
