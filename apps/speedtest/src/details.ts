@@ -76,8 +76,9 @@ export function metricData(result: SpeedTestResult, metric: Metric): MetricData 
         estimate: result.latency.idleMs,
       };
     case 'jitter': {
+      // The figure's own pings (result.latency counts the stalled ones it left out, from these same pings).
       const kept = withoutStalls(idle);
-      const stalled = idle.length - kept.length;
+      const stalled = result.latency.stalledPings;
       return {
         title: 'Jitter',
         headline:
