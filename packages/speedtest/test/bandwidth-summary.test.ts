@@ -69,6 +69,37 @@ describe('summarizeBandwidth', () => {
     expect(result.streams).toBe(1);
   });
 
+  it('does not let an unsettled previous step stand alone: its window may be a release burst', () => {
+    // Download, 40/8 Mbit/s, 120 ms, 0.5 % loss, 2026-11-26 (Mbit/s; the link carries 38.3): the one-stream step was
+    // judged at its interval limit while slow start's held-back bytes were released (37.2 … 61.2), and the two-stream
+    // step read lower. That window alone read +29.6 %; every interval from it on reads about +2 %.
+    const closedIntervals = [
+      1.0, 3.8, 7.2, 9.1, 17.8, 24.4, 15.3, 22.7, 43.7, 37.2, 61.2, 51.6, 48.3, 21.9, 36.6, 36.7, 26.2, 45.9, 24.6,
+      30.5, 45.1, 42.6, 38.4,
+    ];
+    const burst = {
+      ...observed,
+      closedIntervals,
+      stepStartIndex: 13,
+      finalWindow: [36.6, 36.7, 26.2, 45.9, 24.6, 30.5, 45.1, 42.6],
+      finalBasis: { startIndex: 14, endIndex: 23, pick: 'all' as const },
+      previousStep: {
+        window: [37.2, 61.2, 51.6, 48.3],
+        streams: 1,
+        basis: { startIndex: 9, endIndex: 13, pick: 'all' as const },
+        settled: false,
+      },
+    };
+    const { result } = summarizeBandwidth(burst);
+    expect(result.headlineBasisBitsPerSecond).toEqual(closedIntervals.slice(9));
+    expect(result.streams).toBe(2);
+    expect(result.bitsPerSecond.value).toBeCloseTo(39.06, 1);
+    // Had that step settled (stable or at a plateau), its clearly higher window would stand.
+    const settled = summarizeBandwidth({ ...burst, previousStep: { ...burst.previousStep, settled: true } }).result;
+    expect(settled.headlineBasisBitsPerSecond).toEqual([37.2, 61.2, 51.6, 48.3]);
+    expect(settled.streams).toBe(1);
+  });
+
   it('keeps the final step when the previous one was higher only within the tolerance (no max-of-two bias)', () => {
     // 100 > 97 × 1.05 is false: both steps measured the same link, so the later (more streams) one stands.
     const { result } = summarizeBandwidth({ ...observed, finalWindow: [97, 96, 98, 97] });

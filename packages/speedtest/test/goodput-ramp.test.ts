@@ -143,6 +143,8 @@ describe('decideRamp', () => {
       action: 'add-streams',
       window: [50, 100, 70, 120],
       basis: { startIndex: 1, endIndex: 5, pick: 'all' },
+      // Judged at its limit, neither stable nor at a plateau: the summary will not let this window stand alone.
+      settled: false,
     });
   });
 
@@ -151,6 +153,7 @@ describe('decideRamp', () => {
       action: 'add-streams',
       window: [100, 101, 100, 100],
       basis: { startIndex: 2, endIndex: 6, pick: 'all' },
+      settled: true,
     });
   });
 

@@ -27,8 +27,11 @@ export interface PhaseObservation {
   finalWindow: readonly number[] | null;
   /** Which intervals that window was (then the window is taken again from `closedIntervals`). */
   finalBasis?: WindowBasis | null;
-  /** The window that ended the previous step (fewer streams), or null in the first step. */
-  previousStep: { window: readonly number[]; streams: number; basis?: WindowBasis } | null;
+  /**
+   * The window that ended the previous step (fewer streams), or null in the first step. `settled`: that step was
+   * stable or at a plateau when it ended (false: judged at its interval limit); omitted counts as settled.
+   */
+  previousStep: { window: readonly number[]; streams: number; basis?: WindowBasis; settled?: boolean } | null;
   stopReason: StopReason;
   stableIntervals: number;
   /** Relative difference below which two steps count as the same goodput (e.g. 0.05). */
@@ -42,10 +45,13 @@ export interface PhaseObservation {
 /**
  * Pure: the phase's figure and its intervals. The figure is the mean of the window the ramp finished on; after a
  * budget stop, of the current step's latest intervals (`settledTail`: warm-up left out, see `decideRamp`).
- * The previous step (fewer streams) stands instead only when it was clearly higher (`clearlyAbove`): more
- * streams that lowered goodput (contention, a busy client) say nothing about the link, but taking the higher of two
- * estimates of the same rate would bias every result upward. When neither step is clearly above the other, the
- * figure is every interval from the previous step's window on: the same link, measured longer.
+ * The previous step (fewer streams) stands instead only when it was clearly higher (`clearlyAbove`) and had settled
+ * (stable or at a plateau): more streams that lowered goodput (contention, a busy client) say nothing about the link,
+ * but taking the higher of two estimates of the same rate would bias every result upward. A step judged at its
+ * interval limit had not settled, and its last window may be slow start's release burst: 40/8 Mbit/s, 120 ms, 0.5 %
+ * loss, 2026-11-26, a one-stream window of 37.2, 61.2, 51.6 and 48.3 Mbit/s on a 38.3 Mbit/s link stood for it at
+ * +29.6 %. When neither step is clearly above the other, or the higher one had not settled, the figure is every
+ * interval from the previous step's window on: the same link, measured longer.
  * The window then ends before its trailing dips (`withoutTrailingDips`: a loss's hold-back whose burst came after
  * it), downloads and uploads alike. A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
  * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
@@ -88,7 +94,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   if (
     previous &&
     previousWindow.length > 0 &&
-    (window.length === 0 || clearlyAbove(previousWindow, window, observed.tolerance))
+    (window.length === 0 || (previous.settled !== false && clearlyAbove(previousWindow, window, observed.tolerance)))
   ) {
     window = previousWindow;
     range = rangeOf(previous.basis);

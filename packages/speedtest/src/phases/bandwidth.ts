@@ -46,7 +46,7 @@ interface PhaseRun {
   readonly streamChanges: { intervalIndex: number; streams: number }[];
   streamsReturned: boolean;
   stepStartIndex: number;
-  previousStep: { window: number[]; streams: number; basis: WindowBasis } | null;
+  previousStep: { window: number[]; streams: number; basis: WindowBasis; settled: boolean } | null;
   stopReason: StopReason | null;
   finalWindow: number[] | null;
   finalBasis: WindowBasis | null;
@@ -213,7 +213,12 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
 function applyDecision(run: PhaseRun, decision: RampDecision): void {
   const { pool } = run;
   if (decision.action === 'add-streams') {
-    run.previousStep = { window: decision.window, streams: pool.streams, basis: decision.basis };
+    run.previousStep = {
+      window: decision.window,
+      streams: pool.streams,
+      basis: decision.basis,
+      settled: decision.settled,
+    };
     run.stepStartIndex = pool.meter.intervalAt(performance.now());
     const targetStreams = Math.min(run.input.options.maxStreams, pool.streams * 2);
     run.streamChanges.push({ intervalIndex: run.stepStartIndex, streams: targetStreams });

@@ -16,7 +16,7 @@ export interface WindowBasis {
 /** What the bandwidth phase does next. */
 export type RampDecision =
   | { action: 'wait' }
-  | { action: 'add-streams'; window: number[]; basis: WindowBasis }
+  | { action: 'add-streams'; window: number[]; basis: WindowBasis; settled: boolean }
   | { action: 'finish'; window: number[]; basis: WindowBasis; stable: boolean };
 
 export interface RampState {
@@ -88,8 +88,12 @@ export function decideRamp(state: RampState): RampDecision {
   const firstStep = state.previousStepBitsPerSecond === null;
   const previous = state.previousStepWindow ?? [state.previousStepBitsPerSecond ?? 0];
   const gained = firstStep || clearlyAbove(representative, previous, state.tolerance);
-  if (gained && state.streams < state.maxStreams) return { action: 'add-streams', window: representative, basis };
-  return { action: 'finish', window: representative, basis, stable: stable || plateau };
+  // Settled: stable or at a plateau. A step judged at its interval limit is neither, and its window may hold a rise or a
+  // release burst: the summary does not let such a window stand alone for the link (`summarizeBandwidth`).
+  const settled = stable || plateau;
+  if (gained && state.streams < state.maxStreams)
+    return { action: 'add-streams', window: representative, basis, settled };
+  return { action: 'finish', window: representative, basis, stable: settled };
 }
 
 /**
