@@ -7,7 +7,7 @@ const smallRun = '/?bytes=40000000&timeMs=2500&intervalMs=100&pings=10&maxDownBy
 interface PublishedResult {
   durationMs: number;
   download: { bitsPerSecond: { value: number; level: string }; clientBytes: number } | null;
-  upload: { bitsPerSecond: { value: number }; clientBytes: number; serverBytes: number } | null;
+  upload: { bitsPerSecond: { value: number }; clientBytes: number; serverBytes: number; transport?: string } | null;
   latency: {
     idleMs: { value: number; sampleCount: number };
     jitterMs: number;
@@ -53,6 +53,8 @@ test('runs a full small-budget test, shows every headline figure and exports the
   expect(result.totalBytes.download).toBeLessThanOrEqual(40_000_000);
   expect(result.totalBytes.upload).toBeLessThanOrEqual(40_000_000);
   expect(result.upload?.serverBytes).toBe(result.upload?.clientBytes);
+  // Uploads go over a WebSocket (/__up-ws) by default: one connection per stream that never pauses.
+  expect(result.upload?.transport).toBe('websocket');
   expect(result.samples.some((sample) => sample.timingSource === 'resource-timing')).toBe(true);
 
   for (const metric of ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm']) {
@@ -97,6 +99,26 @@ test('runs a full small-budget test, shows every headline figure and exports the
     )
     .toBe(true);
   await page.screenshot({ path: testInfo.outputPath('speedtest-narrow.png'), fullPage: true });
+});
+
+test('uploads over HTTP requests when asked (?upload=http) or when the upload socket fails before its first report', async ({
+  page,
+}) => {
+  const uploadOnly = '/?bytes=20000000&timeMs=2000&intervalMs=100&pings=4&maxUpBytes=5000000&directions=upload';
+  await page.goto(`${uploadOnly}&upload=http`);
+  const asked = await resultOf(page);
+  expect(asked).not.toHaveProperty('error');
+  expect(asked.upload?.transport).toBe('http');
+  expect(asked.upload?.bitsPerSecond.value).toBeGreaterThan(10e6);
+
+  // A proxy that refuses WebSockets: the socket closes before it opens, and the same run goes on over HTTP.
+  await page.routeWebSocket(/\/__up-ws/, (socket) => socket.close({ code: 1011, reason: 'refused' }));
+  await page.goto(uploadOnly);
+  const refused = await resultOf(page);
+  expect(refused).not.toHaveProperty('error');
+  expect(refused.upload?.transport).toBe('http');
+  expect(refused.upload?.bitsPerSecond.value).toBeGreaterThan(10e6);
+  expect(refused.upload?.serverBytes).toBe(refused.upload?.clientBytes);
 });
 
 test('shows average, median, min, max, p90 and count for a metric chosen with the keyboard', async ({ page }) => {

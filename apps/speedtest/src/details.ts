@@ -38,6 +38,15 @@ const stopReasons = {
   time: 'the time budget ran out',
 };
 
+/** How the streams carried the bytes, when it was not plain HTTP requests. */
+function transportNote(transport: 'http' | 'websocket' | 'mixed' | undefined): string {
+  if (transport === 'websocket') {
+    return ' Each stream was one WebSocket that sent without pause; the server reported the bytes it read, and each report placed them in time.';
+  }
+  if (transport === 'mixed') return ' Some streams used WebSockets; after one failed, the rest used HTTP requests.';
+  return '';
+}
+
 function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'): MetricData {
   const phase = result[direction];
   const count = phase?.bitsPerSecond.sampleCount ?? 0;
@@ -45,7 +54,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
     ? 'Not measured.'
     : phase.headlineSource === 'phase-average'
       ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${result.options.intervalMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
-      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.`;
+      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,

@@ -38,5 +38,6 @@ export function pageOptions(search: string): PageOptions {
     if (chosen.length > 0) engine.directions = chosen;
   }
   if (params.get('hidden') === 'run') engine.pauseWhenHidden = false;
+  if (params.get('upload') === 'http') engine.uploadTransport = 'http';
   return { autostart: params.get('autostart') !== '0', engine };
 }

@@ -70,7 +70,7 @@ export function showBandwidthCard(
   setCard(
     direction,
     formatBitsPerSecond(phase.bitsPerSecond.value),
-    `${confidence(phase.bitsPerSecond)} · ${streamCount(phase.streams)}`,
+    `${confidence(phase.bitsPerSecond)} · ${streamCount(phase.streams)}${phase.transport === 'websocket' ? ' (WebSocket)' : ''}`,
     'final',
   );
 }

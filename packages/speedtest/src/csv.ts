@@ -125,6 +125,13 @@ const figureRow = (metric: string, unit: string, value: number | string | null, 
   basis,
 });
 
+const transportBasis = {
+  http: 'one HTTP request after another per stream',
+  websocket:
+    'one WebSocket per stream (/__up-ws), sending without pause; its rows are the bytes the server reported per stretch of time',
+  mixed: 'WebSockets for some streams, HTTP requests for the streams after a socket failed',
+} as const;
+
 function summaryRows(result: SpeedTestResult): Row[] {
   const rows: Row[] = [];
   const { latency, rpm } = result;
@@ -144,6 +151,9 @@ function summaryRows(result: SpeedTestResult): Row[] {
     );
     if (phase.serverBytes !== null) {
       rows.push(figureRow(`${direction}_server_bytes`, 'bytes', phase.serverBytes, 'bytes the server reported'));
+    }
+    if (phase.transport) {
+      rows.push(figureRow(`${direction}_transport`, 'transport', phase.transport, transportBasis[phase.transport]));
     }
   }
   const idleBasis = 'ping rows with load=idle and in_headline=1 (after the download phase; the start pings if none)';

@@ -23,6 +23,7 @@ export const defaultOptions: SpeedTestOptions = {
   pauseWhenHidden: true,
   packetLoss: true,
   lossPackets: 3000,
+  uploadTransport: 'auto',
 };
 
 /** Defaults overlaid with the caller's options; invalid numbers fall back to the default. */
@@ -40,5 +41,6 @@ export function resolveOptions(options: Partial<SpeedTestOptions> = {}): SpeedTe
   resolved.stableIntervals = Math.max(2, Math.round(resolved.stableIntervals));
   resolved.intervalMs = Math.max(20, resolved.intervalMs);
   resolved.serverUrl = resolved.serverUrl.replace(/\/+$/, '');
+  if (resolved.uploadTransport !== 'http') resolved.uploadTransport = 'auto';
   return resolved;
 }

@@ -38,6 +38,11 @@ export interface SpeedTestOptions {
   packetLoss: boolean;
   /** Packets sent each way by the packet-loss phase (count). */
   lossPackets: number;
+  /**
+   * How uploads travel: 'auto' = over a WebSocket to `/__up-ws` when the server offers one (one connection per
+   * stream that never pauses), else HTTP POST requests to `/__up`; 'http' = always POST requests.
+   */
+  uploadTransport: 'auto' | 'http';
 }
 
 export type Phase = 'latency' | 'download' | 'upload' | 'loss';
@@ -98,6 +103,11 @@ export interface BandwidthResult {
   /** Bytes the server reported receiving (uploads only; null for downloads). */
   serverBytes: number | null;
   durationMs: number;
+  /**
+   * How the streams moved their bytes: HTTP requests, WebSockets (uploads, `uploadTransport`), or both (a socket
+   * failed and later streams used HTTP). Absent in results saved before it existed.
+   */
+  transport?: 'http' | 'websocket' | 'mixed';
 }
 
 export interface SpeedTestResult {

@@ -5,6 +5,7 @@ import { preflight } from './limits';
 import { handleMeta } from './meta';
 import { handleTurnCreds } from './turn-creds';
 import { handleUp } from './up';
+import { handleUpWs } from './up-ws';
 
 type Handler = (request: Request, env: Record<string, unknown>) => Response | Promise<Response>;
 
@@ -12,6 +13,7 @@ type Handler = (request: Request, env: Record<string, unknown>) => Response | Pr
 const endpoints: Record<string, { method: string; handle: Handler }> = {
   '/__down': { method: 'GET', handle: handleDown },
   '/__up': { method: 'POST', handle: handleUp },
+  '/__up-ws': { method: 'GET', handle: handleUpWs },
   '/meta': { method: 'GET', handle: handleMeta },
   '/turn-creds': { method: 'GET', handle: handleTurnCreds },
 };

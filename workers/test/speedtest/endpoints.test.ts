@@ -136,6 +136,66 @@ describe('POST /__up', () => {
   });
 });
 
+describe('GET /__up-ws', () => {
+  /** Opens the socket the engine uploads over; the test's end of the pair. */
+  async function openUploadSocket(): Promise<WebSocket> {
+    const response = await call('/__up-ws', { headers: { upgrade: 'websocket' } });
+    expect(response.status).toBe(101);
+    const socket = response.webSocket;
+    if (!socket) throw new Error('no WebSocket in the 101 answer');
+    socket.accept();
+    return socket;
+  }
+
+  /** Reports and the close event, until the socket closes or `untilBytes` are reported. */
+  function collect(socket: WebSocket, untilBytes = Number.POSITIVE_INFINITY) {
+    const reports: { bytes: number; ms: number }[] = [];
+    const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve));
+    const reached = new Promise<void>((resolve) => {
+      socket.addEventListener('message', (event) => {
+        reports.push(JSON.parse(String(event.data)));
+        if ((reports.at(-1)?.bytes ?? 0) >= untilBytes) resolve();
+      });
+    });
+    return { reports, closed, reached };
+  }
+
+  it('counts binary messages and reports the bytes read so far, never going back', async () => {
+    const socket = await openUploadSocket();
+    const { reports, reached } = collect(socket, 3 * 256 * 1024 + 1000);
+    for (let i = 0; i < 3; i++) socket.send(new Uint8Array(256 * 1024));
+    socket.send(new Uint8Array(1000));
+    await reached;
+    socket.close(1000);
+    expect(reports.at(-1)?.bytes).toBe(3 * 256 * 1024 + 1000);
+    for (let i = 1; i < reports.length; i++) {
+      expect(reports[i]?.bytes).toBeGreaterThan(reports[i - 1]?.bytes ?? 0);
+      expect(reports[i]?.ms).toBeGreaterThanOrEqual(reports[i - 1]?.ms ?? 0);
+    }
+  });
+
+  it('closes with 1003 and a reason on a text message', async () => {
+    const socket = await openUploadSocket();
+    const { closed } = collect(socket);
+    socket.send('not bytes');
+    const event = await closed;
+    expect(event.code).toBe(1003);
+    expect(event.reason).toContain('binary');
+  });
+
+  it('answers 426 with a JSON error and Upgrade when asked without a WebSocket upgrade', async () => {
+    const response = await call('/__up-ws');
+    expect(response.status).toBe(426);
+    expect(response.headers.get('upgrade')).toBe('websocket');
+    expect(await response.json()).toMatchObject({ error: expect.stringContaining('WebSocket') });
+  });
+
+  it('answers 405 for POST', async () => {
+    const response = await call('/__up-ws', { method: 'POST', body: 'x' });
+    expect(response.status).toBe(405);
+  });
+});
+
 describe('OPTIONS preflight', () => {
   it.each([
     ['/__down', 'GET, HEAD, OPTIONS'],

@@ -5,6 +5,8 @@ import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
+import { claimBytes } from './byte-budget';
+import { openSocket, randomBlock, runSocketStream, socketUrl } from './upload-socket';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
 export interface StreamPool {
@@ -45,6 +47,13 @@ export interface StreamPool {
   failure: unknown;
   /** Set when the phase has decided: no new request starts, the ones in flight may finish. */
   draining: boolean;
+  /** Upload streams that ran over a WebSocket and over HTTP requests (count). */
+  socketStreams: number;
+  httpStreams: number;
+  /** False once a socket failed to open or to report: later streams go straight to HTTP. */
+  socketsWork: boolean;
+  /** The random block socket messages are cut from, made by the first socket stream. */
+  socketBlock: Uint8Array | null;
 }
 
 /** Starts streams until `targetStreams` run. */
@@ -73,15 +82,39 @@ export async function allStreamsReturned(pool: StreamPool): Promise<void> {
  * one round trip per request, and a request's lost tail waited for a retransmission timeout.
  */
 async function runStream(pool: StreamPool): Promise<void> {
+  if (pool.direction === 'upload' && (await uploadOverSocket(pool))) return;
+  if (pool.stop.signal.aborted || pool.draining) return;
   let requestBytes = pool.direction === 'download' ? downloadRequestBytes(pool.options) : pool.nextRequestBytes;
   const stream: StreamState = { lastReadEndMs: null };
   while (!pool.stop.signal.aborted && !pool.draining) {
     const sizeBytes = claimBytes(pool, requestBytes);
     if (sizeBytes <= 0) return;
+    if (pool.direction === 'upload' && !stream.counted) {
+      stream.counted = true;
+      pool.httpStreams++;
+    }
     const nextBytes = await transferOnce(pool, stream, sizeBytes);
     if (nextBytes === null) return;
     if (pool.direction === 'upload') requestBytes = nextBytes;
   }
+}
+
+/**
+ * An upload stream over a WebSocket (upload-socket.ts) unless the options say HTTP or a socket already failed in this
+ * phase; true when the socket carried the stream, false when it should go on over HTTP requests.
+ */
+async function uploadOverSocket(pool: StreamPool): Promise<boolean> {
+  if (pool.options.uploadTransport === 'http' || !pool.socketsWork) return false;
+  const idleRttMs = Number.isFinite(pool.idleRttMs) ? pool.idleRttMs : 0;
+  const socket = await openSocket(socketUrl(pool.options.serverUrl), pool.stop.signal, Math.max(3000, 10 * idleRttMs));
+  if (socket) {
+    pool.socketBlock ??= randomBlock();
+    const outcome = await runSocketStream(pool, socket, pool.socketBlock);
+    if (outcome === 'carried') pool.socketStreams++;
+    if (outcome !== 'failed') return true;
+  }
+  pool.socketsWork = false;
+  return false;
 }
 
 /**
@@ -99,19 +132,12 @@ export function downloadRequestBytes(options: {
   return Math.max(options.minRequestBytes, Math.min(options.maxDownloadRequestBytes, shareBytes));
 }
 
-/** Takes up to `wantedBytes` from the direction's byte budget; 0 once it is spent. */
-function claimBytes(pool: StreamPool, wantedBytes: number): number {
-  const remainingBytes = pool.options.maxBytesPerDirection - pool.issuedBytes;
-  if (remainingBytes <= 0) return 0;
-  const sizeBytes = Math.min(wantedBytes, remainingBytes);
-  pool.issuedBytes += sizeBytes;
-  return sizeBytes;
-}
-
 /** What a stream remembers between its requests. */
 interface StreamState {
   /** When the server read the last byte of this stream's previous upload (client clock, ms); null before one. */
   lastReadEndMs: number | null;
+  /** Counted in `httpStreams` (an upload stream that sent a request). */
+  counted?: boolean;
 }
 
 /** One request and its sample; the size of the next request, or null when the stream should end. */

@@ -109,6 +109,10 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     issuedBytes: 0,
     failure: null,
     draining: false,
+    socketStreams: 0,
+    httpStreams: 0,
+    socketsWork: true,
+    socketBlock: null,
   };
   return {
     input,
@@ -269,8 +273,9 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
     meteredBytes: pool.meter.totalBytes,
     samples: pool.samples,
   });
+  const transport = pool.socketStreams === 0 ? 'http' : pool.httpStreams === 0 ? 'websocket' : ('mixed' as const);
   return {
-    result,
+    result: { ...result, transport },
     samples: pool.samples,
     loadedPings: run.loadedPings,
     intervals,

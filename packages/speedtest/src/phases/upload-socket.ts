@@ -1,0 +1,243 @@
+import { sleep } from '../probe';
+import { stallThresholdMs } from './bandwidth-request';
+import type { StreamPool } from './bandwidth-streams';
+import { claimBytes } from './byte-budget';
+
+/**
+ * Upload streams over a WebSocket (`/__up-ws`), when the server offers one.
+ * Why: an upload over HTTP/1.1 is a chain of POST requests, and a connection that pauses between requests does not
+ * hold the link: each request restarts from the congestion state its connection kept, and each ends on its last
+ * segments (a loss there waits for its retransmission with nothing else to send). On 100/100 Mbit/s, 80 ms, 0.5 %
+ * loss the wire ran below the link while every stream was "busy", and uploads read −10 … −35 %, where one
+ * continuous connection (iperf3's) fills it. A WebSocket is one connection that never pauses: the page keeps its
+ * send buffer topped up, and the server reports the bytes it has read. Downloads are one long request per stream
+ * for the same reason (bandwidth-streams.ts). Chromium streams a request body only over HTTP/2, which a server such
+ * as `wrangler dev` does not speak; a WebSocket works over either.
+ */
+
+/** A report of the server's: bytes read on this socket so far, and when it sent that (its clock, ms). */
+interface ServerReport {
+  bytes: number;
+  ms: number;
+}
+
+/** Longest wait for the socket to open, and for its first report once bytes are sent (ms), at the least. */
+const openTimeoutMs = 3000;
+
+/** Largest message, and the random block messages are cut from (bytes): incompressible, as upload bodies are. */
+const maxMessageBytes = 64 * 1024;
+
+/**
+ * Size of the next message (bytes, pure): what the stream carries in 20 ms, within 4–64 KiB (16 KiB before its first
+ * report). The server reads a message whole, so a message is the resolution of its reports: a 64 KiB message is half
+ * a second of a 1 Mbit/s link, more than an interval there.
+ */
+export function messageSizeBytes(bitsPerSecond: number): number {
+  if (!(Number.isFinite(bitsPerSecond) && bitsPerSecond > 0)) return 16 * 1024;
+  const bytes = Math.round(((bitsPerSecond / 8000) * 20) / 1024) * 1024;
+  return Math.min(maxMessageBytes, Math.max(4 * 1024, bytes));
+}
+
+/** The send buffer is kept at least this full (bytes), and at most `maxQueuedBytes`. */
+const minQueuedBytes = 128 * 1024;
+const maxQueuedBytes = 16 * 1024 * 1024;
+
+/** The socket endpoint for a server base URL ('' = this page's origin), as ws: or wss:. */
+export function socketUrl(serverUrl: string, base = globalThis.location?.href): string {
+  const url = new URL(`${serverUrl || globalThis.location?.origin || ''}/__up-ws`, base);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
+}
+
+/** The parsed report, or null when the message is not one (pure). */
+export function parseReport(data: unknown): ServerReport | null {
+  if (typeof data !== 'string' || data.length > 200) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const { bytes, ms } = (value ?? {}) as { bytes?: unknown; ms?: unknown };
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) return null;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return null;
+  return { bytes, ms };
+}
+
+/**
+ * How many bytes to keep queued in the socket (pure): what the stream carries in a quarter second or two loaded
+ * round trips, whichever is longer, within [minQueuedBytes, maxQueuedBytes]. Enough that the socket never runs dry
+ * between two top-ups of the page, and little enough that what is still queued when the phase stops (and is never
+ * sent) stays a small part of the bytes moved.
+ */
+export function queueTargetBytes(bitsPerSecond: number, loadedRttMs: number): number {
+  const rttMs = Number.isFinite(loadedRttMs) && loadedRttMs > 0 ? loadedRttMs : 0;
+  const rate = Number.isFinite(bitsPerSecond) && bitsPerSecond > 0 ? bitsPerSecond / 8000 : 0;
+  return Math.round(Math.min(maxQueuedBytes, Math.max(minQueuedBytes, rate * Math.max(250, 2 * rttMs))));
+}
+
+/** Opens a socket; null when it did not open within the timeout or failed (the caller then uploads over HTTP). */
+export function openSocket(url: string, signal: AbortSignal, timeoutMs: number): Promise<WebSocket | null> {
+  if (typeof WebSocket === 'undefined' || signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      resolve(null);
+      return;
+    }
+    const settle = (value: WebSocket | null) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', fail);
+      socket.removeEventListener('open', opened);
+      socket.removeEventListener('error', fail);
+      socket.removeEventListener('close', fail);
+      if (!value) socket.close();
+      resolve(value);
+    };
+    const opened = () => settle(socket);
+    const fail = () => settle(null);
+    const timer = setTimeout(fail, timeoutMs);
+    signal.addEventListener('abort', fail);
+    socket.addEventListener('open', opened);
+    socket.addEventListener('error', fail);
+    socket.addEventListener('close', fail);
+  });
+}
+
+/** A random block the messages are cut from (one per phase is enough: the server discards what it reads). */
+export function randomBlock(): Uint8Array {
+  const block = new Uint8Array(maxMessageBytes);
+  crypto.getRandomValues(block);
+  return block;
+}
+
+/**
+ * One upload stream on an open socket, until the phase drains or stops, or the byte budget is spent and every byte
+ * sent has been reported. Each report places the bytes read since the previous one between the two reports'
+ * arrivals less half the idle round trip (the way back to the page carries only these reports), as the HTTP path
+ * places a request's reads (upload-spans.ts). Two reports further apart than a stall (`stallThresholdMs`) leave
+ * that stretch out, bytes and time together, as a retransmission timeout of an HTTP upload is. One sample per
+ * `targetRequestMs` of reports goes to the CSV.
+ * Resolves 'carried' when the socket carried the stream to its end; 'idle' when the phase stopped, drained or had
+ * spent its budget before the first report (nothing to do); 'failed' when the socket closed, misbehaved or stayed
+ * silent before its first report (nothing was counted: the caller can go on over HTTP). Later failures end the phase
+ * like a failed request.
+ */
+export async function runSocketStream(
+  pool: StreamPool,
+  socket: WebSocket,
+  block: Uint8Array,
+): Promise<'carried' | 'idle' | 'failed'> {
+  const key = {};
+  const halfRttMs = Number.isFinite(pool.idleRttMs) && pool.idleRttMs > 0 ? pool.idleRttMs / 2 : 0;
+  const startedMs = performance.now();
+  pool.inFlightFromMs.set(key, startedMs);
+  let sentBytes = 0;
+  let reportedBytes = 0;
+  let placedUntilMs = startedMs + halfRttMs;
+  let segment = { startMs: startedMs, bytes: 0 };
+  let rateBitsPerSecond = 0;
+  let failed: string | null = null;
+  let closed = false;
+
+  const onMessage = (event: MessageEvent) => {
+    const report = parseReport(event.data);
+    if (!report || report.bytes < reportedBytes || report.bytes > sentBytes) {
+      failed ??= 'the server sent a message that is not a byte report';
+      return;
+    }
+    const nowMs = performance.now();
+    const placedMs = Math.max(placedUntilMs, nowMs - halfRttMs);
+    const newBytes = report.bytes - reportedBytes;
+    if (newBytes > 0) {
+      const stalled = placedMs - placedUntilMs > stallThresholdMs(pool.idleRttMs, pool.loadedRttMs());
+      pool.meter.addSpan(placedUntilMs, placedMs, newBytes);
+      if (stalled) pool.meter.addGap(placedUntilMs, placedMs);
+      segment.bytes += newBytes;
+      reportedBytes = report.bytes;
+    }
+    const spanMs = placedMs - placedUntilMs;
+    if (spanMs > 0 && newBytes > 0) rateBitsPerSecond = (newBytes * 8000) / spanMs;
+    placedUntilMs = placedMs;
+    pool.inFlightFromMs.set(key, placedMs);
+    if (nowMs - segment.startMs >= pool.targetRequestMs) {
+      recordSegment(pool, segment, nowMs);
+      segment = { startMs: nowMs, bytes: 0 };
+    }
+  };
+  const onClose = () => {
+    closed = true;
+  };
+  socket.addEventListener('message', onMessage);
+  socket.addEventListener('close', onClose);
+  socket.addEventListener('error', onClose);
+  let silent = false;
+  try {
+    let budgetSpent = false;
+    while (!pool.stop.signal.aborted && !pool.draining && !closed && !failed) {
+      if (reportedBytes === 0 && performance.now() - startedMs > Math.max(openTimeoutMs, 10 * pool.idleRttMs)) {
+        silent = true;
+        break;
+      }
+      const target = queueTargetBytes(rateBitsPerSecond, pool.loadedRttMs());
+      while (!budgetSpent && socket.bufferedAmount < target) {
+        const size = claimBytes(pool, messageSizeBytes(rateBitsPerSecond));
+        if (size <= 0) {
+          budgetSpent = true;
+          break;
+        }
+        socket.send(size === block.length ? block : block.subarray(0, size));
+        sentBytes += size;
+      }
+      if (budgetSpent && reportedBytes >= sentBytes) break;
+      await sleep(4, pool.stop.signal);
+    }
+    if (reportedBytes === 0) {
+      // Never counted: hand the bytes back, so the HTTP path starts from the same budget.
+      pool.issuedBytes -= sentBytes;
+      sentBytes = 0;
+      return closed || failed || silent ? 'failed' : 'idle';
+    }
+    if (failed && !pool.stop.signal.aborted) {
+      pool.failure ??= new Error(`upload socket: ${failed}`);
+      pool.stop.abort('an upload socket failed');
+    }
+    if (closed && !pool.draining && !pool.stop.signal.aborted && reportedBytes < sentBytes) {
+      pool.failure ??= new Error('upload socket: the server closed it before reading every byte');
+      pool.stop.abort('an upload socket closed');
+    }
+    return 'carried';
+  } finally {
+    // Bytes still queued in the page never left it: not moved.
+    pool.issuedBytes -= Math.min(sentBytes - reportedBytes, socket.bufferedAmount);
+    if (segment.bytes > 0) recordSegment(pool, segment, performance.now());
+    socket.removeEventListener('message', onMessage);
+    socket.removeEventListener('close', onClose);
+    socket.removeEventListener('error', onClose);
+    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(1000);
+    pool.inFlightFromMs.delete(key);
+  }
+}
+
+/** One CSV row for the bytes a socket's reports counted over a stretch of time. */
+function recordSegment(pool: StreamPool, segment: { startMs: number; bytes: number }, endMs: number): void {
+  const durationMs = Math.max(0, endMs - segment.startMs);
+  const sample = {
+    kind: 'upload' as const,
+    bytes: segment.bytes,
+    receivedBytes: segment.bytes,
+    startMs: segment.startMs - pool.testOriginMs,
+    durationMs,
+    bitsPerSecond: durationMs >= 10 ? (segment.bytes * 8000) / durationMs : null,
+    ttfbMs: 0,
+    serverMs: null,
+    pingMs: 0,
+    parallelStreams: pool.streams,
+    load: 'upload' as const,
+    timingSource: 'clock' as const,
+  };
+  pool.samples.push(sample);
+  pool.onSample(sample);
+}

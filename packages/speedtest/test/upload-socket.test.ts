@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { messageSizeBytes, parseReport, queueTargetBytes, socketUrl } from '../src/phases/upload-socket';
+
+describe('socketUrl', () => {
+  it('turns the server base into the socket endpoint, ws: for http: and wss: for https:', () => {
+    expect(socketUrl('http://10.99.0.1:8900')).toBe('ws://10.99.0.1:8900/__up-ws');
+    expect(socketUrl('https://speed.example.com')).toBe('wss://speed.example.com/__up-ws');
+  });
+
+  it("uses the page's origin when the server is the page's own", () => {
+    expect(socketUrl('', 'https://speed.example.com/app/?autostart=1')).toBe('wss://speed.example.com/__up-ws');
+  });
+});
+
+describe('parseReport', () => {
+  it('reads the bytes and the server time', () => {
+    expect(parseReport('{"bytes":262144,"ms":25.5}')).toEqual({ bytes: 262144, ms: 25.5 });
+  });
+
+  it('refuses anything else: binary, malformed JSON, negative or fractional counts, missing fields, long text', () => {
+    for (const data of [
+      new ArrayBuffer(8),
+      '{"bytes":',
+      '{"bytes":-1,"ms":0}',
+      '{"bytes":1.5,"ms":0}',
+      '{"ms":3}',
+      '{"bytes":10}',
+      'null',
+      `{"bytes":1,"ms":1,"pad":"${'x'.repeat(300)}"}`,
+    ]) {
+      expect(parseReport(data)).toBeNull();
+    }
+  });
+});
+
+describe('queueTargetBytes', () => {
+  it('keeps a quarter second of the stream queued, or two loaded round trips on a long path', () => {
+    // 100 Mbit/s = 12.5 MB/s: 250 ms hold 3.125 MB; with a 400 ms loaded round trip, 800 ms hold 10 MB.
+    expect(queueTargetBytes(100e6, 50)).toBe(3_125_000);
+    expect(queueTargetBytes(100e6, 400)).toBe(10_000_000);
+  });
+
+  it('stays within 128 KiB and 16 MiB, also before the first report (no rate yet)', () => {
+    expect(queueTargetBytes(0, Number.NaN)).toBe(128 * 1024);
+    expect(queueTargetBytes(1e6, 200)).toBe(128 * 1024);
+    expect(queueTargetBytes(10e9, 100)).toBe(16 * 1024 * 1024);
+  });
+});
+
+describe('messageSizeBytes', () => {
+  it('sizes a message to 20 ms of the stream, whole KiB, within 4–64 KiB; 16 KiB before the first report', () => {
+    expect(messageSizeBytes(Number.NaN)).toBe(16 * 1024);
+    expect(messageSizeBytes(0)).toBe(16 * 1024);
+    expect(messageSizeBytes(1e6)).toBe(4 * 1024);
+    expect(messageSizeBytes(10e6)).toBe(24 * 1024);
+    expect(messageSizeBytes(1e9)).toBe(64 * 1024);
+  });
+});

@@ -1,0 +1,76 @@
+import { jsonError } from '../shared/json';
+import { measurementHeaders } from './limits';
+
+/**
+ * `GET /__up-ws` with `Upgrade: websocket`: an upload stream that never pauses. The client sends binary messages; the
+ * Worker counts and discards them, and reports the bytes read so far as text, `{"bytes":N,"ms":T}` (T: ms since the
+ * socket opened, on the Worker's clock, which only moves on I/O). The engine places each report's bytes at the time
+ * it arrived (packages/speedtest, upload-socket.ts). HTTP uploads to `/__up` stay as they are.
+ */
+
+/** Most bytes one socket may carry, and how long it may stay open (ms): then the Worker closes it. */
+export const maxSocketBytes = 1_000_000_000;
+export const maxSocketMs = 60_000;
+
+/** A report goes out once this much time passed on the Worker's clock (ms) or this many bytes arrived since the last. */
+const reportEveryMs = 25;
+const reportEveryBytes = 256 * 1024;
+
+/** Close codes (RFC 6455 §7.4.1). */
+const unsupportedData = 1003;
+const policyViolation = 1008;
+const messageTooBig = 1009;
+
+/** Bytes in a message, as workerd hands it over (a Blob or an ArrayBuffer for binary), or null for text. */
+function binaryBytes(data: unknown): number | null {
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (ArrayBuffer.isView(data)) return data.byteLength;
+  if (data instanceof Blob) return data.size;
+  return null;
+}
+
+export function handleUpWs(request: Request): Response {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
+    const headers = measurementHeaders(0);
+    headers.set('upgrade', 'websocket');
+    return jsonError(426, 'open /__up-ws as a WebSocket (Upgrade: websocket)', {}, { headers });
+  }
+  const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+  server.accept();
+  const openedMs = performance.now();
+  let bytes = 0;
+  let reportedBytes = 0;
+  let reportedMs = 0;
+  let done = false;
+  let trailing: ReturnType<typeof setTimeout> | null = null;
+  const report = () => {
+    if (trailing !== null) clearTimeout(trailing);
+    trailing = null;
+    if (done || bytes === reportedBytes) return;
+    reportedMs = performance.now() - openedMs;
+    reportedBytes = bytes;
+    server.send(JSON.stringify({ bytes, ms: reportedMs }));
+  };
+  const close = (code: number, reason: string) => {
+    if (done) return;
+    done = true;
+    if (trailing !== null) clearTimeout(trailing);
+    server.close(code, reason);
+  };
+  server.addEventListener('message', (event) => {
+    if (done) return;
+    const size = binaryBytes(event.data);
+    if (size === null) return close(unsupportedData, 'send binary messages only');
+    bytes += size;
+    const nowMs = performance.now() - openedMs;
+    if (bytes > maxSocketBytes) return close(messageTooBig, `at most ${maxSocketBytes} bytes per socket`);
+    if (nowMs > maxSocketMs) return close(policyViolation, `at most ${maxSocketMs} ms per socket`);
+    if (nowMs - reportedMs >= reportEveryMs || bytes - reportedBytes >= reportEveryBytes) report();
+    // The last bytes before a pause (or the end) are reported once no message came for a while.
+    else trailing ??= setTimeout(report, reportEveryMs);
+  });
+  // The client's close is answered with a normal one (its own code may be one that cannot be sent, e.g. 1005).
+  server.addEventListener('close', () => close(1000, 'closed'));
+  server.addEventListener('error', () => close(1011, 'socket error'));
+  return new Response(null, { status: 101, webSocket: client });
+}
