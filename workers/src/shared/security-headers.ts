@@ -24,7 +24,8 @@ export interface PageScripts {
  *   styles cannot run code, so this is the usual, accepted trade-off.
  * - `img-src 'self' data: blob:`: our images (and `/cdn-cgi/image/` variants), the SPA's data-URL favicon, canvases
  *   exported by Chart.js.
- * - `connect-src 'self'`: the speed test measures only against this origin (`/__down`, `/__up`, `/meta`); the loader
+ * - `connect-src 'self'`: the speed test measures only against this origin (`/__down`, `/__up`, `/meta`, and
+ *   `/__up-ws`: CSP 3 lets 'self' match ws:/wss: on the same host, which the e2e upload over it shows); the loader
  *   fetches scripts and `binast_bg.wasm` from here.
  * - `worker-src 'self' blob:`: room for a same-origin measurement worker; nothing else may start one.
  * - `object-src 'none'`: no plugins.
