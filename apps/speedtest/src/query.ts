@@ -38,6 +38,7 @@ export function pageOptions(search: string): PageOptions {
     if (chosen.length > 0) engine.directions = chosen;
   }
   if (params.get('hidden') === 'run') engine.pauseWhenHidden = false;
-  if (params.get('upload') === 'http') engine.uploadTransport = 'http';
+  const upload = params.get('upload');
+  if (upload === 'http' || upload === 'websocket') engine.uploadTransport = upload;
   return { autostart: params.get('autostart') !== '0', engine };
 }

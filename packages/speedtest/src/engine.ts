@@ -2,6 +2,7 @@ import { resolveOptions } from './options';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
+import { socketUploadsWanted } from './phases/upload-socket';
 import { randomBlob, sleep } from './probe';
 import { buildResult, latencyResult, type ResultParts } from './result';
 import { median } from './stats/summary';
@@ -109,7 +110,11 @@ export class SpeedTest {
     let settledPings: RequestSample[] = [];
     for (const direction of ['download', 'upload'] as const) {
       if (!options.directions.includes(direction)) continue;
-      bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload);
+      // Uploads over WebSockets where HTTP requests under-read and sockets are not held back by the page's CPU.
+      const uploadSockets =
+        direction === 'upload' &&
+        socketUploadsWanted(options.uploadTransport, idleRttMs, bandwidth.download?.result.bitsPerSecond.value ?? null);
+      bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload, uploadSockets);
       if (direction === 'download') {
         // The idle latency proper: the client has settled and the link is idle again (headlineIdlePings).
         settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
@@ -189,6 +194,7 @@ export class SpeedTest {
     run: RunProgress,
     idleRttMs: number,
     payload: Blob,
+    uploadSockets: boolean,
   ): Promise<BandwidthOutput> {
     const { options } = this;
     const bytesBefore = this.#bytes[direction];
@@ -201,6 +207,7 @@ export class SpeedTest {
         testOriginMs: run.testOriginMs,
         idleRttMs,
         payload,
+        uploadSockets,
         onSample: (sample) => this.#emit('sample', sample),
         onProgress: (update) => {
           this.#bytes[direction] = bytesBefore + update.bytes;

@@ -41,6 +41,7 @@ export function resolveOptions(options: Partial<SpeedTestOptions> = {}): SpeedTe
   resolved.stableIntervals = Math.max(2, Math.round(resolved.stableIntervals));
   resolved.intervalMs = Math.max(20, resolved.intervalMs);
   resolved.serverUrl = resolved.serverUrl.replace(/\/+$/, '');
-  if (resolved.uploadTransport !== 'http') resolved.uploadTransport = 'auto';
+  if (resolved.uploadTransport !== 'http' && resolved.uploadTransport !== 'websocket')
+    resolved.uploadTransport = 'auto';
   return resolved;
 }

@@ -39,10 +39,11 @@ export interface SpeedTestOptions {
   /** Packets sent each way by the packet-loss phase (count). */
   lossPackets: number;
   /**
-   * How uploads travel: 'auto' = over a WebSocket to `/__up-ws` when the server offers one (one connection per
-   * stream that never pauses), else HTTP POST requests to `/__up`; 'http' = always POST requests.
+   * How uploads travel: 'websocket' = over a WebSocket per stream to `/__up-ws` (one connection that never pauses),
+   * HTTP POST requests to `/__up` when the socket fails; 'http' = always POST requests; 'auto' = sockets on long paths
+   * that are not too fast for them (`socketUploadsWanted`), else requests.
    */
-  uploadTransport: 'auto' | 'http';
+  uploadTransport: 'auto' | 'http' | 'websocket';
 }
 
 export type Phase = 'latency' | 'download' | 'upload' | 'loss';

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { messageSizeBytes, parseReport, queueTargetBytes, socketUrl } from '../src/phases/upload-socket';
+import {
+  messageSizeBytes,
+  nextMessage,
+  parseReport,
+  queueTargetBytes,
+  socketUploadsWanted,
+  socketUrl,
+} from '../src/phases/upload-socket';
 
 describe('socketUrl', () => {
   it('turns the server base into the socket endpoint, ws: for http: and wss: for https:', () => {
@@ -54,5 +61,35 @@ describe('messageSizeBytes', () => {
     expect(messageSizeBytes(1e6)).toBe(4 * 1024);
     expect(messageSizeBytes(10e6)).toBe(24 * 1024);
     expect(messageSizeBytes(1e9)).toBe(64 * 1024);
+  });
+});
+
+describe('nextMessage', () => {
+  it('cuts messages one after another from the block and wraps before running past its end', () => {
+    const block = new Uint8Array(100).map((_, i) => i);
+    const first = nextMessage(block, 0, 40);
+    expect([...first.message.slice(0, 2)]).toEqual([0, 1]);
+    const second = nextMessage(block, first.next, 40);
+    expect(second.message[0]).toBe(40);
+    // 80 + 40 > 100: the third starts again at 0, whole.
+    const third = nextMessage(block, second.next, 40);
+    expect(third.message.length).toBe(40);
+    expect(third.message[0]).toBe(0);
+    expect(third.next).toBe(40);
+  });
+});
+
+describe('socketUploadsWanted', () => {
+  it('follows an explicit choice', () => {
+    expect(socketUploadsWanted('websocket', 1, 1e9)).toBe(true);
+    expect(socketUploadsWanted('http', 200, 1e6)).toBe(false);
+  });
+
+  it('auto: sockets on paths of 30 ms and more, unless the download was 200 Mbit/s or faster', () => {
+    expect(socketUploadsWanted('auto', 80, 95e6)).toBe(true);
+    expect(socketUploadsWanted('auto', 30, null)).toBe(true);
+    expect(socketUploadsWanted('auto', 15, 24e6)).toBe(false);
+    expect(socketUploadsWanted('auto', 50, 200e6)).toBe(false);
+    expect(socketUploadsWanted('auto', Number.NaN, null)).toBe(false);
   });
 });

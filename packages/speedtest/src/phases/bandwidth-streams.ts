@@ -50,7 +50,7 @@ export interface StreamPool {
   /** Upload streams that ran over a WebSocket and over HTTP requests (count). */
   socketStreams: number;
   httpStreams: number;
-  /** False once a socket failed to open or to report: later streams go straight to HTTP. */
+  /** Upload streams try a WebSocket first; false when the phase does not want them, or once one failed. */
   socketsWork: boolean;
   /** The random block socket messages are cut from, made by the first socket stream. */
   socketBlock: Uint8Array | null;
@@ -100,11 +100,11 @@ async function runStream(pool: StreamPool): Promise<void> {
 }
 
 /**
- * An upload stream over a WebSocket (upload-socket.ts) unless the options say HTTP or a socket already failed in this
- * phase; true when the socket carried the stream, false when it should go on over HTTP requests.
+ * An upload stream over a WebSocket (upload-socket.ts) when the phase wants sockets and none failed yet; true when
+ * the socket carried the stream (or had nothing to send), false when it should go on over HTTP requests.
  */
 async function uploadOverSocket(pool: StreamPool): Promise<boolean> {
-  if (pool.options.uploadTransport === 'http' || !pool.socketsWork) return false;
+  if (!pool.socketsWork) return false;
   const idleRttMs = Number.isFinite(pool.idleRttMs) ? pool.idleRttMs : 0;
   const socket = await openSocket(socketUrl(pool.options.serverUrl), pool.stop.signal, Math.max(3000, 10 * idleRttMs));
   if (socket) {

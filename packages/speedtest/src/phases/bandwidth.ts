@@ -25,6 +25,8 @@ export interface BandwidthPhaseInput {
   }) => void;
   /** Payload for uploads, at least `maxUploadRequestBytes` long. */
   payload: Blob;
+  /** Uploads: try a WebSocket per stream first (`socketUploadsWanted`); HTTP requests otherwise or when it fails. */
+  uploadSockets?: boolean;
 }
 
 export interface BandwidthPhaseOutput {
@@ -111,7 +113,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     draining: false,
     socketStreams: 0,
     httpStreams: 0,
-    socketsWork: true,
+    socketsWork: direction === 'upload' && input.uploadSockets === true,
     socketBlock: null,
   };
   return {

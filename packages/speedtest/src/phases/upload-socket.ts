@@ -15,6 +15,35 @@ import { claimBytes } from './byte-budget';
  * as `wrangler dev` does not speak; a WebSocket works over either.
  */
 
+/**
+ * Sockets pay off from this idle round trip (ms) on. On shorter paths an HTTP request of `targetRequestMs` lasts 25
+ * round trips or more, so its connection's pause and tail cost little: uploads over requests read within 0.5 % on
+ * 25/5 Mbit/s 15 ms 2 %, 100/20 20 ms and 500/50 10 ms, and −10 … −35 % on 100/100 80 ms and 150/150 50 ms.
+ */
+export const socketMinRttMs = 30;
+
+/**
+ * Above this download rate (bit/s) uploads stay on HTTP requests: the page itself caps a WebSocket upload. Chromium
+ * compresses WebSocket messages whenever the server accepts permessage-deflate (wrangler dev does), and deflating
+ * incompressible bytes held sockets to 178–200 Mbit/s on loopback where requests reached 1,348–1,697 (2026-11-27,
+ * this machine; a phone is slower). A link this fast downstream may be as fast upstream.
+ */
+export const socketMaxDownloadBitsPerSecond = 200e6;
+
+/**
+ * Whether an upload phase tries WebSockets (pure): always for 'websocket', never for 'http'; for 'auto' on paths of
+ * at least `socketMinRttMs` whose download (when measured) stayed under `socketMaxDownloadBitsPerSecond`.
+ */
+export function socketUploadsWanted(
+  transport: 'auto' | 'http' | 'websocket',
+  idleRttMs: number,
+  downloadBitsPerSecond: number | null,
+): boolean {
+  if (transport !== 'auto') return transport === 'websocket';
+  if (!(Number.isFinite(idleRttMs) && idleRttMs >= socketMinRttMs)) return false;
+  return downloadBitsPerSecond === null || !(downloadBitsPerSecond >= socketMaxDownloadBitsPerSecond);
+}
+
 /** A report of the server's: bytes read on this socket so far, and when it sent that (its clock, ms). */
 interface ServerReport {
   bytes: number;
@@ -24,8 +53,16 @@ interface ServerReport {
 /** Longest wait for the socket to open, and for its first report once bytes are sent (ms), at the least. */
 const openTimeoutMs = 3000;
 
-/** Largest message, and the random block messages are cut from (bytes): incompressible, as upload bodies are. */
+/** Largest message (bytes). */
 const maxMessageBytes = 64 * 1024;
+
+/**
+ * The random block messages are cut from, one after another (bytes). Not one block per message: a browser and the
+ * server may agree on permessage-deflate, whose 32 KiB window would find a 16 KiB message repeated and send a few
+ * bytes for it (5/1 Mbit/s, 200 ms, 2 %, 2026-11-27: 28 MB "read" in 12 s on a 1 Mbit/s link, 55 Mbit/s reported).
+ * Cut in turn from 1 MiB of random bytes, no content comes back within the window.
+ */
+const blockBytes = 1024 * 1024;
 
 /**
  * Size of the next message (bytes, pure): what the stream carries in 20 ms, within 4–64 KiB (16 KiB before its first
@@ -106,11 +143,20 @@ export function openSocket(url: string, signal: AbortSignal, timeoutMs: number):
   });
 }
 
-/** A random block the messages are cut from (one per phase is enough: the server discards what it reads). */
+/** The random block the messages are cut from (one per phase: the server discards what it reads). */
 export function randomBlock(): Uint8Array {
-  const block = new Uint8Array(maxMessageBytes);
-  crypto.getRandomValues(block);
+  const block = new Uint8Array(blockBytes);
+  // getRandomValues fills at most 65,536 bytes per call.
+  for (let offset = 0; offset < block.length; offset += 65_536) {
+    crypto.getRandomValues(block.subarray(offset, offset + 65_536));
+  }
   return block;
+}
+
+/** The next `size` bytes of the block after `offset`, wrapping to its start (pure); and where the next one begins. */
+export function nextMessage(block: Uint8Array, offset: number, size: number): { message: Uint8Array; next: number } {
+  const start = offset + size <= block.length ? offset : 0;
+  return { message: block.subarray(start, start + size), next: start + size };
 }
 
 /**
@@ -135,6 +181,8 @@ export async function runSocketStream(
   const startedMs = performance.now();
   pool.inFlightFromMs.set(key, startedMs);
   let sentBytes = 0;
+  // Streams start at different places in the block (the phase's streams share it).
+  let blockOffset = (pool.streams * 256 * 1024) % block.length;
   let reportedBytes = 0;
   let placedUntilMs = startedMs + halfRttMs;
   let segment = { startMs: startedMs, bytes: 0 };
@@ -188,7 +236,9 @@ export async function runSocketStream(
           budgetSpent = true;
           break;
         }
-        socket.send(size === block.length ? block : block.subarray(0, size));
+        const cut = nextMessage(block, blockOffset, size);
+        blockOffset = cut.next;
+        socket.send(cut.message);
         sentBytes += size;
       }
       if (budgetSpent && reportedBytes >= sentBytes) break;
