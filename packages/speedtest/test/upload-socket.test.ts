@@ -4,6 +4,7 @@ import {
   nextMessage,
   parseReport,
   queueTargetBytes,
+  recentRate,
   socketUploadsWanted,
   socketUrl,
 } from '../src/phases/upload-socket';
@@ -91,5 +92,24 @@ describe('socketUploadsWanted', () => {
     expect(socketUploadsWanted('auto', 15, 24e6)).toBe(false);
     expect(socketUploadsWanted('auto', 50, 200e6)).toBe(false);
     expect(socketUploadsWanted('auto', Number.NaN, null)).toBe(false);
+  });
+});
+
+describe('recentRate', () => {
+  it('is the rate over the reports, once they span 100 ms', () => {
+    expect(recentRate([])).toBe(0);
+    expect(
+      recentRate([
+        { atMs: 0, bytes: 0 },
+        { atMs: 50, bytes: 1_000_000 },
+      ]),
+    ).toBe(0);
+    expect(
+      recentRate([
+        { atMs: 0, bytes: 0 },
+        { atMs: 40, bytes: 900_000 },
+        { atMs: 400, bytes: 1_000_000 },
+      ]),
+    ).toBe(20e6);
   });
 });

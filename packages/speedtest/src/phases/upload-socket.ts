@@ -187,6 +187,9 @@ export async function runSocketStream(
   let placedUntilMs = startedMs + halfRttMs;
   let segment = { startMs: startedMs, bytes: 0 };
   let rateBitsPerSecond = 0;
+  // Reports of the last `rateWindowMs`: the stream's rate, for sizing its queue and messages (one report's own
+  // span is noise: the server's reads come in bursts).
+  const recent: { atMs: number; bytes: number }[] = [];
   let failed: string | null = null;
   let closed = false;
 
@@ -206,8 +209,9 @@ export async function runSocketStream(
       segment.bytes += newBytes;
       reportedBytes = report.bytes;
     }
-    const spanMs = placedMs - placedUntilMs;
-    if (spanMs > 0 && newBytes > 0) rateBitsPerSecond = (newBytes * 8000) / spanMs;
+    recent.push({ atMs: placedMs, bytes: reportedBytes });
+    while (recent.length > 2 && placedMs - (recent[1] as { atMs: number }).atMs >= rateWindowMs) recent.shift();
+    rateBitsPerSecond = recentRate(recent);
     placedUntilMs = placedMs;
     pool.inFlightFromMs.set(key, placedMs);
     if (nowMs - segment.startMs >= pool.targetRequestMs) {
@@ -269,6 +273,17 @@ export async function runSocketStream(
     if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(1000);
     pool.inFlightFromMs.delete(key);
   }
+}
+
+/** How far back the stream's rate looks (ms). */
+const rateWindowMs = 500;
+
+/** Rate (bit/s) over a run of reports at least 100 ms long, oldest first (pure); 0 when shorter. */
+export function recentRate(reports: readonly { atMs: number; bytes: number }[]): number {
+  const first = reports[0];
+  const last = reports[reports.length - 1];
+  if (!first || !last || last.atMs - first.atMs < 100) return 0;
+  return ((last.bytes - first.bytes) * 8000) / (last.atMs - first.atMs);
 }
 
 /** One CSV row for the bytes a socket's reports counted over a stretch of time. */
