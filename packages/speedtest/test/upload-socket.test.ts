@@ -86,12 +86,15 @@ describe('socketUploadsWanted', () => {
     expect(socketUploadsWanted('http', 200, 1e6)).toBe(false);
   });
 
-  it('auto: sockets on paths of 30 ms and more, unless the download was 200 Mbit/s or faster', () => {
-    expect(socketUploadsWanted('auto', 80, 95e6)).toBe(true);
-    expect(socketUploadsWanted('auto', 30, null)).toBe(true);
-    expect(socketUploadsWanted('auto', 15, 24e6)).toBe(false);
-    expect(socketUploadsWanted('auto', 50, 200e6)).toBe(false);
-    expect(socketUploadsWanted('auto', Number.NaN, null)).toBe(false);
+  it('auto: sockets on paths of 30 ms and a 6 Mbit bandwidth-delay product, under a 200 Mbit/s download', () => {
+    expect(socketUploadsWanted('auto', 80, 95e6)).toBe(true); // 7.6 Mbit
+    expect(socketUploadsWanted('auto', 50, 140e6)).toBe(true); // 7 Mbit
+    expect(socketUploadsWanted('auto', 200, 4.7e6)).toBe(false); // 0.94 Mbit: requests read right there
+    expect(socketUploadsWanted('auto', 120, 38e6)).toBe(false); // 4.6 Mbit
+    expect(socketUploadsWanted('auto', 15, 475e6)).toBe(false); // short path
+    expect(socketUploadsWanted('auto', 50, 200e6)).toBe(false); // too fast for the page's deflate
+    expect(socketUploadsWanted('auto', 80, null)).toBe(false); // no download figure
+    expect(socketUploadsWanted('auto', Number.NaN, 95e6)).toBe(false);
   });
 });
 

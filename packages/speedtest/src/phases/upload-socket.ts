@@ -22,6 +22,16 @@ import { claimBytes } from './byte-budget';
 export const socketMinRttMs = 30;
 
 /**
+ * ...and from this bandwidth-delay product on (bits: the download's rate × the idle round trip). A request restarts
+ * from its connection's window, and the larger the window the path needs, the longer each request runs below the
+ * link. Where it is small, requests read right and sockets did not: 5/1 Mbit/s, 200 ms, 2 % (0.9 Mbit): requests
+ * −0.3 %, sockets −2.1 and −10.1 % (two streams that never pause overflowed the 400 ms queue); 40/8 120 ms (4.6 Mbit)
+ * and 50/10 40 ms (1.9 Mbit) read within 2.5 % over requests. 100/100 80 ms (7.6 Mbit), 150/150 50 ms (7 Mbit) and
+ * 60/60 150 ms (8.6 Mbit) are above it (bench/accuracy/findings.md, `h29-wsab`).
+ */
+export const socketMinBdpBits = 6e6;
+
+/**
  * Above this download rate (bit/s) uploads stay on HTTP requests: the page itself caps a WebSocket upload. Chromium
  * compresses WebSocket messages whenever the server accepts permessage-deflate (wrangler dev does), and deflating
  * incompressible bytes held sockets to 178–200 Mbit/s on loopback where requests reached 1,348–1,697 (2026-11-27,
@@ -31,7 +41,8 @@ export const socketMaxDownloadBitsPerSecond = 200e6;
 
 /**
  * Whether an upload phase tries WebSockets (pure): always for 'websocket', never for 'http'; for 'auto' on paths of
- * at least `socketMinRttMs` whose download (when measured) stayed under `socketMaxDownloadBitsPerSecond`.
+ * at least `socketMinRttMs` and `socketMinBdpBits` whose download stayed under `socketMaxDownloadBitsPerSecond`
+ * (without a download figure: requests).
  */
 export function socketUploadsWanted(
   transport: 'auto' | 'http' | 'websocket',
@@ -40,7 +51,11 @@ export function socketUploadsWanted(
 ): boolean {
   if (transport !== 'auto') return transport === 'websocket';
   if (!(Number.isFinite(idleRttMs) && idleRttMs >= socketMinRttMs)) return false;
-  return downloadBitsPerSecond === null || !(downloadBitsPerSecond >= socketMaxDownloadBitsPerSecond);
+  if (downloadBitsPerSecond === null || !Number.isFinite(downloadBitsPerSecond)) return false;
+  return (
+    downloadBitsPerSecond < socketMaxDownloadBitsPerSecond &&
+    (downloadBitsPerSecond * idleRttMs) / 1000 >= socketMinBdpBits
+  );
 }
 
 /** A report of the server's: bytes read on this socket so far, and when it sent that (its clock, ms). */
