@@ -49,7 +49,12 @@ export function handleUpWs(request: Request): Response {
     if (done || bytes === reportedBytes) return;
     reportedMs = performance.now() - openedMs;
     reportedBytes = bytes;
-    server.send(JSON.stringify({ bytes, ms: reportedMs }));
+    try {
+      server.send(JSON.stringify({ bytes, ms: reportedMs }));
+    } catch {
+      // The client went away between its last message and this report: nothing is left to tell it.
+      done = true;
+    }
   };
   const close = (code: number, reason: string) => {
     if (done) return;
