@@ -7,7 +7,7 @@ import { claimBytes } from './byte-budget';
  * Why: an upload over HTTP/1.1 is a chain of POST requests, and a connection that pauses between requests does not
  * hold the link: each request restarts from the congestion state its connection kept, and each ends on its last
  * segments (a loss there waits for its retransmission with nothing else to send). On 100/100 Mbit/s, 80 ms, 0.5 %
- * loss the wire ran below the link while every stream was "busy", and uploads read −10 … −35 %, where one
+ * loss the wire ran below the link while every stream was "busy", and uploads read −35 … +17 %, where one
  * continuous connection (iperf3's) fills it. A WebSocket is one connection that never pauses: the page keeps its
  * send buffer topped up, and the server reports the bytes it has read. Downloads are one long request per stream
  * for the same reason (bandwidth-streams.ts). Chromium streams a request body only over HTTP/2, which a server such
@@ -17,7 +17,7 @@ import { claimBytes } from './byte-budget';
 /**
  * Sockets pay off from this idle round trip (ms) on. On shorter paths an HTTP request of `targetRequestMs` lasts 25
  * round trips or more, so its connection's pause and tail cost little: uploads over requests read within 0.5 % on
- * 25/5 Mbit/s 15 ms 2 %, 100/20 20 ms and 500/50 10 ms, and −10 … −35 % on 100/100 80 ms and 150/150 50 ms.
+ * 25/5 Mbit/s 15 ms 2 %, 100/20 20 ms and 500/50 10 ms, and −35 … +17 % on 100/100 80 ms and 150/150 50 ms.
  */
 export const socketMinRttMs = 30;
 
