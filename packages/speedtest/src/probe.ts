@@ -26,10 +26,14 @@ export interface ProbeResult {
 
 let sequence = 0;
 
+/** An endpoint of the server at `serverUrl` ('' = this page's origin), resolved against `base`. */
+export function serverEndpoint(serverUrl: string, path: string, base = globalThis.location?.href): URL {
+  return new URL(`${serverUrl || globalThis.location?.origin || ''}${path}`, base);
+}
+
 /** An absolute, never-repeated URL: resource-timing entries are looked up by name, and parallel requests must not share one. */
 function endpointUrl(context: ProbeContext, path: string, params: Record<string, string | number>): string {
-  const base = context.serverUrl || globalThis.location?.origin || '';
-  const url = new URL(`${base}${path}`, globalThis.location?.href);
+  const url = serverEndpoint(context.serverUrl, path);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, String(value));
   url.searchParams.set('r', `${Date.now().toString(36)}${(sequence++).toString(36)}`);
   return url.href;

@@ -7,6 +7,7 @@ import {
   recentRate,
   socketUploadsWanted,
   socketUrl,
+  socketWaitMs,
 } from '../src/phases/upload-socket';
 
 describe('socketUrl', () => {
@@ -114,5 +115,13 @@ describe('recentRate', () => {
         { atMs: 400, bytes: 1_000_000 },
       ]),
     ).toBe(20e6);
+  });
+});
+
+describe('socketWaitMs', () => {
+  it('waits 3 s, or ten idle round trips on a long path; an unknown round trip counts as none', () => {
+    expect(socketWaitMs(80)).toBe(3000);
+    expect(socketWaitMs(400)).toBe(4000);
+    expect(socketWaitMs(Number.NaN)).toBe(3000);
   });
 });

@@ -6,7 +6,7 @@ import type { RequestSample, SpeedTestOptions } from '../types';
 import { stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 import { claimBytes } from './byte-budget';
-import { openSocket, randomBlock, runSocketStream, socketUrl } from './upload-socket';
+import { openSocket, randomBlock, runSocketStream, socketUrl, socketWaitMs } from './upload-socket';
 
 /** What a bandwidth phase's streams share with each other and with the controller that adds them. */
 export interface StreamPool {
@@ -105,8 +105,7 @@ async function runStream(pool: StreamPool): Promise<void> {
  */
 async function uploadOverSocket(pool: StreamPool): Promise<boolean> {
   if (!pool.socketsWork) return false;
-  const idleRttMs = Number.isFinite(pool.idleRttMs) ? pool.idleRttMs : 0;
-  const socket = await openSocket(socketUrl(pool.options.serverUrl), pool.stop.signal, Math.max(3000, 10 * idleRttMs));
+  const socket = await openSocket(socketUrl(pool.options.serverUrl), pool.stop.signal, socketWaitMs(pool.idleRttMs));
   if (socket) {
     pool.socketBlock ??= randomBlock();
     const outcome = await runSocketStream(pool, socket, pool.socketBlock);

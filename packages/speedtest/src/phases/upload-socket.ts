@@ -1,4 +1,4 @@
-import { sleep } from '../probe';
+import { serverEndpoint, sleep } from '../probe';
 import type { StreamPool } from './bandwidth-streams';
 import { claimBytes } from './byte-budget';
 
@@ -64,8 +64,13 @@ interface ServerReport {
   ms: number;
 }
 
-/** Longest wait for the socket to open, and for its first report once bytes are sent (ms), at the least. */
-const openTimeoutMs = 3000;
+/**
+ * Longest wait for the socket to open, and for its first report once bytes are sent (ms, pure): 3 s, or ten idle
+ * round trips on a longer path (an unknown round trip counts as none).
+ */
+export function socketWaitMs(idleRttMs: number): number {
+  return Math.max(3000, 10 * (Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0));
+}
 
 /** Largest message (bytes). */
 const maxMessageBytes = 64 * 1024;
@@ -95,7 +100,7 @@ const maxQueuedBytes = 16 * 1024 * 1024;
 
 /** The socket endpoint for a server base URL ('' = this page's origin), as ws: or wss:. */
 export function socketUrl(serverUrl: string, base = globalThis.location?.href): string {
-  const url = new URL(`${serverUrl || globalThis.location?.origin || ''}/__up-ws`, base);
+  const url = serverEndpoint(serverUrl, '/__up-ws', base);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   return url.href;
 }
@@ -243,7 +248,7 @@ export async function runSocketStream(
   try {
     let budgetSpent = false;
     while (!pool.stop.signal.aborted && !pool.draining && !closed && !failed) {
-      if (reportedBytes === 0 && performance.now() - startedMs > Math.max(openTimeoutMs, 10 * pool.idleRttMs)) {
+      if (reportedBytes === 0 && performance.now() - startedMs > socketWaitMs(pool.idleRttMs)) {
         silent = true;
         break;
       }
