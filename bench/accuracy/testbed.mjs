@@ -19,7 +19,7 @@ const iperfRuns = 3;
  * @property {import('@playwright/test').Browser} browser
  * @property {Engine[]} engines
  */
-/** @typedef {{ repetitions: number, repetitionsOf?: (engine: string) => number, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void, samplesDir?: string }} Options */
+/** @typedef {{ repetitions: number, repetitionsOf?: (engine: string) => number, retriesOf?: (engine: string) => boolean, iperfSeconds: number, engineTimeoutMs: number, log: (line: string) => void, samplesDir?: string }} Options */
 
 /**
  * Truth for one profile before any engine runs: idle jitter of the path itself (no added delay, after a warm-up that
@@ -153,7 +153,13 @@ export async function measureProfile(context, profile, options) {
     for (const engine of order) {
       // An engine may run fewer times than the profile's repetitions (the smoke's comparison engine runs once).
       if (repetition > (options.repetitionsOf?.(engine.name) ?? options.repetitions)) continue;
-      const outcome = await runEngine(context, engine, profile, truth, repetition, options);
+      let outcome = await runEngine(context, engine, profile, truth, repetition, options);
+      // A third-party engine's single run (the smoke's reference) failing on one connection says nothing about ours:
+      // it gets one more try, in the log, and only a second failure counts. Our engine never gets a retry.
+      if (outcome.error && options.retriesOf?.(engine.name)) {
+        options.log(`  #${repetition} ${engine.name}: retrying once (the run above failed)`);
+        outcome = await runEngine(context, engine, profile, truth, repetition, options);
+      }
       rows.push(...outcome.rows);
       if (outcome.error) errors.push(outcome.error);
     }
