@@ -27,8 +27,9 @@ export function iperfWindow(rateMbit, baseSeconds) {
  * @param {Link} link
  * @param {'down' | 'up'} direction
  * @param {{ seconds: number, warmUpSeconds: number }} window
+ * @param {number} [streams] parallel TCP streams (`-P`): one for the truth, more only in diagnostics
  */
-export async function iperfBps(link, direction, { seconds, warmUpSeconds }) {
+export async function iperfBps(link, direction, { seconds, warmUpSeconds }, streams = 1) {
   const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(iperfPort)], {
     stdio: 'ignore',
   });
@@ -41,6 +42,7 @@ export async function iperfBps(link, direction, { seconds, warmUpSeconds }) {
     }
     const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + warmUpSeconds)];
     args.push('-O', String(warmUpSeconds), '-J');
+    if (streams > 1) args.push('-P', String(streams));
     if (direction === 'down') args.push('-R');
     else args.push('--get-server-output');
     const timeoutMs = (seconds + warmUpSeconds + 20) * 1000;

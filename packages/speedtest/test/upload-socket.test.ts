@@ -3,6 +3,7 @@ import {
   messageSizeBytes,
   nextMessage,
   parseReport,
+  placeReport,
   queueTargetBytes,
   recentRate,
   socketUploadsWanted,
@@ -123,5 +124,34 @@ describe('socketWaitMs', () => {
     expect(socketWaitMs(80)).toBe(3000);
     expect(socketWaitMs(400)).toBe(4000);
     expect(socketWaitMs(Number.NaN)).toBe(3000);
+  });
+});
+
+describe('placeReport', () => {
+  // The page's clock runs 1000 ms ahead of the server's socket clock; the way back takes 40 ms (half the round trip).
+  const halfRttMs = 40;
+  it("places reports by the server's time, mapped by the least arrival − server time seen", () => {
+    let placed = placeReport(null, { bytes: 100, ms: 10 }, 1050, halfRttMs, 0);
+    expect(placed.placedMs).toBe(1010);
+    // This report was held 200 ms on the way back (a lost packet before it): still placed when the server read it.
+    placed = placeReport(placed.clock, { bytes: 200, ms: 35 }, 1275, halfRttMs, placed.placedMs);
+    expect(placed.placedMs).toBe(1035);
+    // A report that comes back faster than any before moves the mapping earlier, never before the last place.
+    placed = placeReport(placed.clock, { bytes: 300, ms: 60 }, 1090, halfRttMs, 1035);
+    expect(placed.clock?.offsetMs).toBe(1030);
+    expect(placed.placedMs).toBe(1050);
+    placed = placeReport(placed.clock, { bytes: 400, ms: 61 }, 1091, halfRttMs, 1050);
+    expect(placed.placedMs).toBe(1051);
+  });
+
+  it('falls back to the arrival for a server time that goes backwards, and never places after the arrival', () => {
+    const first = placeReport(null, { bytes: 100, ms: 500 }, 1540, halfRttMs, 0);
+    expect(first.placedMs).toBe(1500);
+    const back = placeReport(first.clock, { bytes: 200, ms: 100 }, 1600, halfRttMs, first.placedMs);
+    expect(back.placedMs).toBe(1560);
+    expect(back.clock).toEqual(first.clock);
+    // Far ahead on the server's clock (a server that lies): capped at the arrival less half the round trip.
+    const ahead = placeReport(first.clock, { bytes: 300, ms: 9000 }, 1700, halfRttMs, 1560);
+    expect(ahead.placedMs).toBe(1660);
   });
 });

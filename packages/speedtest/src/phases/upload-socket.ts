@@ -180,13 +180,12 @@ export function nextMessage(block: Uint8Array, offset: number, size: number): { 
 
 /**
  * One upload stream on an open socket, until the phase drains or stops, or the byte budget is spent and every byte
- * sent has been reported. Each report places the bytes read since the previous one between the two reports'
- * arrivals less half the idle round trip (the way back to the page carries only these reports), as the HTTP path
- * places a request's reads (upload-spans.ts). Nothing is left out as a gap or a stall, as iperf3's receiver counts
- * a stream that never pauses: a loss holds the server's reads back for a round trip or more while the link carries
- * the bytes behind it, which are read in a burst after it. Leaving such a stretch out, as an HTTP upload's stall
- * is, kept the burst that followed it in the next reports: 5/1 Mbit/s, 200 ms, 2 % read +60 % with intervals of
- * 0.09 and 11.3 Mbit/s (2026-11-27). One sample per `targetRequestMs` of reports goes to the CSV.
+ * sent has been reported. Each report places the bytes read since the previous one between the two reports' times
+ * on the server's clock, mapped onto the page's (`placeReport`). Nothing is left out as a gap or a stall, as
+ * iperf3's receiver counts a stream that never pauses: a loss holds the server's reads back for a round trip or more
+ * while the link carries the bytes behind it, which are read in a burst after it. Leaving such a stretch out, as an
+ * HTTP upload's stall is, kept the burst that followed it in the next reports: 5/1 Mbit/s, 200 ms, 2 % read +60 %
+ * with intervals of 0.09 and 11.3 Mbit/s (2026-11-27). One sample per `targetRequestMs` of reports goes to the CSV.
  * Resolves 'carried' when the socket carried the stream to its end; 'idle' when the phase stopped, drained or had
  * spent its budget before the first report (nothing to do); 'failed' when the socket closed, misbehaved or stayed
  * silent before its first report (nothing was counted: the caller can go on over HTTP). Later failures end the phase
@@ -206,6 +205,7 @@ export async function runSocketStream(
   let blockOffset = (pool.streams * 256 * 1024) % block.length;
   let reportedBytes = 0;
   let placedUntilMs = startedMs + halfRttMs;
+  let clock: ReportClock | null = null;
   let segment = { startMs: startedMs, bytes: 0 };
   let rateBitsPerSecond = 0;
   // Reports of the last `rateWindowMs`: the stream's rate, for sizing its queue and messages (one report's own
@@ -221,7 +221,9 @@ export async function runSocketStream(
       return;
     }
     const nowMs = performance.now();
-    const placedMs = Math.max(placedUntilMs, nowMs - halfRttMs);
+    const placed = placeReport(clock, report, nowMs, halfRttMs, placedUntilMs);
+    const placedMs = placed.placedMs;
+    clock = placed.clock;
     const newBytes = report.bytes - reportedBytes;
     if (newBytes > 0) {
       pool.meter.addSpan(placedUntilMs, placedMs, newBytes);
@@ -292,6 +294,38 @@ export async function runSocketStream(
     if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(1000);
     pool.inFlightFromMs.delete(key);
   }
+}
+
+/**
+ * The server's clock as seen from the page (one per socket): the least (arrival − server time) of its reports so far,
+ * and the last server time, or null before the first report.
+ */
+export interface ReportClock {
+  offsetMs: number;
+  lastServerMs: number;
+}
+
+/**
+ * When the server read a report's bytes, on the page's clock (ms, pure), and the socket's clock after it. The
+ * server's time is mapped by the least (arrival − server time) seen, less half the idle round trip: a report that
+ * arrived late because the way back lost a packet (TCP holds every report behind it for a round trip or more) is
+ * still placed when its bytes were read, as iperf3's receiver counts them by its own clock (placed by arrival,
+ * that stretch's bytes would all fall into a later interval). Never before `placedUntilMs` (the previous report's
+ * place) nor after the arrival less half the round trip; a server time that goes backwards is not trusted: that
+ * report is placed by its arrival.
+ */
+export function placeReport(
+  clock: ReportClock | null,
+  report: ServerReport,
+  arrivalMs: number,
+  halfRttMs: number,
+  placedUntilMs: number,
+): { placedMs: number; clock: ReportClock | null } {
+  const byArrivalMs = Math.max(placedUntilMs, arrivalMs - halfRttMs);
+  if (clock !== null && report.ms < clock.lastServerMs) return { placedMs: byArrivalMs, clock };
+  const offsetMs = Math.min(clock?.offsetMs ?? Number.POSITIVE_INFINITY, arrivalMs - report.ms);
+  const placedMs = Math.min(byArrivalMs, Math.max(placedUntilMs, report.ms + offsetMs - halfRttMs));
+  return { placedMs, clock: { offsetMs, lastServerMs: report.ms } };
 }
 
 /** How far back the stream's rate looks (ms). */
