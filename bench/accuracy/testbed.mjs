@@ -2,6 +2,7 @@
 // `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startCpuBusy } from './cpu-busy.mjs';
 import { expectedJitterMs } from './profiles.mjs';
 import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
@@ -93,9 +94,11 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
   const page = await context.newPage();
   const before = await wireBytes(link);
   const startMs = performance.now();
+  const cpu = startCpuBusy();
   try {
     const result = await engine.run(page, server.origin, options.engineTimeoutMs);
     const wallMs = performance.now() - startMs;
+    const busy = cpu.stop();
     const after = await wireBytes(link);
     const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
     const reported = {
@@ -112,17 +115,21 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
     }
     log(
       `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
-        `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s` +
+        `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s, ` +
+        `CPU ${fmt(busy.meanPercent, 0)} % (max ${fmt(busy.maxPercent, 0)} %)` +
         (result.detail ? ` (${result.detail})` : ''),
     );
     if (options.samplesDir && result.raw) {
       // `--samples`: the engine's whole result (every request and interval), to diagnose where an error comes from.
       mkdirSync(options.samplesDir, { recursive: true });
       const file = `${profile.id.replace(/[^\w.]+/g, '_')}-${engine.name}-${repetition}.json`;
-      writeFileSync(join(options.samplesDir, file), JSON.stringify(result.raw));
+      // The run's CPU samples ride along (% of all CPUs busy, from the engine run's start: its page setup, and for the
+      // `speedkit-direct` engines its esbuild bundle, come first), beside the engine's own.
+      writeFileSync(join(options.samplesDir, file), JSON.stringify({ ...result.raw, cpuBusy: busy }));
     }
     return { rows };
   } catch (error) {
+    cpu.stop();
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
     const serverLog = server.log().trim();

@@ -1,0 +1,59 @@
+// How busy the machine's CPUs are while an engine runs: the browser, wrangler dev, workerd and the link emulator all
+// share them (2 cores here), so a run's figure is read beside this. Linux /proc/stat, sampled every 250 ms; the
+// share of all CPUs' time not idle or waiting for I/O, in percent. Elsewhere (no /proc/stat) it reports nothing.
+import { readFileSync } from 'node:fs';
+
+const sampleEveryMs = 250;
+
+/** Total and idle jiffies of all CPUs together, or null where /proc/stat cannot be read. */
+function cpuTimes() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/).slice(1).map(Number);
+    if (!fields || fields.length < 5 || fields.some((value) => !Number.isFinite(value))) return null;
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    // idle + iowait
+    return { total, idle: (fields[3] ?? 0) + (fields[4] ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Busy share (%) between two readings (pure), or NaN when no time passed.
+ * @param {{ total: number, idle: number }} before
+ * @param {{ total: number, idle: number }} after
+ */
+export function busyPercent(before, after) {
+  const total = after.total - before.total;
+  if (!(total > 0)) return Number.NaN;
+  return 100 * (1 - (after.idle - before.idle) / total);
+}
+
+/**
+ * Starts sampling; `stop()` returns the mean over the whole span and the busiest 250 ms sample (percent), the
+ * samples themselves (ms since the start, percent) and the start's wall-clock time (ms since the epoch, to line the
+ * samples up with an engine result's `startedAt`). Both percentages NaN where /proc/stat cannot be read.
+ */
+export function startCpuBusy() {
+  const first = cpuTimes();
+  const startedAtMs = Date.now();
+  const startedMs = performance.now();
+  /** @type {{ atMs: number, percent: number }[]} */
+  const samples = [];
+  let last = first;
+  const timer = setInterval(() => {
+    const now = cpuTimes();
+    if (last && now) samples.push({ atMs: Math.round(performance.now() - startedMs), percent: busyPercent(last, now) });
+    last = now;
+  }, sampleEveryMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      const end = cpuTimes();
+      const meanPercent = first && end ? busyPercent(first, end) : Number.NaN;
+      const finite = samples.map((s) => s.percent).filter(Number.isFinite);
+      const maxPercent = finite.length > 0 ? Math.max(...finite) : Number.NaN;
+      return { meanPercent, maxPercent, startedAtMs, samples };
+    },
+  };
+}
