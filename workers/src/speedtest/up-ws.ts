@@ -4,8 +4,9 @@ import { measurementHeaders } from './limits';
 /**
  * `GET /__up-ws` with `Upgrade: websocket`: an upload stream that never pauses. The client sends binary messages; the
  * Worker counts and discards them, and reports the bytes read so far as text, `{"bytes":N,"ms":T}` (T: ms since the
- * socket opened, on the Worker's clock, which only moves on I/O: each message is an I/O event). The engine places each
- * report's bytes by that time, mapped onto its own clock (packages/speedtest, upload-socket.ts `placeReport`). HTTP uploads to `/__up` stay as they are.
+ * socket opened, on the Worker's clock, which only moves on I/O: each message is an I/O event). The engine places
+ * each report's bytes by that time, mapped onto its own clock (packages/speedtest, upload-socket.ts `placeReport`).
+ * HTTP uploads to `/__up` stay as they are.
  */
 
 /** Most bytes one socket may carry, and how long it may stay open (ms): then the Worker closes it. */
