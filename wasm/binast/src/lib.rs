@@ -31,6 +31,7 @@ mod stream_api;
 mod wasm_api;
 
 pub use format::counts;
+pub use format::trace;
 pub use format::wtf8;
 
 #[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]

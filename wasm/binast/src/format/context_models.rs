@@ -12,6 +12,7 @@ use super::entropy::{
 };
 use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
+use super::trace;
 use crate::DecodeError;
 
 /// Whether references to strings of this role are coded by recency (names: the same few recur locally) or by
@@ -359,6 +360,7 @@ impl Models {
     ) -> u32 {
         let at = self.contexts("kind", place, key, true);
         let decisions = counts::get(counts::DECISIONS);
+        let cost_before = trace::cost_so_far();
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
@@ -375,6 +377,13 @@ impl Models {
         });
         self.coarse[at.coarse].last = value;
         counts::value(counts::KINDS, decisions);
+        trace::kind(trace::KindEvent {
+            coarse: at.coarse as u32,
+            fine: at.fine as u32,
+            follower: at.follower as u32,
+            value,
+            bits: trace::cost_so_far() - cost_before,
+        });
         value
     }
 

@@ -91,6 +91,7 @@ pub fn mixed_bit<C: Coder>(
         + 256 * i64::from(weights[2]);
     let (p12, p16) = squash_coded((dot >> 16) as i32);
     let bit = coder.fixed(bit, p16);
+    super::trace::mixed_cost(bit, p16);
     let error3 = ((i32::from(bit) << 12) - p12) * 3;
     weights[0] += (s0 * error3) >> 12;
     weights[1] += (s1 * error3) >> 12;

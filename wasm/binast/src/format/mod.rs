@@ -10,6 +10,7 @@ pub mod mixing;
 pub mod reader;
 pub mod roles;
 pub mod text_model;
+pub mod trace;
 pub mod varnum;
 pub mod writer;
 pub mod wtf8;

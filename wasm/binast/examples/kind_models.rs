@@ -1,0 +1,326 @@
+//! What coding a node kind as one symbol would cost in size (issue #17, part 2: the decoder spends 36–48 % of its
+//! binary decisions on kinds, seven mixed decisions each). Decodes context-layout files with the `value-trace`
+//! feature, which records every kind with its three contexts and the bits its mixed decisions cost, then replays the
+//! kinds through multi-symbol adaptive models (frequency counts per context with escapes, as PPM codes, the shape a
+//! table-lookup decoder can decode with one search per kind) and prints the bits each would spend.
+//! Usage: `cargo run --release --features value-trace --example kind_models -- <file.ctx>...`
+//! (files from `node bench/binast/sizes.mjs <dir>`).
+
+use std::collections::HashMap;
+
+use binast::{trace, File};
+
+/// Kinds are references below 128.
+const KINDS: usize = 128;
+
+/// Adaptive frequency counts of one context.
+#[derive(Default, Clone)]
+struct Counts {
+    symbols: Vec<(u8, u32)>,
+    total: u32,
+}
+
+impl Counts {
+    fn count(&self, symbol: u32) -> u32 {
+        self.symbols
+            .iter()
+            .find(|(s, _)| u32::from(*s) == symbol)
+            .map_or(0, |&(_, c)| c)
+    }
+
+    /// Adds `increment` to `symbol`, halving every count (rounding up) once the total passes `limit`.
+    fn update(&mut self, symbol: u32, increment: u32, limit: u32) {
+        match self
+            .symbols
+            .iter_mut()
+            .find(|(s, _)| u32::from(*s) == symbol)
+        {
+            Some((_, c)) => *c += increment,
+            None => self.symbols.push((symbol as u8, increment)),
+        }
+        self.total += increment;
+        if self.total > limit {
+            self.total = 0;
+            for (_, c) in &mut self.symbols {
+                *c = c.div_ceil(2);
+                self.total += *c;
+            }
+        }
+    }
+}
+
+/// A PPM-style chain over contexts: each context codes the symbol if it has seen it, else an escape (method C:
+/// escape count = distinct symbols seen, times `escape_weight`), and the next context codes it with the symbols
+/// already ruled out excluded; the last resort is uniform over the symbols no context ruled out.
+struct Chain {
+    limit: u32,
+    increment: u32,
+    escape_weight: f64,
+    /// Update only the contexts down to the one that coded the symbol (update exclusion), or all of them.
+    update_exclusion: bool,
+    /// Every context's counts: kind models by their index, coarse contexts with the high bit set (so a follower
+    /// that is the fine model is one context, as in the coder).
+    tables: HashMap<u32, Counts>,
+    bits: f64,
+}
+
+impl Chain {
+    fn new(limit: u32, increment: u32, escape_weight: f64, update_exclusion: bool) -> Chain {
+        Chain {
+            limit,
+            increment,
+            escape_weight,
+            update_exclusion,
+            tables: HashMap::new(),
+            bits: 0.0,
+        }
+    }
+
+    /// Codes `symbol` in the contexts `keys` (one per level, most specific first; a repeated key is skipped).
+    fn code(&mut self, keys: &[u32], symbol: u32) {
+        let mut excluded = [false; KINDS];
+        let mut used = 0usize;
+        let mut found = false;
+        for (level, &key) in keys.iter().enumerate() {
+            if keys[..level].contains(&key) {
+                continue;
+            }
+            used = level + 1;
+            let Some(counts) = self.tables.get(&key) else {
+                continue;
+            };
+            let live: Vec<(u8, u32)> = counts
+                .symbols
+                .iter()
+                .copied()
+                .filter(|&(s, _)| !excluded[s as usize])
+                .collect();
+            let total: u32 = live.iter().map(|&(_, c)| c).sum();
+            if live.is_empty() {
+                continue;
+            }
+            let escape = self.escape_weight * live.len() as f64;
+            let denominator = f64::from(total) + escape;
+            let count = live
+                .iter()
+                .find(|&&(s, _)| u32::from(s) == symbol)
+                .map_or(0, |&(_, c)| c);
+            if count > 0 {
+                self.bits -= (f64::from(count) / denominator).log2();
+                found = true;
+                break;
+            }
+            self.bits -= (escape / denominator).log2();
+            for &(s, _) in &live {
+                excluded[s as usize] = true;
+            }
+        }
+        if !found {
+            let left = excluded.iter().filter(|&&e| !e).count().max(1);
+            self.bits += (left as f64).log2();
+        }
+        let levels = if self.update_exclusion {
+            used
+        } else {
+            keys.len()
+        };
+        for (level, &key) in keys.iter().enumerate().take(levels.max(1)) {
+            if keys[..level].contains(&key) {
+                continue;
+            }
+            let (limit, increment) = (self.limit, self.increment);
+            self.tables
+                .entry(key)
+                .or_default()
+                .update(symbol, increment, limit);
+        }
+    }
+}
+
+/// A two-input linear mix of smoothed per-context distributions, weights per coarse context updated by each
+/// input's probability of what was coded (a Bayesian mixture with a floor): the size a mixing multi-symbol coder
+/// could reach. Not table-decodable as cheaply as the chain; for comparison.
+struct Mix {
+    limit: u32,
+    coarse: HashMap<u32, Counts>,
+    models: HashMap<u32, Counts>,
+    weights: HashMap<u32, f64>,
+    bits: f64,
+}
+
+impl Mix {
+    fn smoothed(counts: Option<&Counts>, symbol: u32, prior: f64, strength: f64) -> f64 {
+        let (count, total) = counts.map_or((0, 0), |c| (c.count(symbol), c.total));
+        (f64::from(count) + strength * prior) / (f64::from(total) + strength)
+    }
+
+    fn code(&mut self, event: &trace::KindEvent) {
+        let uniform = 1.0 / KINDS as f64;
+        let prior = Mix::smoothed(self.coarse.get(&event.coarse), event.value, uniform, 0.5);
+        let fine = Mix::smoothed(self.models.get(&event.fine), event.value, prior, 0.4);
+        let follower = Mix::smoothed(self.models.get(&event.follower), event.value, prior, 0.4);
+        let w = *self.weights.get(&event.coarse).unwrap_or(&0.5);
+        let p = w * fine + (1.0 - w) * follower;
+        self.bits -= p.log2();
+        let posterior = (w * fine / p).clamp(0.02, 0.98);
+        self.weights.insert(event.coarse, posterior);
+        let limit = self.limit;
+        self.coarse
+            .entry(event.coarse)
+            .or_default()
+            .update(event.value, 1, limit);
+        self.models
+            .entry(event.fine)
+            .or_default()
+            .update(event.value, 1, limit);
+        if event.follower != event.fine {
+            self.models
+                .entry(event.follower)
+                .or_default()
+                .update(event.value, 1, limit);
+        }
+    }
+}
+
+/// One chain to replay: its context order (0 fine, 1 follower, 2 coarse) and its counting.
+struct ChainVariant {
+    name: &'static str,
+    order: [usize; 3],
+    /// Counts halve once their total passes this.
+    limit: u32,
+    increment: u32,
+    escape_weight: f64,
+    update_exclusion: bool,
+}
+
+const fn chain(
+    name: &'static str,
+    order: [usize; 3],
+    limit: u32,
+    escape_weight: f64,
+    update_exclusion: bool,
+) -> ChainVariant {
+    ChainVariant {
+        name,
+        order,
+        limit,
+        increment: 1,
+        escape_weight,
+        update_exclusion,
+    }
+}
+
+/// The chains replayed: the plain PPM-C chain, then the changes that measured smaller (2026-11-27).
+const CHAINS: [ChainVariant; 7] = [
+    chain("fine>follower>coarse L255", [0, 1, 2], 255, 1.0, false),
+    chain("follower>fine>coarse L255", [1, 0, 2], 255, 1.0, false),
+    chain("fine>follower>coarse L1023", [0, 1, 2], 1023, 1.0, false),
+    chain(
+        "fine>follower>coarse L255 esc0.5",
+        [0, 1, 2],
+        255,
+        0.5,
+        false,
+    ),
+    chain(
+        "fine>follower>coarse L255 upd-excl",
+        [0, 1, 2],
+        255,
+        1.0,
+        true,
+    ),
+    chain(
+        "fine>follower>coarse L255 upd-excl esc0.5",
+        [0, 1, 2],
+        255,
+        0.5,
+        true,
+    ),
+    chain(
+        "follower>fine>coarse L255 upd-excl esc0.5",
+        [1, 0, 2],
+        255,
+        0.5,
+        true,
+    ),
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    if files.is_empty() {
+        return Err("usage: kind_models <file.ctx>... (build with --features value-trace)".into());
+    }
+    let mut totals: HashMap<&'static str, f64> = HashMap::new();
+    println!("file\tkinds\tmixed KB\tvariant KB (× mixed)...");
+    for path in &files {
+        let bytes = std::fs::read(path)?;
+        trace::take_kinds();
+        File::parse(&bytes)?.decode()?;
+        let events = trace::take_kinds();
+        if events.is_empty() {
+            return Err("no kinds recorded: build with --features value-trace".into());
+        }
+        let mixed: f64 = events.iter().map(|e| e.bits).sum();
+        let mut variants: Vec<(&'static str, f64)> = Vec::new();
+        for variant in CHAINS {
+            let mut chain = Chain::new(
+                variant.limit,
+                variant.increment,
+                variant.escape_weight,
+                variant.update_exclusion,
+            );
+            for event in &events {
+                let by_level = [event.fine, event.follower, event.coarse | 0x8000_0000];
+                let keys = variant.order.map(|level| by_level[level]);
+                chain.code(&keys, event.value);
+            }
+            variants.push((variant.name, chain.bits));
+        }
+        for limit in [255, 1023] {
+            let mut mix = Mix {
+                limit,
+                coarse: HashMap::new(),
+                models: HashMap::new(),
+                weights: HashMap::new(),
+                bits: 0.0,
+            };
+            for event in &events {
+                mix.code(event);
+            }
+            variants.push((
+                if limit == 255 {
+                    "linear mix L255"
+                } else {
+                    "linear mix L1023"
+                },
+                mix.bits,
+            ));
+        }
+        let name = std::path::Path::new(path)
+            .file_name()
+            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        let mut line = format!("{name}\t{}\t{:.1}", events.len(), mixed / 8192.0);
+        *totals.entry("mixed").or_default() += mixed;
+        for (variant, bits) in &variants {
+            line.push_str(&format!(
+                "\t{variant}: {:.1} ({:.3})",
+                bits / 8192.0,
+                bits / mixed
+            ));
+            *totals.entry(variant).or_default() += bits;
+        }
+        println!("{line} | file {:.1} KB", bytes.len() as f64 / 1024.0);
+    }
+    let mixed = totals["mixed"];
+    let mut rows: Vec<_> = totals.iter().filter(|(k, _)| **k != "mixed").collect();
+    rows.sort_by(|a, b| a.1.total_cmp(b.1));
+    println!("all files: mixed {:.1} KB", mixed / 8192.0);
+    for (variant, bits) in rows {
+        println!(
+            "  {variant}: {:.1} KB ({:.3}× mixed)",
+            bits / 8192.0,
+            bits / mixed
+        );
+    }
+    Ok(())
+}
