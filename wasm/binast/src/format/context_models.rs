@@ -398,9 +398,26 @@ impl Models {
     ) -> u32 {
         let at = self.contexts(category, place, key, false);
         let decisions = counts::get(counts::DECISIONS);
+        let cost_before = trace::cost_so_far();
+        trace::take_marks();
         let value = self.uint_at(coder, at, value);
         if let Some(counter) = counts::uint_counter(category) {
             counts::value(counter, decisions);
+        }
+        if cfg!(feature = "value-trace") {
+            let (marks, cost_after) = (trace::take_marks(), trace::cost_so_far());
+            let head_end = marks.first().copied().unwrap_or(cost_after);
+            let length_end = marks.get(1).copied().unwrap_or(head_end);
+            trace::uint(trace::UintEvent {
+                category,
+                coarse: at.coarse as u32,
+                fine: at.fine as u32,
+                follower: at.follower as u32,
+                value,
+                head_bits: head_end - cost_before,
+                length_bits: length_end - head_end,
+                top_bits: cost_after - length_end,
+            });
         }
         value
     }

@@ -414,6 +414,7 @@ impl<C, F: FnMut(&mut C, usize, bool) -> bool> Decide<C> for F {
 #[inline]
 pub fn uint_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide<C>) -> u32 {
     let head = tree_walk(coder, 4, value.min(DIRECT_LIMIT), HEAD, decide);
+    super::trace::mark();
     if head < DIRECT_LIMIT {
         return head;
     }
@@ -421,6 +422,7 @@ pub fn uint_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide
     let rest = u64::from(value.wrapping_sub(DIRECT_LIMIT - 1));
     let bits = 63 - rest.max(1).leading_zeros();
     let bits = tree_walk(coder, 5, bits, LENGTH, decide);
+    super::trace::mark();
     let mut out: u64 = 1;
     let top = TOP + bits as usize * 4;
     let top_bits = bits.min(2);

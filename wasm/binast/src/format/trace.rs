@@ -1,7 +1,7 @@
-//! A record of every node kind the context coder codes: its three contexts, its value and the bits the binary
-//! mixed coding spent on it (cargo feature `value-trace`, off in every shipped build: without it nothing is
-//! recorded and `mixed_cost` is empty). `examples/kind_models` replays the record through multi-symbol models, to
-//! measure what coding a kind as one symbol instead of seven mixed decisions would cost in size (issue #17).
+//! A record of every node kind and integer the context coder codes: its three contexts, its value and the bits the
+//! binary mixed coding spent on it (cargo feature `value-trace`, off in every shipped build: without it nothing is
+//! recorded and `mixed_cost` is empty). `examples/value_models` replays the record through multi-symbol models, to
+//! measure what coding a value as one symbol instead of several mixed decisions would cost in size (issue #17).
 
 /// One node kind as the context coder saw it.
 #[derive(Clone, Copy, Debug)]
@@ -18,14 +18,58 @@ pub struct KindEvent {
     pub bits: f64,
 }
 
+/// One integer as the context coder saw it (`Models::uint`; flags' integers are not recorded).
+#[derive(Clone, Copy, Debug)]
+pub struct UintEvent {
+    /// Its category: "string", "length", "number", "delta", "text", ...
+    pub category: &'static str,
+    /// (interface, field) context.
+    pub coarse: u32,
+    /// The fine context's integer model.
+    pub fine: u32,
+    /// The follower context's integer model.
+    pub follower: u32,
+    /// The integer.
+    pub value: u32,
+    /// Bits the head walk (values below 15, or the escape) cost.
+    pub head_bits: f64,
+    /// Bits the length walk of an escaped value cost (0 when not escaped).
+    pub length_bits: f64,
+    /// Bits the mixed top bits after the length cost (the raw bits below them are not counted).
+    pub top_bits: f64,
+}
+
 #[cfg(feature = "value-trace")]
 mod recording {
-    use super::KindEvent;
+    use super::{KindEvent, UintEvent};
     use std::cell::{Cell, RefCell};
 
     thread_local! {
         static COST_BITS: Cell<f64> = const { Cell::new(0.0) };
         static KINDS: RefCell<Vec<KindEvent>> = const { RefCell::new(Vec::new()) };
+        static UINTS: RefCell<Vec<UintEvent>> = const { RefCell::new(Vec::new()) };
+        static MARKS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Marks the end of a stage of an integer's walk (its cost so far).
+    pub fn mark() {
+        let cost = cost_so_far();
+        MARKS.with(|marks| marks.borrow_mut().push(cost));
+    }
+
+    /// The marks since the last call.
+    pub fn take_marks() -> Vec<f64> {
+        MARKS.with(|marks| std::mem::take(&mut *marks.borrow_mut()))
+    }
+
+    /// Records one integer.
+    pub fn uint(event: UintEvent) {
+        UINTS.with(|uints| uints.borrow_mut().push(event));
+    }
+
+    /// The integers recorded since the last call.
+    pub fn take_uints() -> Vec<UintEvent> {
+        UINTS.with(|uints| std::mem::take(&mut *uints.borrow_mut()))
     }
 
     /// Adds the cost of one mixed decision.
@@ -51,7 +95,9 @@ mod recording {
 }
 
 #[cfg(feature = "value-trace")]
-pub use recording::{cost_so_far, kind, mixed_cost, take_kinds};
+pub use recording::{
+    cost_so_far, kind, mark, mixed_cost, take_kinds, take_marks, take_uints, uint,
+};
 
 /// Adds the cost of one mixed decision (nothing without the feature).
 #[cfg(not(feature = "value-trace"))]
@@ -73,5 +119,28 @@ pub fn kind(_event: KindEvent) {}
 /// The kinds recorded since the last call (none without the feature).
 #[cfg(not(feature = "value-trace"))]
 pub fn take_kinds() -> Vec<KindEvent> {
+    Vec::new()
+}
+
+/// Marks the end of a stage of an integer's walk (nothing without the feature).
+#[cfg(not(feature = "value-trace"))]
+#[inline(always)]
+pub fn mark() {}
+
+/// The marks since the last call (none without the feature).
+#[cfg(not(feature = "value-trace"))]
+#[inline(always)]
+pub fn take_marks() -> Vec<f64> {
+    Vec::new()
+}
+
+/// Records one integer (nothing without the feature).
+#[cfg(not(feature = "value-trace"))]
+#[inline(always)]
+pub fn uint(_event: UintEvent) {}
+
+/// The integers recorded since the last call (none without the feature).
+#[cfg(not(feature = "value-trace"))]
+pub fn take_uints() -> Vec<UintEvent> {
     Vec::new()
 }

@@ -1,10 +1,11 @@
-//! What coding a node kind as one symbol would cost in size (issue #17, part 2: the decoder spends 36–48 % of its
+//! What coding a node kind or an integer as one symbol would cost in size (issue #17, part 2: the decoder spends 36–48 % of its
 //! binary decisions on kinds, seven mixed decisions each). Decodes context-layout files with the `value-trace`
 //! feature, which records every kind with its three contexts and the bits its mixed decisions cost, then replays the
 //! kinds through multi-symbol adaptive models (frequency counts per context with escapes, as PPM codes, the shape a
 //! table-lookup decoder can decode with one search per kind) and prints the bits each would spend, and the
-//! nanoseconds per kind of the best chain run as a decoder would run it (`timed_chain`).
-//! Usage: `cargo run --release --features value-trace --example kind_models -- <file.ctx>...`
+//! nanoseconds per kind of the best chain run as a decoder would run it (`timed_chain`); then the integers' heads
+//! and escaped lengths through the same chains, per category (`integers`).
+//! Usage: `cargo run --release --features value-trace --example value_models -- <file.ctx>...`
 //! (files from `node bench/binast/sizes.mjs <dir>`).
 
 use std::collections::HashMap;
@@ -79,9 +80,13 @@ impl Chain {
         }
     }
 
-    /// Codes `symbol` in the contexts `keys` (one per level, most specific first; a repeated key is skipped).
-    fn code(&mut self, keys: &[u32], symbol: u32) {
+    /// Codes `symbol` (below `alphabet`, at most 128) in the contexts `keys` (one per level, most specific first;
+    /// a repeated key is skipped).
+    fn code(&mut self, keys: &[u32], symbol: u32, alphabet: usize) {
         let mut excluded = [false; KINDS];
+        for ruled_out in excluded.iter_mut().skip(alphabet) {
+            *ruled_out = true;
+        }
         let mut used = 0usize;
         let mut found = false;
         for (level, &key) in keys.iter().enumerate() {
@@ -338,18 +343,56 @@ fn timed_chain(events: &[trace::KindEvent], rounds: usize) -> (f64, f64) {
     (best_ns, bits)
 }
 
+/// The integers' heads (values below 15, or 15 for the escape) and escaped lengths (bit lengths below 32) through
+/// the best chain of `CHAINS` and the plain one, per category: bits against the mixed walks' (the top bits and raw
+/// bits below them stay as they are).
+fn integers(events: &[trace::UintEvent], totals: &mut HashMap<String, f64>) {
+    for (name, variant) in [("best", &CHAINS[5]), ("plain", &CHAINS[0])] {
+        let mut chain = Chain::new(
+            variant.limit,
+            variant.increment,
+            variant.escape_weight,
+            variant.update_exclusion,
+        );
+        for event in events {
+            let by_level = [event.fine, event.follower, event.coarse | 0x8000_0000];
+            let keys = variant.order.map(|level| by_level[level]);
+            let before = chain.bits;
+            chain.code(&keys, event.value.min(15), 16);
+            if event.value >= 15 {
+                let length = 63 - (u64::from(event.value) - 14).max(1).leading_zeros();
+                chain.code(&keys.map(|key| key | 0x4000_0000), length, 32);
+            }
+            *totals
+                .entry(format!("{} chain {name}", event.category))
+                .or_default() += chain.bits - before;
+            if name == "best" {
+                *totals
+                    .entry(format!("{} mixed", event.category))
+                    .or_default() += event.head_bits + event.length_bits;
+                *totals
+                    .entry(format!("{} count", event.category))
+                    .or_default() += 1.0;
+            }
+        }
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
-        return Err("usage: kind_models <file.ctx>... (build with --features value-trace)".into());
+        return Err("usage: value_models <file.ctx>... (build with --features value-trace)".into());
     }
     let mut totals: HashMap<&'static str, f64> = HashMap::new();
+    let mut integer_totals: HashMap<String, f64> = HashMap::new();
     println!("file\tkinds\tmixed KB\tvariant KB (× mixed)...");
     for path in &files {
         let bytes = std::fs::read(path)?;
         trace::take_kinds();
+        trace::take_uints();
         File::parse(&bytes)?.decode()?;
         let events = trace::take_kinds();
+        integers(&trace::take_uints(), &mut integer_totals);
         if events.is_empty() {
             return Err("no kinds recorded: build with --features value-trace".into());
         }
@@ -365,7 +408,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for event in &events {
                 let by_level = [event.fine, event.follower, event.coarse | 0x8000_0000];
                 let keys = variant.order.map(|level| by_level[level]);
-                chain.code(&keys, event.value);
+                chain.code(&keys, event.value, KINDS);
             }
             variants.push((variant.name, chain.bits));
         }
@@ -420,6 +463,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "  {variant}: {:.1} KB ({:.3}× mixed)",
             bits / 8192.0,
             bits / mixed
+        );
+    }
+    println!("integers, all files (heads and escaped lengths; top and raw bits unchanged):");
+    let mut categories: Vec<&str> = integer_totals
+        .keys()
+        .filter_map(|key| key.strip_suffix(" count"))
+        .collect();
+    categories.sort_unstable();
+    for category in categories {
+        let mixed = integer_totals[&format!("{category} mixed")];
+        let best = integer_totals[&format!("{category} chain best")];
+        let plain = integer_totals[&format!("{category} chain plain")];
+        println!(
+            "  {category}: {} values, mixed {:.1} KB, best chain {:.1} KB ({:.3}×), plain chain {:.1} KB ({:.3}×)",
+            integer_totals[&format!("{category} count")],
+            mixed / 8192.0,
+            best / 8192.0,
+            best / mixed,
+            plain / 8192.0,
+            plain / mixed
         );
     }
     Ok(())
