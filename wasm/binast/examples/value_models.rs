@@ -62,8 +62,9 @@ struct Chain {
     escape_weight: f64,
     /// Update only the contexts down to the one that coded the symbol (update exclusion), or all of them.
     update_exclusion: bool,
-    /// Every context's counts: kind models by their index, coarse contexts with the high bit set (so a follower
-    /// that is the fine model is one context, as in the coder).
+    /// Every context's counts: the coder's kind (or integer) models by their index, coarse contexts with the high
+    /// bit set, an integer's length contexts with the next bit set (so a follower that is the fine model is one
+    /// context, as in the coder).
     tables: HashMap<u32, Counts>,
     bits: f64,
 }
