@@ -3,8 +3,8 @@
 //! feature, which records every kind with its three contexts and the bits its mixed decisions cost, then replays the
 //! kinds through multi-symbol adaptive models (frequency counts per context with escapes, as PPM codes, the shape a
 //! table-lookup decoder can decode with one search per kind) and prints the bits each would spend, and the
-//! nanoseconds per kind of the best chain run as a decoder would run it (`timed_chain`); then the integers' heads
-//! and escaped lengths through the same chains, per category (`integers`).
+//! nanoseconds per kind of the best chain (`Chain::code` runs as a decoder would: see there); then the integers'
+//! heads and escaped lengths through the same chains, per category (`integers`).
 //! Usage: `cargo run --release --features value-trace --example value_models -- <file.ctx>...`
 //! (files from `node bench/binast/sizes.mjs <dir>`).
 
@@ -15,7 +15,7 @@ use std::time::Instant;
 use binast::{trace, File};
 
 /// Kinds are references below 128.
-const KINDS: usize = 128;
+const KINDS: u32 = 128;
 
 /// Adaptive frequency counts of one context.
 #[derive(Default, Clone)]
@@ -32,17 +32,17 @@ impl Counts {
             .map_or(0, |&(_, c)| c)
     }
 
-    /// Adds `increment` to `symbol`, halving every count (rounding up) once the total passes `limit`.
-    fn update(&mut self, symbol: u32, increment: u32, limit: u32) {
+    /// Counts one `symbol`, halving every count (rounding up) once the total passes `limit`.
+    fn update(&mut self, symbol: u32, limit: u32) {
         match self
             .symbols
             .iter_mut()
             .find(|(s, _)| u32::from(*s) == symbol)
         {
-            Some((_, c)) => *c += increment,
-            None => self.symbols.push((symbol as u8, increment)),
+            Some((_, c)) => *c += 1,
+            None => self.symbols.push((symbol as u8, 1)),
         }
-        self.total += increment;
+        self.total += 1;
         if self.total > limit {
             self.total = 0;
             for (_, c) in &mut self.symbols {
@@ -53,95 +53,96 @@ impl Counts {
     }
 }
 
+/// Dense numbers for context keys, as a decoder holds its contexts by index (kind or integer models by their index,
+/// coarse contexts with the high bit set, an integer's length contexts with the next bit set; so a follower that is
+/// the fine model is one context, as in the coder).
+#[derive(Default)]
+struct Dense(HashMap<u32, u32>);
+
+impl Dense {
+    fn id(&mut self, key: u32) -> u32 {
+        let next = self.0.len() as u32;
+        *self.0.entry(key).or_insert(next)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// A PPM-style chain over contexts: each context codes the symbol if it has seen it, else an escape (method C:
 /// escape count = distinct symbols seen, times `escape_weight`), and the next context codes it with the symbols
 /// already ruled out excluded; the last resort is uniform over the symbols no context ruled out.
-struct Chain {
-    limit: u32,
-    increment: u32,
-    escape_weight: f64,
-    /// Update only the contexts down to the one that coded the symbol (update exclusion), or all of them.
-    update_exclusion: bool,
-    /// Every context's counts: the coder's kind (or integer) models by their index, coarse contexts with the high
-    /// bit set, an integer's length contexts with the next bit set (so a follower that is the fine model is one
-    /// context, as in the coder).
-    tables: HashMap<u32, Counts>,
+struct Chain<'a> {
+    variant: &'a ChainVariant,
+    /// Every context's counts, by dense number (`Dense`).
+    tables: Vec<Counts>,
     bits: f64,
 }
 
-impl Chain {
-    fn new(limit: u32, increment: u32, escape_weight: f64, update_exclusion: bool) -> Chain {
+impl Chain<'_> {
+    fn new(variant: &ChainVariant, contexts: usize) -> Chain<'_> {
         Chain {
-            limit,
-            increment,
-            escape_weight,
-            update_exclusion,
-            tables: HashMap::new(),
+            variant,
+            tables: vec![Counts::default(); contexts],
             bits: 0.0,
         }
     }
 
-    /// Codes `symbol` (below `alphabet`, at most 128) in the contexts `keys` (one per level, most specific first;
-    /// a repeated key is skipped).
-    fn code(&mut self, keys: &[u32], symbol: u32, alphabet: usize) {
-        let mut excluded = [false; KINDS];
-        for ruled_out in excluded.iter_mut().skip(alphabet) {
-            *ruled_out = true;
-        }
+    /// Codes `symbol` (below `alphabet`, at most 128) in the contexts `ids` (dense numbers, in the chain's order; a
+    /// repeated one is skipped). It runs as a decoder would: exclusions as a bit mask, and per context visited the
+    /// live total, one division (a range decoder's) and the running search up to the symbol; the bits are counted
+    /// on the side.
+    fn code(&mut self, ids: [u32; 3], symbol: u32, alphabet: u32) {
+        let mut excluded: u128 = if alphabet >= 128 { 0 } else { !0 << alphabet };
         let mut used = 0usize;
         let mut found = false;
-        for (level, &key) in keys.iter().enumerate() {
-            if keys[..level].contains(&key) {
+        for level in 0..3 {
+            if ids[..level].contains(&ids[level]) {
                 continue;
             }
             used = level + 1;
-            let Some(counts) = self.tables.get(&key) else {
-                continue;
-            };
-            let live: Vec<(u8, u32)> = counts
-                .symbols
-                .iter()
-                .copied()
-                .filter(|&(s, _)| !excluded[s as usize])
-                .collect();
-            let total: u32 = live.iter().map(|&(_, c)| c).sum();
-            if live.is_empty() {
+            let counts = &self.tables[ids[level] as usize];
+            let (mut total, mut live) = (0u32, 0u32);
+            for &(s, c) in &counts.symbols {
+                if excluded >> s & 1 == 0 {
+                    total += c;
+                    live += 1;
+                }
+            }
+            if live == 0 {
                 continue;
             }
-            let escape = self.escape_weight * live.len() as f64;
+            let escape = self.variant.escape_weight * f64::from(live);
             let denominator = f64::from(total) + escape;
-            let count = live
+            black_box(u32::MAX / ((2.0 * denominator) as u32).max(1));
+            let hit = counts
+                .symbols
                 .iter()
-                .find(|&&(s, _)| u32::from(s) == symbol)
+                .find(|&&(s, _)| excluded >> s & 1 == 0 && u32::from(s) == symbol)
                 .map_or(0, |&(_, c)| c);
-            if count > 0 {
-                self.bits -= (f64::from(count) / denominator).log2();
+            if hit > 0 {
+                self.bits -= (f64::from(hit) / denominator).log2();
                 found = true;
                 break;
             }
             self.bits -= (escape / denominator).log2();
-            for &(s, _) in &live {
-                excluded[s as usize] = true;
+            for &(s, _) in &counts.symbols {
+                excluded |= 1 << s;
             }
         }
         if !found {
-            let left = excluded.iter().filter(|&&e| !e).count().max(1);
-            self.bits += (left as f64).log2();
+            self.bits += f64::from((128 - excluded.count_ones()).max(1)).log2();
         }
-        let levels = if self.update_exclusion {
-            used
+        let levels = if self.variant.update_exclusion {
+            used.max(1)
         } else {
-            keys.len()
+            3
         };
-        for (level, &key) in keys.iter().enumerate().take(levels.max(1)) {
-            if keys[..level].contains(&key) {
-                continue;
+        for level in 0..levels {
+            if !ids[..level].contains(&ids[level]) {
+                self.tables[ids[level] as usize].update(symbol, self.variant.limit);
             }
-            let (limit, increment) = (self.limit, self.increment);
-            self.tables
-                .entry(key)
-                .or_default()
-                .update(symbol, increment, limit);
         }
     }
 }
@@ -164,7 +165,7 @@ impl Mix {
     }
 
     fn code(&mut self, event: &trace::KindEvent) {
-        let uniform = 1.0 / KINDS as f64;
+        let uniform = 1.0 / f64::from(KINDS);
         let prior = Mix::smoothed(self.coarse.get(&event.coarse), event.value, uniform, 0.5);
         let fine = Mix::smoothed(self.models.get(&event.fine), event.value, prior, 0.4);
         let follower = Mix::smoothed(self.models.get(&event.follower), event.value, prior, 0.4);
@@ -177,16 +178,16 @@ impl Mix {
         self.coarse
             .entry(event.coarse)
             .or_default()
-            .update(event.value, 1, limit);
+            .update(event.value, limit);
         self.models
             .entry(event.fine)
             .or_default()
-            .update(event.value, 1, limit);
+            .update(event.value, limit);
         if event.follower != event.fine {
             self.models
                 .entry(event.follower)
                 .or_default()
-                .update(event.value, 1, limit);
+                .update(event.value, limit);
         }
     }
 }
@@ -197,7 +198,6 @@ struct ChainVariant {
     order: [usize; 3],
     /// Counts halve once their total passes this.
     limit: u32,
-    increment: u32,
     escape_weight: f64,
     update_exclusion: bool,
 }
@@ -213,7 +213,6 @@ const fn chain(
         name,
         order,
         limit,
-        increment: 1,
         escape_weight,
         update_exclusion,
     }
@@ -254,115 +253,61 @@ const CHAINS: [ChainVariant; 7] = [
     ),
 ];
 
-/// The best chain (fine → follower → coarse, counts halved past 255, escape weight ½, update exclusion) as a decoder
-/// would run it: contexts in one dense table, exclusions as a bit mask, and per context the search a range decoder
-/// makes (the live total, one division, then the running sum up to the symbol). Returns the nanoseconds per kind of
-/// the fastest of `rounds` replays (model work and the division only: no bit input, no tree) and the bits, which
-/// must equal the slow chain's.
-fn timed_chain(events: &[trace::KindEvent], rounds: usize) -> (f64, f64) {
-    let mut ids: HashMap<u32, u32> = HashMap::new();
-    let keys: Vec<[u32; 3]> = events
+/// The best of `CHAINS` (fine → follower → coarse, counts halved past 255, escape weight ½, update exclusion),
+/// timed on the kinds.
+const BEST: usize = 5;
+
+/// Replays `symbols` (each with its context keys, in fine, follower, coarse order) through `variant`: its bits, and
+/// the nanoseconds per symbol of the fastest of `rounds` replays (the chain's work only: no bit input, no tree).
+fn replay(
+    variant: &ChainVariant,
+    symbols: &[([u32; 3], u32)],
+    alphabet: u32,
+    rounds: usize,
+) -> (f64, f64) {
+    let mut dense = Dense::default();
+    let ids: Vec<[u32; 3]> = symbols
         .iter()
-        .map(|event| {
-            [event.fine, event.follower, event.coarse | 0x8000_0000].map(|key| {
-                let next = ids.len() as u32;
-                *ids.entry(key).or_insert(next)
-            })
-        })
+        .map(|(keys, _)| variant.order.map(|level| dense.id(keys[level])))
         .collect();
-    let mut best_ns = f64::INFINITY;
-    let mut bits = 0.0;
-    for _ in 0..rounds {
-        let mut tables: Vec<Counts> = vec![Counts::default(); ids.len()];
-        let mut range: u32 = black_box(0xFFFF_FFFF);
-        let mut cost = 0.0f64;
+    let (mut bits, mut best_ns) = (0.0, f64::INFINITY);
+    for _ in 0..rounds.max(1) {
+        let mut chain = Chain::new(variant, dense.len());
         let start = Instant::now();
-        for (event, key) in events.iter().zip(&keys) {
-            let symbol = event.value as u8;
-            let mut excluded: u128 = 0;
-            let mut used = 0;
-            let mut found = false;
-            for level in 0..3 {
-                let id = key[level] as usize;
-                if key[..level].contains(&key[level]) {
-                    continue;
-                }
-                used = level + 1;
-                let counts = &tables[id];
-                let (mut total, mut live) = (0u32, 0u32);
-                for &(s, c) in &counts.symbols {
-                    if excluded >> s & 1 == 0 {
-                        total += c;
-                        live += 1;
-                    }
-                }
-                if live == 0 {
-                    continue;
-                }
-                // Escape weight ½: counts doubled, the escape count is the live symbols.
-                let denominator = 2 * total + live;
-                let unit = range / denominator;
-                let mut below = 0u32;
-                let mut hit = 0u32;
-                for &(s, c) in &counts.symbols {
-                    if excluded >> s & 1 == 1 {
-                        continue;
-                    }
-                    if s == symbol {
-                        hit = c;
-                        break;
-                    }
-                    below += c;
-                }
-                if hit > 0 {
-                    range = black_box(unit.max(1) * 2 * hit + (below & 1));
-                    cost -= (f64::from(2 * hit) / f64::from(denominator)).log2();
-                    found = true;
-                    break;
-                }
-                range = black_box(unit.max(1) * live);
-                cost -= (f64::from(live) / f64::from(denominator)).log2();
-                for &(s, _) in &counts.symbols {
-                    excluded |= 1u128 << s;
-                }
-            }
-            if !found {
-                let left = (128 - excluded.count_ones()).max(1);
-                cost += f64::from(left).log2();
-            }
-            for level in 0..used.max(1) {
-                if !key[..level].contains(&key[level]) {
-                    tables[key[level] as usize].update(event.value, 1, 255);
-                }
-            }
-            range = range.max(1 << 16) | 0xFFFF;
+        for (ids, (_, symbol)) in ids.iter().zip(symbols) {
+            chain.code(*ids, *symbol, alphabet);
         }
-        best_ns = best_ns.min(start.elapsed().as_secs_f64() * 1e9 / events.len() as f64);
-        bits = cost;
-        black_box(range);
+        best_ns = best_ns.min(start.elapsed().as_secs_f64() * 1e9 / symbols.len().max(1) as f64);
+        bits = chain.bits;
     }
-    (best_ns, bits)
+    (bits, best_ns)
 }
 
 /// The integers' heads (values below 15, or 15 for the escape) and escaped lengths (bit lengths below 32) through
 /// the best chain of `CHAINS` and the plain one, per category: bits against the mixed walks' (the top bits and raw
 /// bits below them stay as they are).
 fn integers(events: &[trace::UintEvent], totals: &mut HashMap<String, f64>) {
-    for (name, variant) in [("best", &CHAINS[5]), ("plain", &CHAINS[0])] {
-        let mut chain = Chain::new(
-            variant.limit,
-            variant.increment,
-            variant.escape_weight,
-            variant.update_exclusion,
-        );
-        for event in events {
-            let by_level = [event.fine, event.follower, event.coarse | 0x8000_0000];
-            let keys = variant.order.map(|level| by_level[level]);
+    for (name, variant) in [("best", &CHAINS[BEST]), ("plain", &CHAINS[0])] {
+        let mut dense = Dense::default();
+        let mut chain_ids = |keys: [u32; 3]| variant.order.map(|level| dense.id(keys[level]));
+        // Every context numbered first, so the chain's tables are allocated once.
+        let coded: Vec<_> = events
+            .iter()
+            .map(|event| {
+                let keys = [event.fine, event.follower, event.coarse | 0x8000_0000];
+                (
+                    chain_ids(keys),
+                    chain_ids(keys.map(|key| key | 0x4000_0000)),
+                )
+            })
+            .collect();
+        let mut chain = Chain::new(variant, dense.len());
+        for (event, (head_ids, length_ids)) in events.iter().zip(coded) {
             let before = chain.bits;
-            chain.code(&keys, event.value.min(15), 16);
+            chain.code(head_ids, event.value.min(15), 16);
             if event.value >= 15 {
                 let length = 63 - (u64::from(event.value) - 14).max(1).leading_zeros();
-                chain.code(&keys.map(|key| key | 0x4000_0000), length, 32);
+                chain.code(length_ids, length, 32);
             }
             *totals
                 .entry(format!("{} chain {name}", event.category))
@@ -399,19 +344,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let mixed: f64 = events.iter().map(|e| e.bits).sum();
         let mut variants: Vec<(&'static str, f64)> = Vec::new();
-        for variant in CHAINS {
-            let mut chain = Chain::new(
-                variant.limit,
-                variant.increment,
-                variant.escape_weight,
-                variant.update_exclusion,
-            );
-            for event in &events {
-                let by_level = [event.fine, event.follower, event.coarse | 0x8000_0000];
-                let keys = variant.order.map(|level| by_level[level]);
-                chain.code(&keys, event.value, KINDS);
+        let symbols: Vec<([u32; 3], u32)> = events
+            .iter()
+            .map(|e| ([e.fine, e.follower, e.coarse | 0x8000_0000], e.value))
+            .collect();
+        let mut best_ns = f64::NAN;
+        for (index, variant) in CHAINS.iter().enumerate() {
+            let rounds = if index == BEST { 5 } else { 1 };
+            let (bits, ns) = replay(variant, &symbols, KINDS, rounds);
+            if index == BEST {
+                best_ns = ns;
             }
-            variants.push((variant.name, chain.bits));
+            variants.push((variant.name, bits));
         }
         for limit in [255, 1023] {
             let mut mix = Mix {
@@ -446,12 +390,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ));
             *totals.entry(variant).or_default() += bits;
         }
-        let (ns, fast_bits) = timed_chain(&events, 5);
-        *totals
-            .entry("timed chain (same as the upd-excl esc0.5 chain)")
-            .or_default() += fast_bits;
         println!(
-            "{line} | file {:.1} KB | timed chain {ns:.1} ns per kind",
+            "{line} | file {:.1} KB | best chain {best_ns:.1} ns per kind",
             bytes.len() as f64 / 1024.0
         );
     }
