@@ -16,6 +16,7 @@ import { createShapedLink } from '../lib/shaped-link.mjs';
 import { parseProfile } from './profiles.mjs';
 import { resultsDir } from './results.mjs';
 import { median } from './stats.mjs';
+import { iperfReceiverReport, startIperfServer } from './truth.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,9 +54,7 @@ async function intervalRun(link, direction, port, seconds, originMs) {
   else argv.push('--get-server-output');
   const { code, output } = await link.exec(link.clientNs, 'iperf3', argv, { timeoutMs: (seconds + 20) * 1000 });
   if (code !== 0) throw new Error(`iperf3 failed (${code}): ${output.slice(0, 300)}`);
-  const report = JSON.parse(output);
-  const receiver = direction === 'down' ? report : report.server_output_json;
-  return (receiver?.intervals ?? []).map((/** @type {any} */ interval) => ({
+  return (iperfReceiverReport(JSON.parse(output), direction).intervals ?? []).map((/** @type {any} */ interval) => ({
     startMs: launchedMs + interval.sum.start * 1000,
     endMs: launchedMs + interval.sum.end * 1000,
     bytes: interval.sum.bytes,
@@ -106,16 +105,8 @@ const loadBefore = loadavg();
 /** @type {any[]} */
 const runs = [];
 const link = await createShapedLink({ prefix: args.prefix, downMbit: 100, upMbit: 100, emulator: true });
-/** One-shot iperf3 servers (`-1 -J`, as the truth runs them: an upload's receiver report needs the server's JSON). */
-const startServers = async () => {
-  const started = ports.map((port) =>
-    link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(port)], {
-      stdio: 'ignore',
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return started;
-};
+// The direction's tbf: down leaves the router toward the client, up toward the server (link-topology.mjs).
+const names = linkNames(args.prefix);
 /** @type {any[]} */
 let servers = [];
 try {
@@ -125,10 +116,8 @@ try {
     log(profile.id);
     for (let round = 1; round <= rounds; round++) {
       for (const direction of /** @type {('down' | 'up')[]} */ (args.directions.split(','))) {
-        servers = await startServers();
+        servers = await Promise.all(ports.map((port) => startIperfServer(link, port)));
         const originMs = Date.now();
-        // The direction's tbf: down leaves the router toward the client, up toward the server (link-topology.mjs).
-        const names = linkNames(args.prefix);
         const wire = sampleShaper(link, direction === 'down' ? names.routerClientDev : names.routerServerDev, originMs);
         const first = intervalRun(link, direction, ports[0], leadSeconds + joinedSeconds, originMs);
         await new Promise((resolve) => setTimeout(resolve, leadSeconds * 1000));

@@ -23,6 +23,35 @@ export function iperfWindow(rateMbit, baseSeconds) {
 }
 
 /**
+ * A one-shot iperf3 server (`-s -1 -J`: it serves one test, and its JSON report is what an upload's client relays
+ * with `--get-server-output`) in the server namespace on `port`, once it listens.
+ * @param {Link} link
+ * @param {number} [port]
+ */
+export async function startIperfServer(link, port = iperfPort) {
+  const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(port)], {
+    stdio: 'ignore',
+  });
+  // Bounded wait until the server listens: 40 tries, 50 ms apart.
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const probe = await link.exec(link.serverNs, 'ss', ['-Hltn', `sport = :${port}`], { timeoutMs: 3_000 });
+    if (probe.output.includes(String(port))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return server;
+}
+
+/**
+ * The receiver's part of an iperf3 client's JSON report: the client's own for a download (`-R`), the server's
+ * (relayed with `--get-server-output`) for an upload.
+ * @param {any} report
+ * @param {'down' | 'up'} direction
+ */
+export function iperfReceiverReport(report, direction) {
+  return direction === 'down' ? report : (report.server_output_json ?? {});
+}
+
+/**
  * iperf3 goodput in bits/s for one direction: receiver bytes over seconds after the warm-up.
  * @param {Link} link
  * @param {'down' | 'up'} direction
@@ -30,16 +59,8 @@ export function iperfWindow(rateMbit, baseSeconds) {
  * @param {number} [streams] parallel TCP streams (`-P`): one for the truth, more only in diagnostics
  */
 export async function iperfBps(link, direction, { seconds, warmUpSeconds }, streams = 1) {
-  const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(iperfPort)], {
-    stdio: 'ignore',
-  });
+  const server = await startIperfServer(link);
   try {
-    // Bounded wait until the server listens: 40 tries, 50 ms apart.
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const probe = await link.exec(link.serverNs, 'ss', ['-Hltn', `sport = :${iperfPort}`], { timeoutMs: 3_000 });
-      if (probe.output.includes(String(iperfPort))) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
     const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + warmUpSeconds)];
     args.push('-O', String(warmUpSeconds), '-J');
     if (streams > 1) args.push('-P', String(streams));
@@ -48,9 +69,7 @@ export async function iperfBps(link, direction, { seconds, warmUpSeconds }, stre
     const timeoutMs = (seconds + warmUpSeconds + 20) * 1000;
     const { code, output } = await link.exec(link.clientNs, 'iperf3', args, { timeoutMs });
     if (code !== 0) throw new Error(`iperf3 ${direction} failed (${code}): ${output.slice(0, 400)}`);
-    const report = JSON.parse(output);
-    // Upload: the receiver is the server, whose own report iperf3 relays with --get-server-output.
-    return iperfGoodputBps(direction === 'down' ? report : (report.server_output_json ?? {}));
+    return iperfGoodputBps(iperfReceiverReport(JSON.parse(output), direction));
   } finally {
     server.kill('SIGKILL');
   }
