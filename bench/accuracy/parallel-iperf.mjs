@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
-import { parseProfile } from './profiles.mjs';
+import { parseProfiles } from './profiles.mjs';
 import { resultsDir } from './results.mjs';
 import { median } from './stats.mjs';
 import { iperfBps, iperfWindow } from './truth.mjs';
@@ -27,11 +27,7 @@ const { values: args } = parseArgs({
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 const rounds = Math.max(1, Number(args.rounds));
 const streamCounts = args.streams.split(',').map((s) => Math.max(1, Math.round(Number(s))));
-const profiles = args.profiles.split(',').map((id) => {
-  const profile = parseProfile(id);
-  if (!profile) throw new Error(`not a profile: "${id}" (e.g. "100/100 80ms 0.5%")`);
-  return profile;
-});
+const profiles = parseProfiles(args.profiles);
 
 const startedAt = new Date();
 const loadBefore = loadavg();

@@ -74,3 +74,17 @@ export function parseProfile(text) {
   if (!rateOk(down) || !rateOk(up) || rtt > 2000 || jitter > rtt / 2 || loss >= 50) return undefined;
   return profile(down, up, rtt, loss, jitter);
 }
+
+/**
+ * The links of a comma-separated list (`--profiles` of the ad hoc diagnostics), each read by `parseProfile`; throws
+ * on the first entry that is not one.
+ * @param {string} list
+ * @returns {Profile[]}
+ */
+export function parseProfiles(list) {
+  return list.split(',').map((id) => {
+    const parsed = parseProfile(id);
+    if (!parsed) throw new Error(`not a profile: "${id}" (e.g. "100/100 80ms 0.5%")`);
+    return parsed;
+  });
+}

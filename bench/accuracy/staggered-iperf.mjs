@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { linkNames } from '../lib/link-topology.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
-import { parseProfile } from './profiles.mjs';
+import { parseProfiles } from './profiles.mjs';
 import { resultsDir } from './results.mjs';
 import { median } from './stats.mjs';
 import { iperfReceiverReport, startIperfServer } from './truth.mjs';
@@ -33,11 +33,7 @@ const rounds = Math.max(1, Number(args.rounds));
 const leadSeconds = Number(args.lead);
 const joinedSeconds = Number(args.seconds);
 const ports = [5211, 5212];
-const profiles = args.profiles.split(',').map((id) => {
-  const profile = parseProfile(id);
-  if (!profile) throw new Error(`not a profile: "${id}"`);
-  return profile;
-});
+const profiles = parseProfiles(args.profiles);
 
 /**
  * Receiver bytes of one iperf3 run in 250 ms intervals, each placed by the run's launch time (ms since `originMs`).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile, profiles } from '../profiles.mjs';
+import { parseProfile, parseProfiles, profiles } from '../profiles.mjs';
 
 describe('parseProfile', () => {
   it('reads back every listed profile from its id', () => {
@@ -22,5 +22,15 @@ describe('parseProfile', () => {
     for (const text of ['', '10', '10/2 40', 'ten/2', '0/2', '10/2 3000ms', '10/2 20ms ±15', '10/2 40ms 60%']) {
       expect(parseProfile(text), text).toBeUndefined();
     }
+  });
+});
+
+describe('parseProfiles', () => {
+  it('reads a comma-separated list of links and names the first entry that is not one', () => {
+    expect(parseProfiles('100/100 80ms 0.5%,5/1 200ms 2%').map((p) => p.id)).toEqual([
+      '100/100 80ms 0.5%',
+      '5/1 200ms 2%',
+    ]);
+    expect(() => parseProfiles('100/100 80ms 0.5%,fast')).toThrow('not a profile: "fast"');
   });
 });
