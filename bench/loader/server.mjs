@@ -24,6 +24,7 @@ import { initSync } from '@speedkit/binast/wasm';
 import {
   binastFetchPath,
   binastQuery,
+  loaderTagPlacement,
   nativeScriptRule,
   preloadsBinast,
   ranPlainBefore,
@@ -131,7 +132,32 @@ function annotate(html, { always, deploy, cookie }) {
     }
     return `<script type="binast" src="${src}" ${hint}></script>`;
   });
-  return always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked;
+  return placeLoaderTag(always ? marked.replace('binast-loader.min.js"', 'binast-loader.min.js" data-always') : marked);
+}
+
+/**
+ * The loader's tag moved as the Worker moves it (`loaderTagPlacement`): down to the first script that may need the
+ * loader (not one written back), else to the end of the body. The demo pages' tags are all `<script …></script>`.
+ * @param {string} html
+ */
+function placeLoaderTag(html) {
+  const placement = loaderTagPlacement();
+  /** @param {string} attributes @param {string} name */
+  const attribute = (attributes, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(attributes)?.[1];
+  const placed = html.replace(/<script\b([^>]*)>(?:[^<]*)<\/script>|<\/body>/g, (tag, attributes) => {
+    if (attributes === undefined) return placement.end() + tag;
+    const type = attribute(attributes, 'type') ?? '';
+    const loader = {
+      src: attribute(attributes, 'src') ?? '',
+      type,
+      async: /\sasync\b/.test(attributes),
+      defer: /\sdefer\b/.test(attributes),
+    };
+    if (placement.hold(loader, () => tag)) return '';
+    const writtenBack = type === '' && attribute(attributes, 'data-binast-size') !== undefined;
+    return placement.before({ type, writtenBack }) + tag;
+  });
+  return placed + placement.end();
 }
 
 /** @type {Map<string, Uint8Array>} compressed bodies, made on first use */

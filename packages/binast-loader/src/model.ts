@@ -274,3 +274,49 @@ export function nativeScriptRule(): (script: { runsPlain: boolean; mode: Executi
     return runsPlain && !loaderRunsBlocking;
   };
 }
+
+/** A script `type` the browser runs as JavaScript: none, `module`, or a JavaScript MIME type (HTML's list). */
+export const runsAsJavaScript = (type: string) =>
+  /^(module|(text|application)\/(x-)?(java|ecma|j|live)script(1\.[0-5])?)?$/.test(type.trim().toLowerCase());
+
+/** The loader's own file (`binast-loader.min.js`, `binast-loader.js`, …) by its name in a script's `src`. */
+export const isLoaderSrc = (src: string) => /(^|\/)binast-loader[\w.-]*\.js([?#]|$)/.test(src.trim());
+
+/**
+ * The Worker's third rule: where the loader's own tag goes. A parser-blocking loader tag in `<head>` costs every view
+ * its evaluation and an observer callback per parser batch before the first library runs (≈ 3.4 ms per view,
+ * bench/loader/README.md "Repeat views"), and on a view whose opt-in scripts were all written back it has nothing to
+ * do but record them, which it can do as well from a later place: its first scan finds them. So the Worker moves the
+ * tag down to just before the first script that may need the loader to have run — an opt-in script it did not
+ * write back, or any other script that runs JavaScript (it may read `binast.ready` or call `binast.scan()`) — and,
+ * when there is none, to the end of the body. Only a parser-blocking `<script src>` is moved (an `async` or `defer`
+ * tag blocks nothing, an inlined loader has no `src` to re-emit), and only the first one. Fed every `<script>` in
+ * document order: `hold` for each script that is not opt-in (true: the caller removes that element, the loader's
+ * tag, and `html` is what re-emits it), `before` for each script held back or not (the HTML to insert in front of it),
+ * and `end` once the body or the document ends.
+ */
+export function loaderTagPlacement() {
+  let held = '';
+  let moved = false;
+  const end = () => {
+    const out = held;
+    held = '';
+    return out;
+  };
+  return {
+    hold(tag: { src: string; type: string; async: boolean; defer: boolean }, html: () => string): boolean {
+      const type = tag.type.trim().toLowerCase();
+      if (moved || tag.async || tag.defer || type === 'module' || !runsAsJavaScript(type) || !isLoaderSrc(tag.src))
+        return false;
+      moved = true;
+      held = html();
+      return true;
+    },
+    before(script: { type: string; writtenBack: boolean }): string {
+      const type = script.type.trim().toLowerCase();
+      const needsLoader = type === 'binast' || type === 'binast-module' || runsAsJavaScript(type);
+      return script.writtenBack || !needsLoader ? '' : end();
+    },
+    end,
+  };
+}

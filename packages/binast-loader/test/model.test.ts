@@ -7,6 +7,8 @@ import {
   decoderRoundTrips,
   decoderWireBytes,
   decodeWireBytesPerMs,
+  isLoaderSrc,
+  loaderTagPlacement,
   mainThreadWireBytesPerMs,
   mayWin,
   mergePlainKeys,
@@ -17,6 +19,7 @@ import {
   readPlainCookie,
   readVisitor,
   regenerateShare,
+  runsAsJavaScript,
   scriptKey,
   shouldPreload,
   visitorHint,
@@ -344,5 +347,65 @@ describe('the plain-script cookie: which scripts recent views ran as JavaScript'
     const many = Array.from({ length: 40 }, (_, i) => i.toString(36));
     expect(mergePlainKeys(['new'], many).split('.')).toEqual(['new', ...many.slice(0, plainCookieKeys - 1)]);
     expect(readPlainCookie(`binast-plain=${mergePlainKeys(['new'], many)}`)).toHaveLength(plainCookieKeys);
+  });
+});
+
+describe("loaderTagPlacement: where the Worker moves the loader's own tag", () => {
+  const loader = { src: '/binast/binast-loader.min.js', type: '', async: false, defer: false };
+  const html = '<script src="/binast/binast-loader.min.js"></script>';
+
+  it('knows the JavaScript types and the loader by its file name', () => {
+    for (const type of ['', ' Module ', 'text/javascript', 'application/x-javascript', 'text/javascript1.5'])
+      expect(runsAsJavaScript(type)).toBe(true);
+    for (const type of ['binast', 'application/json', 'application/ld+json', 'importmap', 'text/template'])
+      expect(runsAsJavaScript(type)).toBe(false);
+    for (const src of [
+      '/binast/binast-loader.min.js',
+      'binast-loader.js?v=3',
+      'https://cdn.example/binast-loader.min.js#x',
+    ])
+      expect(isLoaderSrc(src)).toBe(true);
+    for (const src of ['/binast/binast.js', '/js/my-binast-loader.min.js', '/binast-loader.min.json', ''])
+      expect(isLoaderSrc(src)).toBe(false);
+  });
+
+  it('holds the first parser-blocking loader tag and gives it back before the first script that may need it', () => {
+    const placement = loaderTagPlacement();
+    expect(placement.hold(loader, () => html)).toBe(true);
+    // A second loader tag is just another script: the first comes back in front of it.
+    expect(placement.hold(loader, () => 'second')).toBe(false);
+    expect(placement.before({ type: '', writtenBack: true })).toBe('');
+    expect(placement.before({ type: 'application/ld+json', writtenBack: false })).toBe('');
+    expect(placement.before({ type: 'binast', writtenBack: false })).toBe(html);
+    expect(placement.before({ type: 'binast', writtenBack: false })).toBe('');
+    expect(placement.end()).toBe('');
+    for (const type of ['', 'module', 'binast-module']) {
+      const other = loaderTagPlacement();
+      other.hold(loader, () => html);
+      expect(other.before({ type, writtenBack: false })).toBe(html);
+    }
+  });
+
+  it('gives it back at the end when every script was written back', () => {
+    const placement = loaderTagPlacement();
+    placement.hold(loader, () => html);
+    expect(placement.before({ type: '', writtenBack: true })).toBe('');
+    expect(placement.end()).toBe(html);
+    expect(placement.end()).toBe('');
+  });
+
+  it('leaves async, deferred, module and inlined loader tags, and other scripts, where they are', () => {
+    for (const tag of [
+      { ...loader, async: true },
+      { ...loader, defer: true },
+      { ...loader, type: 'module' },
+      { ...loader, type: 'application/json' },
+      { ...loader, src: '' },
+      { ...loader, src: '/js/app.js' },
+    ]) {
+      const placement = loaderTagPlacement();
+      expect(placement.hold(tag, () => html)).toBe(false);
+      expect(placement.end()).toBe('');
+    }
   });
 });

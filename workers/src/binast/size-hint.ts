@@ -1,5 +1,6 @@
 import {
   binastFetchPath,
+  loaderTagPlacement,
   nativeScriptRule,
   preloadsBinast,
   ranPlainBefore,
@@ -48,14 +49,31 @@ export function parseHint(text: string): [number, number] | null {
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
+ * An empty element's HTML again from its name and attributes (the loader's tag, re-emitted where it moves). The
+ * rewriter hands attribute values over as they stand in the page, entities undecoded, so only a quote (possible in a
+ * single-quoted value) needs escaping.
+ */
+const emptyElementHtml = (element: Element) => {
+  const attributes = [...element.attributes].map(([name, value = '']) => ` ${name}="${value.replace(/"/g, '&quot;')}"`);
+  return `<${element.tagName}${attributes.join('')}></${element.tagName}>`;
+};
+
+/** Puts `html` in front of `script` unless it is empty. */
+const insertBefore = (script: Element, html: string) => {
+  if (html) script.before(html, { html: true });
+};
+
+/**
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
  * Where the loader is going to run the plain script (`shouldPreload`: the loader's own cost model, fed what the
  * visitor's earlier view left in its cookies, else at 1.6 Mbit/s with the decoder cached; always when BinaryAST is
  * not smaller), a classic blocking script goes back to the plain `<script src>` it stands for, its size hint kept
  * so the loader records it (`nativeScriptRule`: not after a blocking script the loader still runs); the others get a `<link rel=preload>` (modulepreload for modules; with the script's `crossorigin`, and the
  * nonce the loader will use) before the element, which the browser's preload scanner finds as early as it would the
- * plain `<script src>`. Scripts without a stored hint, cross-origin ones and pages without a store are left as they
- * are; any error serves the page untouched.
+ * plain `<script src>`. The loader's own parser-blocking tag moves down to the first script that may need it, or to
+ * the end of the body (`loaderTagPlacement`): on a view whose scripts were all written back it then runs after them.
+ * Scripts without a stored hint, cross-origin ones and pages without a store are left as they are; any error serves
+ * the page untouched.
  */
 export const binastHintMiddleware: Middleware = async (request, env, _ctx, next) => {
   const response = await next(request);
@@ -74,6 +92,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   let loaderNonce: string | null = null;
   let always = false;
   const native = nativeScriptRule();
+  const placement = loaderTagPlacement();
   /** A same-origin script's URL, else null (cross-origin, unparsable). */
   const sameOrigin = (src: string) => {
     try {
@@ -97,6 +116,14 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             loaderNonce = script.getAttribute('nonce') ?? loaderNonce;
             // The loader's `data-always`: it asks for BinaryAST whatever the model says, so nothing runs plain.
             always ||= script.hasAttribute('data-always');
+            const tag = {
+              src: script.getAttribute('src') ?? '',
+              type: kind,
+              async: script.hasAttribute('async'),
+              defer: script.hasAttribute('defer'),
+            };
+            if (placement.hold(tag, () => emptyElementHtml(script))) script.remove();
+            else insertBefore(script, placement.before({ type: kind, writtenBack: false }));
             return;
           }
           const src = script.getAttribute('src') ?? '';
@@ -109,6 +136,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           if (!plan || !hint) {
             // Left to the loader as it is: later blocking scripts must not overtake it.
             if (plan) native({ runsPlain: false, mode: plan.mode });
+            insertBefore(script, placement.before({ type: kind, writtenBack: false }));
             return;
           }
           // The link speed an earlier view measured and whether its decoder is cached go to the loader with the
@@ -137,6 +165,8 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             if (nonce !== null) script.setAttribute('nonce', nonce);
             return;
           }
+          // The loader runs this one: it must have started by now.
+          insertBefore(script, placement.before({ type: kind, writtenBack: false }));
           if (!runsPlain) return;
           // The loader reads this and runs the plain script, which the preload below already started.
           script.setAttribute('data-binast-preloaded', '');
@@ -150,6 +180,21 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             .join('');
           const rel = kind === 'binast-module' ? 'modulepreload' : 'preload';
           script.before(`<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${copied}>`, { html: true });
+        },
+      })
+      .on('body', {
+        element(body) {
+          body.onEndTag((end) => {
+            const held = placement.end();
+            if (held) end.before(held, { html: true });
+          });
+        },
+      })
+      .onDocument({
+        // A page without `</body>`: the end of the document.
+        end(end) {
+          const held = placement.end();
+          if (held) end.append(held, { html: true });
         },
       })
       .transform(response);

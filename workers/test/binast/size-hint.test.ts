@@ -8,8 +8,11 @@ import { binastAccept, callBinast, clearVariants, demoScript } from './helpers';
 
 beforeEach(clearVariants);
 
-const page = (body: string) =>
-  `<!doctype html><html><head><script src="/binast/binast-loader.min.js"></script></head><body>${body}</body></html>`;
+const loaderTag = '<script src="/binast/binast-loader.min.js"></script>';
+const page = (body: string) => `<!doctype html><html><head>${loaderTag}</head><body>${body}</body></html>`;
+/** `page(body)` as the Worker serves it when the first script of the body may need the loader: moved in front of it. */
+const pageWithLoaderInBody = (body: string) =>
+  `<!doctype html><html><head></head><body>${loaderTag}${body}</body></html>`;
 
 async function annotate(html: string, headers: Record<string, string> = {}, cookie?: string) {
   const next = async () =>
@@ -102,7 +105,7 @@ describe('pages get the hint on their opt-in scripts', () => {
     // No earlier view ran d3 plain (no plain-script cookie), so no plain copy is cached: the loader is going to ask
     // for BinaryAST at once, and the page preloads it by its own URL, which the loader fetches.
     expect(slowWithDecoder.text).toContain(
-      '<link rel="preload" as="fetch" crossorigin href="/js/d3.js?__binast"><script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1" data-binast-fetch="/js/d3.js?__binast"></script>',
+      `<link rel="preload" as="fetch" crossorigin href="/js/d3.js?__binast">${loaderTag}<script type="binast" src="/js/d3.js" data-binast-size="93434 73599 1.4 1" data-binast-fetch="/js/d3.js?__binast"></script>`,
     );
     expect(slowWithDecoder.text).not.toContain('as="script"');
     // An earlier view ran this d3 plain (its key in the plain-script cookie): its copy in the HTTP cache beats
@@ -206,13 +209,14 @@ describe('pages get the hint on their opt-in scripts', () => {
       '<script src="/js/big.js"></script><script type="binast" src="https://cdn.example/js/big.js"></script>' +
       '<script type="binast" src="/js/unknown.js"></script><script type="binast">inline()</script>';
     const { text } = await annotate(page(body));
-    expect(text).toBe(page(body));
+    // Only the loader's tag moved, to just before the first script (which may read `binast`).
+    expect(text).toBe(pageWithLoaderInBody(body));
   });
 
   it('ignores a hint it cannot read', async () => {
     await putHint('/js/big.js', 'garbage');
     const body = '<script type="binast" src="/js/big.js"></script>';
-    expect((await annotate(page(body))).text).toBe(page(body));
+    expect((await annotate(page(body))).text).toBe(pageWithLoaderInBody(body));
   });
 
   it('passes non-HTML responses and errors through untouched', async () => {
@@ -226,5 +230,73 @@ describe('pages get the hint on their opt-in scripts', () => {
     expect(response.headers.get('etag')).toBe('"j"');
     const missing = await annotate('<p>gone</p>', {});
     expect(missing.text).toBe('<p>gone</p>');
+  });
+});
+
+describe("the loader's own tag moves down to the first script that needs it", () => {
+  const big = '<script type="binast" src="/js/big.js"></script>';
+  const scripts = `${big}<script type="binast" src="/js/mid.js"></script><script type="binast" src="/js/small.js"></script>`;
+  beforeEach(async () => {
+    await putHint('/js/big.js', '1000 1200');
+    await putHint('/js/mid.js', '1000 700');
+    await putHint('/js/small.js', '1000 300');
+  });
+
+  it('runs after every script when all of them were written back (a repeat view)', async () => {
+    const ranPlain = ['/js/big.js', '/js/mid.js', '/js/small.js'].map((path) => scriptKey(path, 1000)).join('.');
+    const { text } = await annotate(page(scripts), {}, `binast-link=1.4; binast-decoder=1; binast-plain=${ranPlain}`);
+    expect(text).toBe(
+      '<!doctype html><html><head></head><body>' +
+        '<script src="/js/big.js" data-binast-size="1000 1200 1.4 1"></script>' +
+        '<script src="/js/mid.js" data-binast-size="1000 700 1.4 1"></script>' +
+        '<script src="/js/small.js" data-binast-size="1000 300 1.4 1"></script>' +
+        `${loaderTag}</body></html>`,
+    );
+  });
+
+  it('comes just before the first opt-in script left to it, after the written-back ones', async () => {
+    const { text } = await annotate(page(scripts));
+    // A first visit: small.js may win on a slow link, so the loader decides it at run time.
+    expect(text).toContain(
+      '<script src="/js/mid.js" data-binast-size="1000 700"></script>' +
+        `${loaderTag}<script type="binast" src="/js/small.js" data-binast-size="1000 300"></script>`,
+    );
+    expect(text).toContain('<head></head>');
+  });
+
+  it('stays before any other script that runs, which may use `binast`, and skips data scripts', async () => {
+    const html =
+      `<!doctype html><html><head>${loaderTag}<script type="application/ld+json">{}</script>` +
+      `<script>binast.ready.then(report)</script></head><body>${scripts}</body></html>`;
+    const { text } = await annotate(html);
+    expect(text).toContain(`<script type="application/ld+json">{}</script>${loaderTag}<script>binast.ready`);
+    const module = `<!doctype html><html><head>${loaderTag}</head><body><script type="module" src="/m.js"></script></body></html>`;
+    expect((await annotate(module)).text).toContain(`<body>${loaderTag}<script type="module"`);
+  });
+
+  it('keeps every attribute of the tag as written, and its place when it is async, deferred or inlined', async () => {
+    const tag = `<script src="/binast/binast-loader.min.js?v=2" nonce="L&amp;1" data-beacon='/b?a=1&amp;c="2"' data-always></script>`;
+    const written = await annotate(`<!doctype html><html><head>${tag}</head><body>${big}</body></html>`);
+    // The values come as they stand in the page (entities undecoded) and go back double-quoted.
+    const moved =
+      '<script src="/binast/binast-loader.min.js?v=2" nonce="L&amp;1" data-beacon="/b?a=1&amp;c=&quot;2&quot;" data-always=""></script>';
+    expect(written.text).toBe(
+      `<!doctype html><html><head></head><body>${moved}<script type="binast" src="/js/big.js" data-binast-size="1000 1200"></script></body></html>`,
+    );
+    for (const kept of [
+      '<script async src="/binast/binast-loader.min.js"></script>',
+      '<script defer src="/binast/binast-loader.min.js"></script>',
+      '<script data-decoder="/binast/binast.js">/* the loader, inlined */</script>',
+    ]) {
+      const html = `<!doctype html><html><head>${kept}</head><body>${scripts}</body></html>`;
+      expect((await annotate(html)).text).toContain(`<head>${kept}</head>`);
+    }
+  });
+
+  it('ends the document when the page has no closing body tag', async () => {
+    const { text } = await annotate(`<!doctype html><head>${loaderTag}</head><body>${big}`);
+    expect(text).toBe(
+      `<!doctype html><head></head><body><script src="/js/big.js" data-binast-size="1000 1200"></script>${loaderTag}`,
+    );
   });
 });
