@@ -4,7 +4,7 @@
 // The variants isolate one difference between the plain and the loader page each; they are written next to the demo
 // pages in apps/speedtest/dist/demo (build output) for the run and removed after it.
 // Usage (root, after `npm run build`): node bench/loader/probe.mjs [--profile 1.6|10|100] [--runs 5] [--prefix P]
-//   [--trace] [--repeat | --new-deploy] [--only name,name] [--compare-loader file] [--chromium-arg --flag=value]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
+//   [--trace] [--repeat | --third | --new-deploy] [--only name,name] [--compare-loader file] [--chromium-arg --flag=value]. Prints each sample and the medians; writes bench/results/loader-probe-<profile>.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,7 +24,9 @@ const trace = process.argv.includes('--trace');
 /** One more Chromium switch for every variant (e.g. `--force-effective-connection-type=4G`), to test a lead. */
 const chromiumArg = arg('--chromium-arg', '');
 /** Measure a repeat view: the page loaded once (and left after its after-load work), then again from the cache. */
-const repeat = process.argv.includes('--repeat');
+const repeat = process.argv.includes('--repeat') || process.argv.includes('--third');
+/** Measure the third view (two earlier views): V8 then takes the scripts from the code cache the second produced. */
+const earlierViews = process.argv.includes('--third') ? 2 : 1;
 /**
  * Measure a new deploy as bench:loader does: an earlier view of the previous deploy (`?deploy=1`) loaded completely,
  * the decoder started after it on every page but the plain ones, then the next deploy (`?deploy=2`, new script URLs).
@@ -52,7 +54,8 @@ const sizes = Object.fromEntries(
 
 /** Variant pages written for the run: name -> HTML (served through bench/loader/server.mjs's size-hint rewriting). */
 const pages = {
-  // The plain page with the loader's tag in <head> (it finds no opt-in script): the cost of its request alone.
+  // The plain page with the loader's tag in <head> (it finds no opt-in script): the cost of its request alone. Since
+  // 2026-11-27 the server moves that tag in front of the page's first script, which is not written back.
   'plain+loader-tag': plainHtml.replace('</title>', `</title>\n    ${loaderTag}`),
   // The loader page with the loader inlined: no request of its own.
   'loader-inline': loaderHtml.replace(
@@ -115,6 +118,10 @@ const variantPaths = {
   // The loader page whose earlier view starts no decoder after load (the decoder's localStorage mark is set before
   // it, so remember.ts finds it cached): to see what the earlier view's decoder warm-up costs the next view.
   'loader-unwarmed': '/demo/loader-libs',
+  // Repeat views only: the plain page measured with the cookies a loader page's earlier view leaves (`withCookies`),
+  // and the loader page measured without them (cleared after its earlier views): whether cookies cost a cached view.
+  'plain+cookies': '/demo/loader-libs-plain',
+  'loader-nocookies': '/demo/loader-libs',
   ...Object.fromEntries(Object.keys(pages).map((name) => [name, `/demo/h21probe-${name}`])),
 };
 const only = arg('--only', '');
@@ -148,6 +155,35 @@ function scriptEvents(/** @type {Buffer} */ buffer, /** @type {number} */ navSta
   return byScript;
 }
 
+/**
+ * What a loader page's earlier view leaves in the cookie jar at 100 Mbit/s (remember.ts: the link it measured, the
+ * scripts it ran plain), for the `plain+cookies` variant.
+ * @param {string} origin
+ */
+const withCookies = (origin) =>
+  [
+    ['binast-link', '87.4'],
+    ['binast-plain', '1x0kq3c.0b8sl2f.1h6gq9e.0zq5nmc.17mnbf4'],
+  ].map(([name, value]) => ({ name, value, url: `${origin}/` }));
+
+/**
+ * How long the page's renderer main thread ran tasks between navigation start and the app's mark: the sum of its
+ * top-level tasks' durations, each clipped to that window (the thread that recorded the navigation start).
+ * @param {any[]} events
+ * @param {{ pid: number, tid: number, ts: number }} navStart
+ * @param {number} executedMs
+ */
+function mainThreadBusyMs(events, navStart, executedMs) {
+  const end = navStart.ts + executedMs * 1000;
+  let totalUs = 0;
+  for (const event of events) {
+    if (event.ph !== 'X' || event.pid !== navStart.pid || event.tid !== navStart.tid) continue;
+    if (event.name !== 'ThreadControllerImpl::RunTask' && event.name !== 'RunTask') continue;
+    totalUs += Math.max(0, Math.min(event.ts + event.dur, end) - Math.max(event.ts, navStart.ts));
+  }
+  return totalUs / 1000;
+}
+
 const link = await createShapedLink({ prefix, downMbit: 100, upMbit: 50, emulator: true });
 try {
   const server = link.spawn(link.serverNs, process.execPath, ['bench/loader/server.mjs', '8816'], {
@@ -176,6 +212,8 @@ try {
   const executed = {};
   /** @type {Record<string, unknown>[]} */
   const samples = [];
+  /** @type {Record<string, number[]>} with --trace: the renderer main thread's task time before the app's mark */
+  const busy = {};
   for (let run = 0; run < runs; run++) {
     // Forwards in even runs, backwards in odd ones, as bench:loader: what a page leaves behind precedes each variant
     // as often as it follows it.
@@ -196,8 +234,11 @@ try {
             localStorage.binastDecoder = new URL('/demo/loader/binast.js', location.href).href;
           });
         }
-        await earlierView(page, `${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`, loaderPage);
+        for (let view = 0; view < (newDeploy ? 1 : earlierViews); view++)
+          await earlierView(page, `${origin}${newDeploy ? withDeploy(1).replace('always&', '') : path}`, loaderPage);
         if (loaderPage && newDeploy) await startDecoder(page);
+        if (name === 'loader-nocookies') await context.clearCookies();
+        if (name === 'plain+cookies') await context.addCookies(withCookies(origin));
       }
       if (trace)
         await browser.startTracing(page, {
@@ -231,6 +272,8 @@ try {
         };
       });
       let scripts;
+      /** @type {number | undefined} */
+      let busyMs;
       if (trace) {
         const buffer = await browser.stopTracing();
         writeFileSync(`/tmp/${prefix}-trace-${name}-${run}.json`, buffer);
@@ -238,13 +281,15 @@ try {
         const navStarts = events.filter((/** @type {any} */ e) => e.name === 'navigationStart');
         const navStart = navStarts.at(-1);
         scripts = navStart ? scriptEvents(buffer, navStart.ts) : undefined;
+        busyMs = navStart ? mainThreadBusyMs(events, navStart, metrics.executedMs) : undefined;
       }
       await context.close();
       executed[name] = [...(executed[name] ?? []), metrics.executedMs];
-      samples.push({ name, run, ...metrics, scripts });
+      samples.push({ name, run, ...metrics, scripts, busyMs });
+      if (busyMs !== undefined) (busy[name] ??= []).push(busyMs);
       const newConnections = metrics.resources.filter((r) => r.newConnection).length;
       process.stdout.write(
-        `${name} run ${run + 1}: executed ${metrics.executedMs.toFixed(0)} ms, DCL ${metrics.domContentLoadedMs} ms, HTML end ${metrics.htmlResponseEndMs} ms, ${newConnections} new connections\n`,
+        `${name} run ${run + 1}: executed ${metrics.executedMs.toFixed(0)} ms${busyMs === undefined ? '' : ` (main thread busy ${busyMs.toFixed(1)} ms before it)`}, DCL ${metrics.domContentLoadedMs} ms, HTML end ${metrics.htmlResponseEndMs} ms, ${newConnections} new connections\n`,
       );
       for (const r of metrics.resources)
         process.stdout.write(
@@ -269,7 +314,7 @@ try {
     const ratios = (executed[name] ?? []).map((value, run) => value / (executed.plain?.[run] ?? Number.NaN));
     const paired = pairedSummary(ratios);
     process.stdout.write(
-      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.median.toFixed(3)}x, 95 % ${paired.low.toFixed(3)}-${paired.high.toFixed(3)}, ${paired.slower} of ${ratios.length} slower)\n`,
+      `  ${name.padEnd(18)} ${ms.toFixed(0)} ms  ${(ms / base).toFixed(3)}x plain  (paired per run: ${paired.median.toFixed(3)}x, 95 % ${paired.low.toFixed(3)}-${paired.high.toFixed(3)}, ${paired.slower} of ${ratios.length} slower)${busy[name] ? `, main thread busy ${median(busy[name]).toFixed(1)} ms before the mark` : ''}\n`,
     );
   }
   writeFileSync(
