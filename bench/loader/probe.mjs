@@ -286,7 +286,7 @@ try {
       await context.close();
       executed[name] = [...(executed[name] ?? []), metrics.executedMs];
       samples.push({ name, run, ...metrics, scripts, busyMs });
-      if (busyMs !== undefined) (busy[name] ??= []).push(busyMs);
+      if (busyMs !== undefined) busy[name] = [...(busy[name] ?? []), busyMs];
       const newConnections = metrics.resources.filter((r) => r.newConnection).length;
       process.stdout.write(
         `${name} run ${run + 1}: executed ${metrics.executedMs.toFixed(0)} ms${busyMs === undefined ? '' : ` (main thread busy ${busyMs.toFixed(1)} ms before it)`}, DCL ${metrics.domContentLoadedMs} ms, HTML end ${metrics.htmlResponseEndMs} ms, ${newConnections} new connections\n`,
