@@ -242,7 +242,7 @@ try {
       }
       if (trace)
         await browser.startTracing(page, {
-          categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline'],
+          categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
         });
       await loadUntilExecuted(page, `${origin}${newDeploy ? withDeploy(2) : path}`);
       const metrics = await page.evaluate(() => {
