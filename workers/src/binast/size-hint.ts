@@ -93,6 +93,8 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   let always = false;
   const native = nativeScriptRule();
   const placement = loaderTagPlacement();
+  // Inside a <template> or <noscript> a script never runs, and a loader put there would not run either.
+  let inert = 0;
   /** A same-origin script's URL, else null (cross-origin, unparsable). */
   const sameOrigin = (src: string) => {
     try {
@@ -116,6 +118,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             loaderNonce = script.getAttribute('nonce') ?? loaderNonce;
             // The loader's `data-always`: it asks for BinaryAST whatever the model says, so nothing runs plain.
             always ||= script.hasAttribute('data-always');
+            if (inert > 0) return;
             const tag = {
               src: script.getAttribute('src') ?? '',
               type: kind,
@@ -136,7 +139,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           if (!plan || !hint) {
             // Left to the loader as it is: later blocking scripts must not overtake it.
             if (plan) native({ runsPlain: false, mode: plan.mode });
-            insertBefore(script, placement.before({ type: kind, writtenBack: false }));
+            if (inert === 0) insertBefore(script, placement.before({ type: kind, writtenBack: false }));
             return;
           }
           // The link speed an earlier view measured and whether its decoder is cached go to the loader with the
@@ -166,7 +169,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             return;
           }
           // The loader runs this one: it must have started by now.
-          insertBefore(script, placement.before({ type: kind, writtenBack: false }));
+          if (inert === 0) insertBefore(script, placement.before({ type: kind, writtenBack: false }));
           if (!runsPlain) return;
           // The loader reads this and runs the plain script, which the preload below already started.
           script.setAttribute('data-binast-preloaded', '');
@@ -180,6 +183,14 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             .join('');
           const rel = kind === 'binast-module' ? 'modulepreload' : 'preload';
           script.before(`<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${copied}>`, { html: true });
+        },
+      })
+      .on('template, noscript', {
+        element(element) {
+          inert++;
+          element.onEndTag(() => {
+            inert--;
+          });
         },
       })
       .on('body', {

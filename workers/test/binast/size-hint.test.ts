@@ -293,6 +293,18 @@ describe("the loader's own tag moves down to the first script that needs it", ()
     }
   });
 
+  it('never goes into a <template> or <noscript>, where it would not run', async () => {
+    const html =
+      `<!doctype html><html><head>${loaderTag}</head><body><template><script src="/t.js"></script></template>` +
+      `<noscript><script src="/n.js"></script></noscript>${big}</body></html>`;
+    const { text } = await annotate(html);
+    // big.js is written back, so the loader ends the body; the scripts in the template and noscript did not count.
+    expect(text).toContain(
+      '<template><script src="/t.js"></script></template><noscript><script src="/n.js"></script></noscript>' +
+        `<script src="/js/big.js" data-binast-size="1000 1200"></script>${loaderTag}</body>`,
+    );
+  });
+
   it('ends the document when the page has no closing body tag', async () => {
     const { text } = await annotate(`<!doctype html><head>${loaderTag}</head><body>${big}`);
     expect(text).toBe(
