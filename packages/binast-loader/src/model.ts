@@ -290,12 +290,13 @@ export const isLoaderSrc = (src: string) => /(^|\/)binast-loader[\w.-]*\.js([?#]
  * tag down to just before the first script that may need the loader to have run — an opt-in script it did not
  * write back, or any other script that runs JavaScript (it may read `binast.ready` or call `binast.scan()`) — and,
  * when there is none, to the end of the body. Only a parser-blocking `<script src>` is moved (an `async` or `defer`
- * tag blocks nothing, an inlined loader has no `src` to re-emit), and only the first one. Fed every `<script>` in
+ * tag blocks nothing, an inlined loader has no `src` to re-emit), and only the first one; `isLoader` tells the
+ * loader's `src` (by default its file name; the Worker adds the URL its rewrite inserts). Fed every `<script>` in
  * document order: `hold` for each script that is not opt-in (true: the caller removes that element, the loader's
  * tag, and `html` is what re-emits it), `before` for each script held back or not (the HTML to insert in front of it),
  * and `end` once the body or the document ends.
  */
-export function loaderTagPlacement() {
+export function loaderTagPlacement(isLoader: (src: string) => boolean = isLoaderSrc) {
   let held = '';
   let moved = false;
   const end = () => {
@@ -306,7 +307,7 @@ export function loaderTagPlacement() {
   return {
     hold(tag: { src: string; type: string; async: boolean; defer: boolean }, html: () => string): boolean {
       const type = tag.type.trim().toLowerCase();
-      if (moved || tag.async || tag.defer || type === 'module' || !runsAsJavaScript(type) || !isLoaderSrc(tag.src))
+      if (moved || tag.async || tag.defer || type === 'module' || !runsAsJavaScript(type) || !isLoader(tag.src))
         return false;
       moved = true;
       held = html();

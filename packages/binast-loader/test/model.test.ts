@@ -394,6 +394,13 @@ describe("loaderTagPlacement: where the Worker moves the loader's own tag", () =
     expect(placement.end()).toBe('');
   });
 
+  it('takes another test for the loader when given one', () => {
+    const placement = loaderTagPlacement((src) => src === '/assets/ldr.js');
+    expect(placement.hold({ ...loader, src: '/binast/binast-loader.min.js' }, () => html)).toBe(false);
+    expect(placement.hold({ ...loader, src: '/assets/ldr.js' }, () => 'ldr')).toBe(true);
+    expect(placement.end()).toBe('ldr');
+  });
+
   it('leaves async, deferred, module and inlined loader tags, and other scripts, where they are', () => {
     for (const tag of [
       { ...loader, async: true },

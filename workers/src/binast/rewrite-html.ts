@@ -12,7 +12,7 @@ import type { Middleware } from '../shared/middleware';
 const classicTypes = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript']);
 
 /** The loader URL from `BINAST_REWRITE_LOADER`, or null when rewriting is off. */
-function rewriteLoaderUrl(env: Readonly<Record<string, unknown>>): string | null {
+export function rewriteLoaderUrl(env: Readonly<Record<string, unknown>>): string | null {
   const raw = env.BINAST_REWRITE_LOADER;
   if (typeof raw !== 'string' || raw.trim() === '') return null;
   return raw.trim();

@@ -1,5 +1,6 @@
 import {
   binastFetchPath,
+  isLoaderSrc,
   loaderTagPlacement,
   nativeScriptRule,
   preloadsBinast,
@@ -12,6 +13,7 @@ import {
 import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
 import { type BinastConfig, readConfig } from './config';
+import { rewriteLoaderUrl } from './rewrite-html';
 import { variantPrefix } from './store';
 
 /**
@@ -92,7 +94,6 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   let loaderNonce: string | null = null;
   let always = false;
   const native = nativeScriptRule();
-  const placement = loaderTagPlacement();
   // Inside a <template> or <noscript> a script never runs, and a loader put there would not run either.
   let inert = 0;
   /** A same-origin script's URL, else null (cross-origin, unparsable). */
@@ -104,6 +105,20 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
       return null;
     }
   };
+  /** A URL resolved against the page, else null (unparsable). */
+  const resolve = (src: string) => {
+    try {
+      return new URL(src, pageUrl).href;
+    } catch {
+      return null;
+    }
+  };
+  // The loader by its file name, or by the URL the rewrite (rewrite-html.ts) inserts, whatever its name.
+  const rewriteLoader = rewriteLoaderUrl(env as unknown as Record<string, unknown>);
+  const rewriteLoaderHref = rewriteLoader === null ? null : resolve(rewriteLoader);
+  const placement = loaderTagPlacement(
+    (src) => isLoaderSrc(src) || (rewriteLoaderHref !== null && resolve(src) === rewriteLoaderHref),
+  );
   /** The stored size hint of a script, else null (not encoded yet). */
   const storedHint = async (url: URL) => {
     const stored = await store.get(hintKey(url.pathname, config));

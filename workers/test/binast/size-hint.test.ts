@@ -305,6 +305,27 @@ describe("the loader's own tag moves down to the first script that needs it", ()
     );
   });
 
+  it('knows the loader the rewrite inserts by its configured URL, whatever its file name', async () => {
+    const tag = '<script src="/assets/ldr.js"></script>';
+    const html = `<!doctype html><html><head>${tag}</head><body>${big}</body></html>`;
+    const plainEnv = env as Env;
+    const withRewrite = { ...plainEnv, BINAST_REWRITE_LOADER: '/assets/ldr.js' } as Env;
+    const run = async (environment: Env) => {
+      const next = async () => new Response(html, { headers: { 'content-type': 'text/html' } });
+      const response = await binastHintMiddleware(
+        new Request('http://site.test/article'),
+        environment,
+        createExecutionContext(),
+        next,
+      );
+      return response.text();
+    };
+    expect(await run(withRewrite)).toContain(
+      `<script src="/js/big.js" data-binast-size="1000 1200"></script>${tag}</body>`,
+    );
+    expect(await run(plainEnv)).toContain(`<head>${tag}</head>`);
+  });
+
   it('ends the document when the page has no closing body tag', async () => {
     const { text } = await annotate(`<!doctype html><head>${loaderTag}</head><body>${big}`);
     expect(text).toBe(
