@@ -6,50 +6,54 @@ const keptRuns = 10;
 const variant = document.documentElement.dataset.variant;
 const panel = document.querySelector('#timings');
 
-// What `npm run bench:loader` measured (bench/loader/README.md), shown on all three pages of the libraries demo:
-// median (min–max) of 9 loads to "app executed", ms.
+// What `npm run bench:loader` measured (bench/loader/README.md, results of 2026-11-27), shown on all three pages of
+// the libraries demo: the median ms to "app executed", and for the loader the median of per-run ratios against the
+// plain page of the same kind (each loader sample against the plain sample of its run).
 const measuredRows = [
   [
     '1.6 Mbit/s, 150 ms RTT',
-    '1457 (1422–1560) ms',
-    '1497 (1466–1751) ms',
-    '1439 (1381–1531) ms',
-    '56 / 72 ms',
-    '1825 (1676–2321) ms',
+    '1708 ms',
+    '1723 ms (1.005×)',
+    '1350 ms',
+    '1166 ms (0.864×)',
+    '1.017× (≈ 65 ms)',
+    '1160 ms (0.863×)',
   ],
   [
     '10 Mbit/s, 40 ms RTT',
-    '443 (337–515) ms',
-    '446 (353–492) ms',
-    '424 (370–504) ms',
-    '68 / 78 ms',
-    '585 (522–762) ms',
+    '476 ms',
+    '542 ms (1.107×)',
+    '320 ms',
+    '314 ms (0.974×)',
+    '0.984× (≈ 65–70 ms)',
+    '558 ms (1.744×)',
   ],
   [
     '100 Mbit/s, 10 ms RTT',
-    '349 (269–570) ms',
-    '367 (264–456) ms',
-    '331 (222–564) ms',
-    '95 / 76 ms',
-    '488 (448–617) ms',
+    '272 ms',
+    '286 ms (0.879×)',
+    '181 ms',
+    '182 ms (1.006×)',
+    '1.025× (≈ 50–67 ms)',
+    '495 ms (2.754×)',
   ],
 ];
 const measuredColumns = [
   'Link',
-  'Plain scripts',
+  'Plain scripts, cold',
   'Loader, cold',
-  'Loader, decoder cached',
-  'Repeat view, plain / loader',
-  'BinaryAST forced, decoder cached',
+  'Plain scripts, next deploy',
+  'Loader, next deploy',
+  'Repeat view, loader vs plain',
+  'BinaryAST forced, next deploy',
 ];
-/** Columns where the loader was slower than plain scripts in every row. */
-const slowerColumns = new Set([2, 5]);
+/** Cells ("row:column") where the loader was slower than plain scripts in every run. */
+const slowerCells = new Set(['1:6', '2:6']);
 const measuredNote = [
-  'Median (min–max) of 9 loads to "app executed", Chromium on shaped links, 2026-11-24 on a 2-core machine shared with other work (load average ≈ 8: differences of a few percent are within its noise) (',
-  'bench/results/loader.csv',
-  "). The loader decides per script with a cost model: today's BinaryAST is larger than gzip of these libraries, so it runs every one as a plain script (the decoder is never downloaded) and costs only its own 2 KB. Forcing BinaryAST (last column, decoder cached) is 1.2–1.5× slower than plain scripts after an earlier page of the site: that is what the model avoids.",
+  'Chromium on shaped links (the delay applied to packets), 2026-11-27 on a 2-core machine with nothing else running (',
+  'bench/results/loader-h32.csv',
+  '): medians of 8 runs, except the repeat views, 60 runs each. With 8 runs the cold and next-deploy ratios at 10 and 100 Mbit/s are within their noise (longer probes read cold 0.96–0.97×). "Next deploy": an earlier view of the site on the same link, then new script URLs. The loader decides per script with a cost model: on the slow link, once an earlier view has measured it and fetched the decoder, the next deploy\'s scripts come as BinaryAST (0.78× the gzip bytes) and the page runs 0.86× the plain time; elsewhere every script runs as a plain script and the decoder is never downloaded. Forcing BinaryAST (last column) shows what the model avoids on fast links.',
 ];
-
 function cell(tag, text, className = '') {
   const element = document.createElement(tag);
   element.textContent = text;
@@ -75,14 +79,13 @@ function showMeasured(container) {
     head.append(th);
   });
   const body = table.createTBody();
-  for (const values of measuredRows) {
+  measuredRows.forEach((values, rowIndex) => {
     const row = body.insertRow();
     values.forEach((text, index) => {
-      row.append(
-        cell('td', text, [index > 0 && 'number', slowerColumns.has(index) && 'slower'].filter(Boolean).join(' ')),
-      );
+      const slower = slowerCells.has(`${rowIndex}:${index}`);
+      row.append(cell('td', text, [index > 0 && 'number', slower && 'slower'].filter(Boolean).join(' ')));
     });
-  }
+  });
   const note = cell('p', '', 'muted');
   note.append(measuredNote[0], cell('code', measuredNote[1]), measuredNote[2]);
   container.replaceChildren(heading, scrolling(table), note);
