@@ -10,13 +10,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startIperfServer } from '../lib/iperf-server.mjs';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { linkNames } from '../lib/link-topology.mjs';
 import { createShapedLink } from '../lib/shaped-link.mjs';
 import { parseProfiles } from './profiles.mjs';
 import { resultsDir } from './results.mjs';
 import { median } from './stats.mjs';
-import { iperfReceiverReport, startIperfServer } from './truth.mjs';
+import { iperfReceiverReport } from './truth.mjs';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,7 @@
 // Ground truth measured on the same shaped link in the same run: iperf3 goodput per direction (one TCP stream across
 // the same emulated path, with its RTT and loss), HTTP RTT probes with curl to the Worker the browsers use, and wire
 // byte counters of the server's veth end (what the server really sent and received, headers and retransmissions included).
+import { startIperfServer } from '../lib/iperf-server.mjs';
 import { curlRttsMs, iperfGoodputBps } from './stats.mjs';
 
 const iperfPort = 5201;
@@ -23,25 +24,6 @@ export function iperfWindow(rateMbit, baseSeconds) {
 }
 
 /**
- * A one-shot iperf3 server (`-s -1 -J`: it serves one test, and its JSON report is what an upload's client relays
- * with `--get-server-output`) in the server namespace on `port`, once it listens.
- * @param {Link} link
- * @param {number} [port]
- */
-export async function startIperfServer(link, port = iperfPort) {
-  const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(port)], {
-    stdio: 'ignore',
-  });
-  // Bounded wait until the server listens: 40 tries, 50 ms apart.
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const probe = await link.exec(link.serverNs, 'ss', ['-Hltn', `sport = :${port}`], { timeoutMs: 3_000 });
-    if (probe.output.includes(String(port))) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return server;
-}
-
-/**
  * The receiver's part of an iperf3 client's JSON report: the client's own for a download (`-R`), the server's
  * (relayed with `--get-server-output`) for an upload.
  * @param {any} report
@@ -59,7 +41,7 @@ export function iperfReceiverReport(report, direction) {
  * @param {number} [streams] parallel TCP streams (`-P`): one for the truth, more only in diagnostics
  */
 export async function iperfBps(link, direction, { seconds, warmUpSeconds }, streams = 1) {
-  const server = await startIperfServer(link);
+  const server = await startIperfServer(link, iperfPort);
   try {
     const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + warmUpSeconds)];
     args.push('-O', String(warmUpSeconds), '-J');

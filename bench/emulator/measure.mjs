@@ -1,5 +1,6 @@
 // Measurements across a routed shaped link (adapters): ping RTTs, single-stream TCP goodput and UDP loss with
 // iperf3, and the emulator's CPU time. Each runs the real tools in the link's namespaces.
+import { startIperfServer } from '../lib/iperf-server.mjs';
 import { iperfUdpLoss, medianIntervalBps } from './stats.mjs';
 
 const iperfPort = 5202;
@@ -16,26 +17,13 @@ export async function pingRttsMs(link, count, intervalMs = 100) {
   return [...output.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
 }
 
-/** Starts a one-shot iperf3 server in the server namespace and waits (bounded) until it listens. @param {Link} link */
-async function iperfServer(link) {
-  const server = link.spawn(link.serverNs, 'iperf3', ['-s', '-1', '-J', '-B', link.serverIp, '-p', String(iperfPort)], {
-    stdio: 'ignore',
-  });
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const probe = await link.exec(link.serverNs, 'ss', ['-Hln', `sport = :${iperfPort}`], { timeoutMs: 3_000 });
-    if (probe.output.includes(String(iperfPort))) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return server;
-}
-
 /**
  * Single-stream TCP goodput (bits/s, median of the receiver's per-second intervals after the warm-up) and the
  * emulator's CPU seconds over the run.
  * @param {Link} link @param {'down' | 'up'} direction @param {{ seconds: number, warmUpSeconds: number }} window
  */
 export async function tcpGoodput(link, direction, { seconds, warmUpSeconds }) {
-  const server = await iperfServer(link);
+  const server = await startIperfServer(link, iperfPort);
   try {
     const before = await link.emulatorStats();
     const args = ['-c', link.serverIp, '-p', String(iperfPort), '-t', String(seconds + warmUpSeconds)];
@@ -80,7 +68,7 @@ export async function udpLoss(link, direction, options) {
 
 /** @param {Link} link @param {'down' | 'up'} direction @param {{ packets: number, bytes: number, rateMbit: number }} options */
 async function udpLossOnce(link, direction, { packets, bytes, rateMbit }) {
-  const server = await iperfServer(link);
+  const server = await startIperfServer(link, iperfPort);
   try {
     const before = await link.emulatorStats();
     // 4 MiB socket buffers (net.core.rmem_max here): with the default 208 KiB a receiver descheduled for a few ms on a
