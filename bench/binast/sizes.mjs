@@ -2,14 +2,14 @@
 // native encoder: no Wasm build, no Chromium, seconds instead of `npm run bench:binast`'s minutes. For iterating on
 // the format's models; the numbers the README quotes still come from the full bench, which encodes through Wasm
 // (the same crate, so the same bytes).
-//   node bench/binast/sizes.mjs [dir]
+//   node bench/binast/sizes.mjs [dir]            (SIZES_EXTRA=<folder of minified .js>: a third corpus)
 // Builds `examples/context_sizes` (cargo --release; or set CONTEXT_SIZES_BIN to another build's binary, e.g. main's,
 // to compare the two on the same trees), writes each library's ESTree JSON to `dir` (default: a
 // temporary folder, removed afterwards), encodes it there (context_sizes also checks the decoding regenerates what
 // the optimised layout does, and leaves the encoding beside the JSON as `<name>.json.ctx`, which
 // `examples/native_decode` reads), and prints bytes and ratios to brotli 11 of the minified source per corpus.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,20 @@ const corpora = [
   { corpus: 'bench', files: libraries.map((library) => ({ ...library, sourceType: 'script' })) },
   { corpus: 'unseen', files: unseenLibraries },
 ];
+// SIZES_EXTRA=<dir>: a third corpus, every `.js` file in that folder (minified scripts; `.mjs` are read as modules),
+// for checking a model change on libraries neither corpus has.
+const extraDir = process.env.SIZES_EXTRA;
+if (extraDir) {
+  const files = readdirSync(extraDir)
+    .filter((name) => /\.m?js$/.test(name))
+    .sort()
+    .map((name) => ({
+      name: name.replace(/\.m?js$/, ''),
+      path: join(extraDir, name),
+      sourceType: name.endsWith('.mjs') ? 'module' : 'script',
+    }));
+  corpora.push({ corpus: 'extra', files });
+}
 for (const { corpus, files } of corpora) {
   const rows = files.map((library) => {
     const source = readFileSync(library.path);

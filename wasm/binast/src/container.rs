@@ -89,7 +89,7 @@ pub fn write_file(program: &Node, layout: Layout) -> (Vec<u8>, u32) {
     (out, writer.lazy_bodies)
 }
 
-/// The context layout: `BINJS varnum(4) varnum(values) varnum(text bytes)` then the range-coded tree to the end of
+/// The context layout: `BINJS varnum(5) varnum(values) varnum(text bytes)` then the range-coded tree to the end of
 /// the file. No tables: node kinds are numbered by the grammar's own list, strings are coded where first used.
 fn write_context_file(program: &Node) -> (Vec<u8>, u32) {
     let kinds: Vec<&'static str> = READERS.iter().map(|(name, _)| *name).collect();

@@ -170,7 +170,7 @@ fn corrupt_input_is_an_error_never_a_panic() {
             }
         }
     }
-    assert!(decode(b"BINJS\x0a").is_err(), "unknown format");
+    assert!(decode(b"BINJS\x0c").is_err(), "unknown format");
     assert!(decode(&[0xff; 64]).is_err());
 }
 

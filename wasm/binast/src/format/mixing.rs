@@ -1,8 +1,8 @@
 //! Logistic mixing: two (or more) predictions of one bit, each from a different context, combined as a weighted
 //! sum in the logistic domain with weights that learn online which context predicts better. The context layout
-//! (format 4) mixes two: (parent's field, interface, field) and (interface, field, the previous value there), with
-//! one weight set per (interface, field). Format 3 mixed (interface, field) in as a third input: 1.5 % smaller
-//! files, about 15 % slower decoding in Chromium (issue #17).
+//! (formats 4 and 5) mixes two: (parent's field, interface, field) and (interface, field, the previous value
+//! there), with one weight set per (interface, field). Format 3 mixed (interface, field) in as a third input:
+//! 1.5 % smaller files, about 15 % slower decoding in Chromium (issue #17).
 
 use super::entropy::{Bit, Coder, P_MAX, P_MIN};
 

@@ -1,7 +1,9 @@
 //! The context layout's model of string text (names and literals seen for the first time): each byte is coded
-//! bit by bit, predicted from the string's role and the previous one, two and three bytes of the same string; the
-//! predictions are combined by a small online logistic mixer (one weight set per role), so whichever context
-//! predicts best for this kind of string gets the most say. Contexts are hashed into one zero-initialised table.
+//! bit by bit, predicted from the string's role and the previous one, two and three bytes of the same string, and
+//! from the match model (the byte that followed the last occurrence of the latest few bytes of text, across
+//! strings); the predictions are combined by a small online logistic mixer (one weight set per role and match
+//! state), so whichever predicts best for this kind of string gets the most say. Contexts are hashed into one
+//! zero-initialised table.
 
 use super::entropy::{Bit, Coder};
 use super::mixing::{self, squash_coded, stretch_table, Stretch};
@@ -13,8 +15,8 @@ fn table_bits(text_bytes: usize) -> u32 {
     (usize::BITS - text_bytes.leading_zeros() + 5).clamp(14, 22)
 }
 
-/// Inputs of the mixer: orders 1, 2 and 3, then order 0.
-const INPUTS: usize = 4;
+/// Inputs of the mixer: orders 1, 2 and 3, order 0, then the match model.
+const INPUTS: usize = 5;
 const ORDERS: usize = 3;
 
 /// The bits of one context's half byte: the 15 nodes of a 4-level tree (slot 0 unused). A context is looked up
@@ -31,9 +33,10 @@ pub struct TextModel {
     shift: u32,
     /// Per role: the order-0 tree's bits, by node.
     order0: Vec<[Bit; 256]>,
-    /// Per role: the mixer's weights.
+    /// Per role and match state (`MatchModel::state`): the mixer's weights.
     weights: Vec<[i32; INPUTS]>,
     stretch: Box<Stretch>,
+    matches: MatchModel,
 }
 
 impl TextModel {
@@ -44,8 +47,9 @@ impl TextModel {
             table: vec![Nibble::default(); 1 << bits],
             shift: 32 - bits,
             order0: vec![[Bit::default(); 256]; roles],
-            weights: vec![[1 << 14; INPUTS]; roles],
+            weights: vec![[1 << 14; INPUTS]; roles * MATCH_STATES],
             stretch: stretch_table(),
+            matches: MatchModel::new(text_bytes),
         }
     }
 
@@ -59,8 +63,10 @@ impl TextModel {
             (history & 0xFF_FFFF).wrapping_add(3 << 24) ^ role_salt.rotate_left(13),
         ];
         let stretch = &*self.stretch;
-        let weights = &mut self.weights[role];
+        let expected = self.matches.expected();
+        let weights = &mut self.weights[role * MATCH_STATES + self.matches.state()];
         let order0 = &mut self.order0[role];
+        let matches = &mut self.matches;
         let mut node = 1usize;
         for half in 0..2 {
             // The second half byte's contexts include the first half (`node` is then 16..=31).
@@ -78,14 +84,16 @@ impl TextModel {
                 Ok([a, b, c]) => {
                     for i in (0..4).rev() {
                         let (j, o) = (low & 15, node & 255);
-                        let stretched = [a.0[j], b.0[j], c.0[j], order0[o]]
+                        let [s0, s1, s2, s3] = [a.0[j], b.0[j], c.0[j], order0[o]]
                             .map(|bit| mixing::stretched(stretch, bit));
+                        let guess = matches.guess(expected, node, stretch);
                         let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
-                        let bit = mix_code(coder, weights, stretched, bit);
+                        let bit = mix_code(coder, weights, [s0, s1, s2, s3, guess.1], bit);
                         a.0[j].observe(bit);
                         b.0[j].observe(bit);
                         c.0[j].observe(bit);
                         order0[o].observe(bit);
+                        matches.learn(guess, bit);
                         node = node << 1 | usize::from(bit);
                         low = low << 1 | usize::from(bit);
                     }
@@ -98,24 +106,29 @@ impl TextModel {
                             stretched[k] = mixing::stretched(stretch, self.table[bucket].0[j]);
                         }
                         stretched[ORDERS] = mixing::stretched(stretch, order0[o]);
+                        let guess = matches.guess(expected, node, stretch);
+                        stretched[ORDERS + 1] = guess.1;
                         let bit = byte >> (i + 4 * (1 - half)) & 1 == 1;
                         let bit = mix_code(coder, weights, stretched, bit);
                         for &bucket in &buckets {
                             self.table[bucket].0[j].observe(bit);
                         }
                         order0[o].observe(bit);
+                        matches.learn(guess, bit);
                         node = node << 1 | usize::from(bit);
                         low = low << 1 | usize::from(bit);
                     }
                 }
             }
         }
-        (node & 0xFF) as u8
+        let byte = (node & 0xFF) as u8;
+        self.matches.push(byte);
+        byte
     }
 }
 
-/// Mixes one bit's four stretched predictions with `weights`, codes (or decodes) the bit, and moves each weight
-/// along its input by the prediction error.
+/// Mixes one bit's stretched predictions with `weights`, codes (or decodes) the bit, and moves each weight along its
+/// input by the prediction error.
 #[inline(always)]
 fn mix_code<C: Coder>(
     coder: &mut C,
@@ -124,12 +137,13 @@ fn mix_code<C: Coder>(
     bit: bool,
 ) -> bool {
     // Scalars, not zipped arrays (see `mixing::mixed_bit`: arrays read back through the stack stalled).
-    let [s0, s1, s2, s3] = stretched;
-    let [w0, w1, w2, w3] = *weights;
+    let [s0, s1, s2, s3, s4] = stretched;
+    let [w0, w1, w2, w3, w4] = *weights;
     let dot = i64::from(s0) * i64::from(w0)
         + i64::from(s1) * i64::from(w1)
         + i64::from(s2) * i64::from(w2)
-        + i64::from(s3) * i64::from(w3);
+        + i64::from(s3) * i64::from(w3)
+        + i64::from(s4) * i64::from(w4);
     let (p12, p16) = squash_coded((dot >> 16) as i32);
     let bit = coder.fixed(bit, p16);
     let error6 = ((i32::from(bit) << 12) - p12) * 6;
@@ -138,6 +152,132 @@ fn mix_code<C: Coder>(
         w1 + ((s1 * error6) >> 10),
         w2 + ((s2 * error6) >> 10),
         w3 + ((s3 * error6) >> 10),
+        w4 + ((s4 * error6) >> 10),
     ];
     bit
+}
+
+/// Mixer weight sets per role: no match, a short match, a long one (`MatchModel::state`).
+const MATCH_STATES: usize = 3;
+
+/// Bytes that must repeat before the match model predicts from an earlier occurrence.
+const MIN_MATCH: usize = 4;
+
+/// Long repeats in string text, which the order-1..3 contexts cannot see: a regular expression's character class
+/// written out twice (json5's identifier tables), a message repeated with one word changed, a base64 blob. All new
+/// text is kept in coding order (strings back to back); the last `MIN_MATCH` bytes are hashed to where they
+/// occurred last, and while the bytes keep agreeing, the byte after that occurrence is the guess for the next one.
+/// How far a guess of each length is to be trusted is learnt (one adaptive bit per length bucket). Encoder and
+/// decoder see the same bytes in the same order, so both find the same matches.
+struct MatchModel {
+    /// Every byte of new text so far.
+    text: Vec<u8>,
+    /// Hash of `MIN_MATCH` bytes → the position after their last occurrence (0 = none).
+    last_seen: Vec<u32>,
+    /// 32 − log2(`last_seen.len()`).
+    shift: u32,
+    /// Where the guess for the next byte is in `text`, while `length` > 0.
+    at: usize,
+    /// How many bytes before the next have matched (0 = no match).
+    length: u32,
+    /// P(the guessed bit is right), by length bucket.
+    trust: [Bit; 16],
+}
+
+/// A guess for one bit: the trust bucket it came from (`NO_GUESS` when none), its stretched prediction and the bit
+/// guessed.
+type Guess = (usize, i32, bool);
+const NO_GUESS: usize = usize::MAX;
+
+impl MatchModel {
+    fn new(text_bytes: usize) -> MatchModel {
+        // About one slot per byte of text, 2^10 to 2^18 (at most 1 MB).
+        let bits = (usize::BITS - text_bytes.leading_zeros()).clamp(10, 18);
+        MatchModel {
+            text: Vec::new(),
+            last_seen: vec![0; 1 << bits],
+            shift: 32 - bits,
+            at: 0,
+            length: 0,
+            trust: [Bit::default(); 16],
+        }
+    }
+
+    /// The mixer weight set: 0 no match, 1 under 16 bytes, 2 longer.
+    #[inline(always)]
+    fn state(&self) -> usize {
+        match self.length {
+            0 => 0,
+            1..16 => 1,
+            _ => 2,
+        }
+    }
+
+    /// The guessed next byte with a leading 1 (as the coder's `node` grows), or 0 with no match.
+    #[inline(always)]
+    fn expected(&self) -> usize {
+        if self.length == 0 {
+            0
+        } else {
+            usize::from(self.text[self.at]) | 0x100
+        }
+    }
+
+    /// The guess for the next bit of a byte whose bits so far are `node` (with its leading 1): none once the byte
+    /// left the guessed one.
+    #[inline(always)]
+    fn guess(&self, expected: usize, node: usize, stretch: &Stretch) -> Guess {
+        let done = usize::BITS - 1 - node.leading_zeros();
+        if expected == 0 || expected >> (8 - done) != node {
+            return (NO_GUESS, 0, false);
+        }
+        let bucket = (self.length as usize).min(15);
+        let trust = mixing::stretched(stretch, self.trust[bucket]);
+        let one = expected >> (7 - done) & 1 == 1;
+        (bucket, if one { trust } else { -trust }, one)
+    }
+
+    /// Learns whether the guess was right.
+    #[inline(always)]
+    fn learn(&mut self, (bucket, _, guessed): Guess, bit: bool) {
+        if bucket != NO_GUESS {
+            self.trust[bucket].observe(guessed == bit);
+        }
+    }
+
+    /// Adds a coded byte: follows the match or looks for a new one.
+    fn push(&mut self, byte: u8) {
+        if self.length > 0 && self.text[self.at] == byte {
+            self.length = self.length.saturating_add(1);
+            self.at += 1;
+        } else {
+            self.length = 0;
+        }
+        self.text.push(byte);
+        let n = self.text.len();
+        if n < MIN_MATCH {
+            return;
+        }
+        let mut recent = 0u64;
+        for &b in &self.text[n - MIN_MATCH..] {
+            recent = recent << 8 | u64::from(b);
+        }
+        let slot =
+            ((recent.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32 >> self.shift) as usize;
+        if self.length == 0 {
+            let candidate = self.last_seen[slot] as usize;
+            if candidate >= MIN_MATCH
+                && self.text[candidate - MIN_MATCH..candidate] == self.text[n - MIN_MATCH..]
+            {
+                // How long the match really is (up to 32 bytes back): a longer one is a surer guess.
+                let longest = candidate.min(32);
+                let agreeing = (MIN_MATCH..longest)
+                    .take_while(|&back| self.text[candidate - 1 - back] == self.text[n - 1 - back])
+                    .count();
+                self.at = candidate;
+                self.length = (MIN_MATCH + agreeing) as u32;
+            }
+        }
+        self.last_seen[slot] = n as u32;
+    }
 }
