@@ -10,7 +10,7 @@ use super::counts;
 use super::entropy::{
     kind_symbol, tree_walk, uint_symbol, Bit, Coder, Decide, KindModel, UIntModel,
 };
-use super::mixing::{mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
+use super::mixing::{self, mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use super::trace;
 use crate::DecodeError;
@@ -141,6 +141,8 @@ pub struct Models {
     float_bytes: Vec<Bit>,
     /// Per string role, string numbers by recency: the most recent last.
     pub(crate) recency: Vec<Vec<u32>>,
+    /// Repeats of whole runs of values (code written twice).
+    values: ValueMatch,
 }
 
 /// A coarse context's mixer weights and the last value coded there.
@@ -171,25 +173,35 @@ struct Contexts {
 }
 
 /// One decision of a value: the bits at a slot of its fine and follower models, mixed with its coarse context's
-/// weights (see [`Decide`]).
+/// weights and the value match model's guess while it holds (see [`Decide`]).
 struct Mixed<'a, const N: usize> {
     stretch: &'a Stretch,
     fine: &'a mut [Bit; N],
     follower: &'a mut [Bit; N],
     weights: &'a mut Weights,
+    guess: &'a mut Guess,
 }
 
 impl<C: Coder, const N: usize> Decide<C> for Mixed<'_, N> {
     #[inline(always)]
     fn decide(&mut self, coder: &mut C, slot: usize, bit: bool) -> bool {
-        mixed_bit(
+        let (fine, follower) = (&mut self.fine[slot], &mut self.follower[slot]);
+        if self.guess.left == 0 {
+            // No guess: a copy of the decision without the third input (its product and update are zero).
+            return mixed_bit(coder, self.stretch, fine, follower, self.weights, 0, bit);
+        }
+        let (input, expected) = self.guess.next(self.stretch);
+        let bit = mixed_bit(
             coder,
             self.stretch,
-            &mut self.fine[slot],
-            &mut self.follower[slot],
+            fine,
+            follower,
             self.weights,
+            input,
             bit,
-        )
+        );
+        self.guess.learn(expected, bit);
+        bit
     }
 }
 
@@ -232,6 +244,7 @@ impl Models {
             text: TextModel::new(roles, text_bytes),
             float_bytes: vec![Bit::default(); 8 * 256],
             recency: vec![Vec::new(); roles],
+            values: ValueMatch::new(),
         }
     }
 
@@ -363,6 +376,7 @@ impl Models {
         let cost_before = trace::cost_so_far();
         let (stretch, models) = (&self.stretch, &mut self.kinds);
         let weights = &mut self.coarse[at.coarse].weights;
+        let mut guess = self.values.guess(KIND_TAG, kind_path);
         let value = with_pair(models, at, |fine, follower| {
             kind_symbol(
                 coder,
@@ -372,9 +386,11 @@ impl Models {
                     fine: &mut fine.bits,
                     follower: &mut follower.bits,
                     weights,
+                    guess: &mut guess,
                 },
             )
         });
+        self.values.end(guess, KIND_TAG, value);
         self.coarse[at.coarse].last = value;
         counts::value(counts::KINDS, decisions);
         trace::kind(trace::KindEvent {
@@ -400,7 +416,10 @@ impl Models {
         let decisions = counts::get(counts::DECISIONS);
         let cost_before = trace::cost_so_far();
         trace::take_marks();
-        let value = self.uint_at(coder, at, value);
+        let tag = uint_tag(category);
+        let mut guess = self.values.guess(tag, uint_path);
+        let value = self.uint_at(coder, at, value, &mut guess);
+        self.values.end(guess, tag, value);
         if let Some(counter) = counts::uint_counter(category) {
             counts::value(counter, decisions);
         }
@@ -424,7 +443,13 @@ impl Models {
 
     /// Codes an integer with the models of `at` (one copy of the integer code for `uint` and `flag`: it is large).
     #[inline(never)]
-    fn uint_at<C: Coder>(&mut self, coder: &mut C, at: Contexts, value: u32) -> u32 {
+    fn uint_at<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        at: Contexts,
+        value: u32,
+        guess: &mut Guess,
+    ) -> u32 {
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
         let value = with_pair(models, at, |fine, follower| {
@@ -436,6 +461,7 @@ impl Models {
                     fine: &mut fine.bits,
                     follower: &mut follower.bits,
                     weights,
+                    guess,
                 },
             )
         });
@@ -457,23 +483,29 @@ impl Models {
         let decisions = counts::get(counts::DECISIONS);
         let (stretch, models) = (&self.stretch, &mut self.uints);
         let weights = &mut self.coarse[at.coarse].weights;
+        let mut guess = self.values.guess(FLAG_TAG, flag_path);
         // Bit 0 of an integer model is not a node of its trees, so it holds this decision.
         let zero = with_pair(models, at, |fine, follower| {
-            mixed_bit(
+            let (input, expected) = guess.next(stretch);
+            let zero = mixed_bit(
                 coder,
                 stretch,
                 &mut fine.bits[0],
                 &mut follower.bits[0],
                 weights,
+                input,
                 value == 0,
-            )
+            );
+            guess.learn(expected, zero);
+            zero
         });
         let value = if zero {
             self.coarse[at.coarse].last = 0;
             0
         } else {
-            self.uint_at(coder, at, value)
+            self.uint_at(coder, at, value, &mut guess)
         };
+        self.values.end(guess, FLAG_TAG, value);
         if let Some(counter) = counts::uint_counter("flag") {
             counts::value(counter, decisions);
         }
@@ -527,6 +559,212 @@ impl Models {
             }) as u8;
         }
         f64::from_le_bytes(out)
+    }
+}
+
+/// The value match model's tag of a node kind, a flag, and each integer category (`uint_tag`).
+const KIND_TAG: u32 = 0;
+const FLAG_TAG: u32 = 1;
+
+/// The tag of an integer of `category`: a run of values only matches values of the same categories.
+fn uint_tag(category: &str) -> u32 {
+    match category {
+        "string" => 2,
+        "length" => 3,
+        "number" => 4,
+        "delta" => 5,
+        "text" => 6,
+        _ => 7,
+    }
+}
+
+/// A value's decisions as [`kind_symbol`] takes them (high bit first): (bits, count).
+fn kind_path(value: u32) -> (u32, u32) {
+    (value & 127, 7)
+}
+
+/// A value's modelled decisions as [`uint_symbol`] takes them: the head, then for an escaped value its bit length
+/// and up to two top bits (the raw bits under them are not modelled, so not guessed).
+fn uint_path(value: u32) -> (u32, u32) {
+    let head = value.min(15);
+    if head < 15 {
+        return (head, 4);
+    }
+    let rest = u64::from(value - 14);
+    let bits = 63 - rest.max(1).leading_zeros();
+    let mut path = head << 5 | bits;
+    let mut count = 9;
+    for i in 0..bits.min(2) {
+        path = path << 1 | (rest >> (bits - 1 - i) & 1) as u32;
+        count += 1;
+    }
+    (path, count)
+}
+
+/// A flag's decisions: "is it 0", then the integer's.
+fn flag_path(value: u32) -> (u32, u32) {
+    if value == 0 {
+        return (1, 1);
+    }
+    let (path, count) = uint_path(value);
+    (path, count + 1)
+}
+
+/// The guess of one value: the decisions it expects, in order, while they keep coming true.
+pub(crate) struct Guess {
+    path: u32,
+    /// Decisions still guessed (0: none, or the value left the guessed one).
+    left: u32,
+    /// The trust bit this guess reads and teaches (its tag and match length bucket).
+    trust: Bit,
+}
+
+impl Guess {
+    /// The stretched guess for the next decision (0 for none) and the bit it expects.
+    #[inline(always)]
+    fn next(&self, stretch: &Stretch) -> (i32, bool) {
+        if self.left == 0 {
+            return (0, false);
+        }
+        let expected = self.path >> (self.left - 1) & 1 == 1;
+        let trust = mixing::stretched(stretch, self.trust);
+        (if expected { trust } else { -trust }, expected)
+    }
+
+    /// Learns from the coded bit: the trust adapts, and a wrong guess ends the value's guessing.
+    #[inline(always)]
+    fn learn(&mut self, expected: bool, bit: bool) {
+        if self.left == 0 {
+            return;
+        }
+        self.trust.observe(expected == bit);
+        self.left = if expected == bit { self.left - 1 } else { 0 };
+    }
+}
+
+/// Values that follow the same run of values as before: code written twice (a bundle's repeated helpers, generated
+/// arithmetic, a pattern of calls) is the same run of kinds, string references and lengths. The last
+/// `VALUE_MATCH_MIN` values are hashed to where they last occurred; while the values keep agreeing, the value after
+/// that occurrence is the guess, fed to every decision of the next value as a third mixer input. Encoder and
+/// decoder code the same values in the same order, so they find the same matches.
+struct ValueMatch {
+    /// (tag << 28 ^ value) of every value so far.
+    history: Vec<u32>,
+    /// Hash of `VALUE_MATCH_MIN` values → the position after their last occurrence (0 = none).
+    last_seen: Vec<u32>,
+    at: usize,
+    length: u32,
+    /// The last `VALUE_MATCH_MIN` tokens as a polynomial in `ROLL`.
+    rolling: u64,
+    /// P(a guessed decision is right), by tag and match length bucket.
+    trust: [[Bit; 16]; 8],
+}
+
+const VALUE_MATCH_MIN: usize = 4;
+const VALUE_MATCH_BITS: u32 = 16;
+/// The rolling hash's base, and its power that takes the oldest token out of the window.
+const ROLL: u64 = 0x0000_0100_0000_01B3;
+const ROLL_OUT: u64 = {
+    // ROLL^(VALUE_MATCH_MIN - 1): the oldest token's factor.
+    let mut power = 1u64;
+    let mut i = 1;
+    while i < VALUE_MATCH_MIN {
+        power = power.wrapping_mul(ROLL);
+        i += 1;
+    }
+    power
+};
+/// A run at least this long survives one value that differs (see `ValueMatch::end`).
+const RECOVER_FROM: u32 = 5;
+
+impl ValueMatch {
+    fn new() -> ValueMatch {
+        ValueMatch {
+            history: Vec::new(),
+            last_seen: Vec::new(),
+            at: 0,
+            length: 0,
+            rolling: 0,
+            trust: [[Bit::default(); 16]; 8],
+        }
+    }
+
+    /// The guess for a value of `tag`, whose decisions `path` lists.
+    #[inline(always)]
+    fn guess(&self, tag: u32, path: fn(u32) -> (u32, u32)) -> Guess {
+        let bucket = (self.length as usize).min(15);
+        let trust = self.trust[tag as usize & 7][bucket];
+        if self.length == 0 {
+            return Guess {
+                path: 0,
+                left: 0,
+                trust,
+            };
+        }
+        let token = self.history[self.at];
+        if token >> 28 != tag {
+            return Guess {
+                path: 0,
+                left: 0,
+                trust,
+            };
+        }
+        let (path, left) = path(token & 0x0FFF_FFFF);
+        Guess { path, left, trust }
+    }
+
+    /// Keeps what the guess learnt and adds the coded value.
+    fn end(&mut self, guess: Guess, tag: u32, value: u32) {
+        let bucket = (self.length as usize).min(15);
+        self.trust[tag as usize & 7][bucket] = guess.trust;
+        let token = tag << 28 | value.min(0x0FFF_FFFF);
+        if self.length > 0 && self.history[self.at] == token {
+            self.length = self.length.saturating_add(1);
+            self.at += 1;
+        } else if self.length >= RECOVER_FROM {
+            // One value differed in a long run (another name, another number): the run often goes on after it.
+            self.length = 1;
+            self.at += 1;
+        } else {
+            self.length = 0;
+        }
+        self.history.push(token);
+        let n = self.history.len();
+        if n < VALUE_MATCH_MIN {
+            self.rolling = self
+                .rolling
+                .wrapping_mul(ROLL)
+                .wrapping_add(u64::from(token));
+            return;
+        }
+        if self.last_seen.is_empty() {
+            self.last_seen = vec![0; 1 << VALUE_MATCH_BITS];
+        }
+        // The last `VALUE_MATCH_MIN` tokens as a polynomial, updated in place: the token leaving the window is taken
+        // out, the new one put in.
+        let leaving = if n > VALUE_MATCH_MIN {
+            u64::from(self.history[n - 1 - VALUE_MATCH_MIN])
+        } else {
+            0
+        };
+        self.rolling = self
+            .rolling
+            .wrapping_sub(leaving.wrapping_mul(ROLL_OUT))
+            .wrapping_mul(ROLL)
+            .wrapping_add(u64::from(token));
+        let slot =
+            (self.rolling.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - VALUE_MATCH_BITS)) as usize;
+        if self.length == 0 {
+            let candidate = self.last_seen[slot] as usize;
+            if candidate >= VALUE_MATCH_MIN
+                && self.history[candidate - VALUE_MATCH_MIN..candidate]
+                    == self.history[n - VALUE_MATCH_MIN..]
+            {
+                self.at = candidate;
+                self.length = VALUE_MATCH_MIN as u32;
+            }
+        }
+        self.last_seen[slot] = n as u32;
     }
 }
 

@@ -65,15 +65,16 @@ pub fn stretched(stretch: &Stretch, bit: Bit) -> i32 {
     i32::from(stretch[bit.stretch_index() & 4095])
 }
 
-/// Mixer weights for two inputs and a bias, 16.16 fixed point.
-pub type Weights = [i32; 3];
+/// Mixer weights for two inputs, a bias and the value match model's guess, 16.16 fixed point.
+pub type Weights = [i32; 4];
 
-/// Fresh weights: about the sum of the inputs' stretches times 0.67 (tried 0.33, 0.5 and 0.67; 0.67 was smallest).
-pub const WEIGHTS: Weights = [44_000, 44_000, 0];
+/// Fresh weights: about the sum of the inputs' stretches times 0.67 (tried 0.33, 0.5 and 0.67; 0.67 was smallest);
+/// the match model's guess starts at about half that.
+pub const WEIGHTS: Weights = [44_000, 44_000, 0, 20_000];
 
-/// Codes one bit predicted by `fine` and `follower` mixed with `weights`, then adapts the weights and both bits.
-/// The two bits are passed separately (not as a copied pair) so a caller can hand in the models' own bits and
-/// skip copying them out and back per decision.
+/// Codes one bit predicted by `fine` and `follower` (and `guess`, the match model's stretched guess, 0 for none)
+/// mixed with `weights`, then adapts the weights and both bits. The two bits are passed separately (not as a copied
+/// pair) so a caller can hand in the models' own bits and skip copying them out and back per decision.
 #[inline(always)]
 pub fn mixed_bit<C: Coder>(
     coder: &mut C,
@@ -81,6 +82,7 @@ pub fn mixed_bit<C: Coder>(
     fine: &mut Bit,
     follower: &mut Bit,
     weights: &mut Weights,
+    guess: i32,
     bit: bool,
 ) -> bool {
     // Scalars, not arrays and iterators: the zipped arrays went through the stack, and reading them back as one
@@ -88,7 +90,8 @@ pub fn mixed_bit<C: Coder>(
     let (s0, s1) = (stretched(stretch, *fine), stretched(stretch, *follower));
     let dot = i64::from(s0) * i64::from(weights[0])
         + i64::from(s1) * i64::from(weights[1])
-        + 256 * i64::from(weights[2]);
+        + 256 * i64::from(weights[2])
+        + i64::from(guess) * i64::from(weights[3]);
     let (p12, p16) = squash_coded((dot >> 16) as i32);
     let bit = coder.fixed(bit, p16);
     super::trace::mixed_cost(bit, p16);
@@ -97,6 +100,7 @@ pub fn mixed_bit<C: Coder>(
     weights[1] += (s1 * error3) >> 12;
     // The bias input is 256: (256 * error3) >> 12 is error3 >> 4 (an arithmetic shift floors both alike).
     weights[2] += error3 >> 4;
+    weights[3] += (guess * error3) >> 12;
     fine.observe(bit);
     follower.observe(bit);
     bit
