@@ -39,6 +39,7 @@ const brotliBytes = (bytes) =>
 /** @param {unknown} ast JSON text of an ESTree tree; BigInt values become null (the encoder reads `bigint`). */
 const stringify = (ast) => JSON.stringify(ast, (_key, value) => (typeof value === 'bigint' ? null : value));
 
+/** @type {{ corpus: string, files: { name: string, path: string, sourceType: string }[] }[]} */
 const corpora = [
   { corpus: 'bench', files: libraries.map((library) => ({ ...library, sourceType: 'script' })) },
   { corpus: 'unseen', files: unseenLibraries },

@@ -62,7 +62,9 @@ export const decoderRoundTrips = 4;
 /**
  * BinaryAST wire bytes the decoder turns into JavaScript per ms in a Chromium Web Worker, regeneration included:
  * 316–445 B/ms over react-dom, d3 and babel (context layout, format 4, `npm run bench:binast` "whole tail" column,
- * 2026-11-25, load 4.4); the slowest, rounded down.
+ * 2026-11-25, load 4.4); the slowest, rounded down. Format 5 (2026-11-27, nothing else running): 448–523 B/ms; it
+ * does about a quarter more work per wire byte than format 4, so on a machine as loaded as that first run it would
+ * read about 250–350: 300 is kept, between the two.
  */
 export const decodeWireBytesPerMs = 300;
 /**
