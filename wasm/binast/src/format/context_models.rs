@@ -10,6 +10,7 @@ use super::counts;
 use super::entropy::{
     kind_symbol, tree_walk, uint_symbol, Bit, Coder, Decide, KindModel, UIntModel,
 };
+use super::match_model::Repeats;
 use super::mixing::{self, mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use super::trace;
@@ -643,18 +644,14 @@ impl Guess {
 }
 
 /// Values that follow the same run of values as before: code written twice (a bundle's repeated helpers, generated
-/// arithmetic, a pattern of calls) is the same run of kinds, string references and lengths. The last
-/// `VALUE_MATCH_MIN` values are hashed to where they last occurred; while the values keep agreeing, the value after
-/// that occurrence is the guess, fed to every decision of the next value as a third mixer input. Encoder and
-/// decoder code the same values in the same order, so they find the same matches.
+/// arithmetic, a pattern of calls) is the same run of kinds, string references and lengths. The latest
+/// `VALUE_MATCH_MIN` values are searched for ([`Repeats`]; a run of `RECOVER_FROM` or more survives one value that
+/// differs); while the values keep agreeing, the value after the earlier occurrence is the guess, fed to every
+/// decision of the next value as a third mixer input.
 struct ValueMatch {
-    /// (tag << 28 ^ value) of every value so far.
-    history: Vec<u32>,
-    /// Hash of `VALUE_MATCH_MIN` values → the position after their last occurrence (0 = none).
-    last_seen: Vec<u32>,
-    at: usize,
-    length: u32,
-    /// The last `VALUE_MATCH_MIN` tokens as a polynomial in `ROLL`.
+    /// (tag << 28 | value) of every value so far.
+    repeats: Repeats<u32>,
+    /// The latest `VALUE_MATCH_MIN` tokens as a polynomial in `ROLL`: the window's hash, updated in place.
     rolling: u64,
     /// P(a guessed decision is right), by tag and match length bucket.
     trust: [[Bit; 16]; 8],
@@ -674,16 +671,13 @@ const ROLL_OUT: u64 = {
     }
     power
 };
-/// A run at least this long survives one value that differs (see `ValueMatch::end`).
+/// A run at least this long survives one value that differs.
 const RECOVER_FROM: u32 = 5;
 
 impl ValueMatch {
     fn new() -> ValueMatch {
         ValueMatch {
-            history: Vec::new(),
-            last_seen: Vec::new(),
-            at: 0,
-            length: 0,
+            repeats: Repeats::new(VALUE_MATCH_MIN, VALUE_MATCH_BITS, RECOVER_FROM, 0),
             rolling: 0,
             trust: [[Bit::default(); 16]; 8],
         }
@@ -692,58 +686,30 @@ impl ValueMatch {
     /// The guess for a value of `tag`, whose decisions `path` lists.
     #[inline(always)]
     fn guess(&self, tag: u32, path: fn(u32) -> (u32, u32)) -> Guess {
-        let bucket = (self.length as usize).min(15);
+        let bucket = (self.repeats.length() as usize).min(15);
         let trust = self.trust[tag as usize & 7][bucket];
-        if self.length == 0 {
-            return Guess {
+        match self.repeats.expected() {
+            Some(token) if token >> 28 == tag => {
+                let (path, left) = path(token & 0x0FFF_FFFF);
+                Guess { path, left, trust }
+            }
+            _ => Guess {
                 path: 0,
                 left: 0,
                 trust,
-            };
+            },
         }
-        let token = self.history[self.at];
-        if token >> 28 != tag {
-            return Guess {
-                path: 0,
-                left: 0,
-                trust,
-            };
-        }
-        let (path, left) = path(token & 0x0FFF_FFFF);
-        Guess { path, left, trust }
     }
 
     /// Keeps what the guess learnt and adds the coded value.
     fn end(&mut self, guess: Guess, tag: u32, value: u32) {
-        let bucket = (self.length as usize).min(15);
+        let bucket = (self.repeats.length() as usize).min(15);
         self.trust[tag as usize & 7][bucket] = guess.trust;
         let token = tag << 28 | value.min(0x0FFF_FFFF);
-        if self.length > 0 && self.history[self.at] == token {
-            self.length = self.length.saturating_add(1);
-            self.at += 1;
-        } else if self.length >= RECOVER_FROM {
-            // One value differed in a long run (another name, another number): the run often goes on after it.
-            self.length = 1;
-            self.at += 1;
-        } else {
-            self.length = 0;
-        }
-        self.history.push(token);
-        let n = self.history.len();
-        if n < VALUE_MATCH_MIN {
-            self.rolling = self
-                .rolling
-                .wrapping_mul(ROLL)
-                .wrapping_add(u64::from(token));
-            return;
-        }
-        if self.last_seen.is_empty() {
-            self.last_seen = vec![0; 1 << VALUE_MATCH_BITS];
-        }
-        // The last `VALUE_MATCH_MIN` tokens as a polynomial, updated in place: the token leaving the window is taken
-        // out, the new one put in.
-        let leaving = if n > VALUE_MATCH_MIN {
-            u64::from(self.history[n - 1 - VALUE_MATCH_MIN])
+        let history = self.repeats.history();
+        // The token leaving the window is taken out of the hash, the new one put in.
+        let leaving = if history.len() >= VALUE_MATCH_MIN {
+            u64::from(history[history.len() - VALUE_MATCH_MIN])
         } else {
             0
         };
@@ -752,19 +718,7 @@ impl ValueMatch {
             .wrapping_sub(leaving.wrapping_mul(ROLL_OUT))
             .wrapping_mul(ROLL)
             .wrapping_add(u64::from(token));
-        let slot =
-            (self.rolling.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - VALUE_MATCH_BITS)) as usize;
-        if self.length == 0 {
-            let candidate = self.last_seen[slot] as usize;
-            if candidate >= VALUE_MATCH_MIN
-                && self.history[candidate - VALUE_MATCH_MIN..candidate]
-                    == self.history[n - VALUE_MATCH_MIN..]
-            {
-                self.at = candidate;
-                self.length = VALUE_MATCH_MIN as u32;
-            }
-        }
-        self.last_seen[slot] = n as u32;
+        self.repeats.push(token, self.rolling);
     }
 }
 

@@ -6,6 +6,7 @@ pub mod counts;
 pub mod entropy;
 pub mod hash;
 pub mod layout;
+pub mod match_model;
 pub mod mixing;
 pub mod reader;
 pub mod roles;

@@ -6,6 +6,7 @@
 //! zero-initialised table.
 
 use super::entropy::{Bit, Coder};
+use super::match_model::Repeats;
 use super::mixing::{self, squash_coded, stretch_table, Stretch};
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
@@ -165,21 +166,11 @@ const MIN_MATCH: usize = 4;
 
 /// Long repeats in string text, which the order-1..3 contexts cannot see: a regular expression's character class
 /// written out twice (json5's identifier tables), a message repeated with one word changed, a base64 blob. All new
-/// text is kept in coding order (strings back to back); the last `MIN_MATCH` bytes are hashed to where they
-/// occurred last, and while the bytes keep agreeing, the byte after that occurrence is the guess for the next one.
-/// How far a guess of each length is to be trusted is learnt (one adaptive bit per length bucket). Encoder and
-/// decoder see the same bytes in the same order, so both find the same matches.
+/// text is kept in coding order (strings back to back) and searched for the latest `MIN_MATCH` bytes
+/// ([`Repeats`]); while the bytes keep agreeing, the byte after the earlier occurrence is the guess for the next.
+/// How far a guess of each length is to be trusted is learnt (one adaptive bit per length bucket).
 struct MatchModel {
-    /// Every byte of new text so far.
-    text: Vec<u8>,
-    /// Hash of `MIN_MATCH` bytes → the position after their last occurrence (0 = none).
-    last_seen: Vec<u32>,
-    /// 32 − log2(`last_seen.len()`).
-    shift: u32,
-    /// Where the guess for the next byte is in `text`, while `length` > 0.
-    at: usize,
-    /// How many bytes before the next have matched (0 = no match).
-    length: u32,
+    repeats: Repeats<u8>,
     /// P(the guessed bit is right), by length bucket.
     trust: [Bit; 16],
 }
@@ -191,14 +182,11 @@ const NO_GUESS: usize = usize::MAX;
 
 impl MatchModel {
     fn new(text_bytes: usize) -> MatchModel {
-        // About one slot per byte of text, 2^10 to 2^18 (at most 1 MB).
+        // About one slot per byte of text, 2^10 to 2^18 (at most 1 MB); a match's length is measured up to 32 bytes
+        // back, and a differing byte ends it.
         let bits = (usize::BITS - text_bytes.leading_zeros()).clamp(10, 18);
         MatchModel {
-            text: Vec::new(),
-            last_seen: vec![0; 1 << bits],
-            shift: 32 - bits,
-            at: 0,
-            length: 0,
+            repeats: Repeats::new(MIN_MATCH, bits, u32::MAX, 32),
             trust: [Bit::default(); 16],
         }
     }
@@ -206,7 +194,7 @@ impl MatchModel {
     /// The mixer weight set: 0 no match, 1 under 16 bytes, 2 longer.
     #[inline(always)]
     fn state(&self) -> usize {
-        match self.length {
+        match self.repeats.length() {
             0 => 0,
             1..16 => 1,
             _ => 2,
@@ -216,11 +204,9 @@ impl MatchModel {
     /// The guessed next byte with a leading 1 (as the coder's `node` grows), or 0 with no match.
     #[inline(always)]
     fn expected(&self) -> usize {
-        if self.length == 0 {
-            0
-        } else {
-            usize::from(self.text[self.at]) | 0x100
-        }
+        self.repeats
+            .expected()
+            .map_or(0, |byte| usize::from(byte) | 0x100)
     }
 
     /// The guess for the next bit of a byte whose bits so far are `node` (with its leading 1): none once the byte
@@ -231,7 +217,7 @@ impl MatchModel {
         if expected == 0 || expected >> (8 - done) != node {
             return (NO_GUESS, 0, false);
         }
-        let bucket = (self.length as usize).min(15);
+        let bucket = (self.repeats.length() as usize).min(15);
         let trust = mixing::stretched(stretch, self.trust[bucket]);
         let one = expected >> (7 - done) & 1 == 1;
         (bucket, if one { trust } else { -trust }, one)
@@ -245,39 +231,13 @@ impl MatchModel {
         }
     }
 
-    /// Adds a coded byte: follows the match or looks for a new one.
+    /// Adds a coded byte; the window is the latest `MIN_MATCH` bytes with it, packed.
     fn push(&mut self, byte: u8) {
-        if self.length > 0 && self.text[self.at] == byte {
-            self.length = self.length.saturating_add(1);
-            self.at += 1;
-        } else {
-            self.length = 0;
-        }
-        self.text.push(byte);
-        let n = self.text.len();
-        if n < MIN_MATCH {
-            return;
-        }
-        let mut recent = 0u64;
-        for &b in &self.text[n - MIN_MATCH..] {
-            recent = recent << 8 | u64::from(b);
-        }
-        let slot =
-            ((recent.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32 >> self.shift) as usize;
-        if self.length == 0 {
-            let candidate = self.last_seen[slot] as usize;
-            if candidate >= MIN_MATCH
-                && self.text[candidate - MIN_MATCH..candidate] == self.text[n - MIN_MATCH..]
-            {
-                // How long the match really is (up to 32 bytes back): a longer one is a surer guess.
-                let longest = candidate.min(32);
-                let agreeing = (MIN_MATCH..longest)
-                    .take_while(|&back| self.text[candidate - 1 - back] == self.text[n - 1 - back])
-                    .count();
-                self.at = candidate;
-                self.length = (MIN_MATCH + agreeing) as u32;
-            }
-        }
-        self.last_seen[slot] = n as u32;
+        let history = self.repeats.history();
+        let window = history[history.len().saturating_sub(MIN_MATCH - 1)..]
+            .iter()
+            .chain(&[byte])
+            .fold(0u64, |window, &b| window << 8 | u64::from(b));
+        self.repeats.push(byte, window);
     }
 }
