@@ -70,7 +70,7 @@ for (const [name, entry] of chosen) {
     write: false,
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
   const file = `${name.replace(/[@/]/g, '_').replace(/^_/, '')}-${version}.js`;
   writeFileSync(join(out, file), code);
   process.stdout.write(`${name} ${version}: ${code.length} B → ${file}\n`);
