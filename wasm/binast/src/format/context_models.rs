@@ -229,8 +229,9 @@ fn with_pair<M: Clone, R>(
 }
 
 impl Models {
-    /// Fresh models for `roles` string roles and `text_bytes` bytes of new string text (the header's total).
-    pub fn new(roles: usize, text_bytes: usize) -> Models {
+    /// Fresh models for `roles` string roles, `text_bytes` bytes of new string text and `values` values (the
+    /// header's totals; 0 when not known).
+    pub fn new(roles: usize, text_bytes: usize, values: usize) -> Models {
         Models {
             contexts: ContextMap::default(),
             numbered: 0,
@@ -245,7 +246,7 @@ impl Models {
             text: TextModel::new(roles, text_bytes),
             float_bytes: vec![Bit::default(); 8 * 256],
             recency: vec![Vec::new(); roles],
-            values: ValueMatch::new(),
+            values: ValueMatch::new(values),
         }
     }
 
@@ -671,13 +672,22 @@ const ROLL_OUT: u64 = {
     }
     power
 };
+/// The most values the value match model reserves room for up front (16 MB of history).
+const RESERVED_VALUES: usize = 1 << 22;
 /// A run at least this long survives one value that differs.
 const RECOVER_FROM: u32 = 5;
 
 impl ValueMatch {
-    fn new() -> ValueMatch {
+    /// A model with room for `values` values (up to `RESERVED_VALUES`: a hostile header cannot make it reserve more).
+    fn new(values: usize) -> ValueMatch {
         ValueMatch {
-            repeats: Repeats::new(VALUE_MATCH_MIN, VALUE_MATCH_BITS, RECOVER_FROM, 0),
+            repeats: Repeats::new(
+                VALUE_MATCH_MIN,
+                VALUE_MATCH_BITS,
+                RECOVER_FROM,
+                0,
+                values.min(RESERVED_VALUES),
+            ),
             rolling: 0,
             trust: [[Bit::default(); 16]; 8],
         }

@@ -25,10 +25,17 @@ pub struct Repeats<T> {
 }
 
 impl<T: Copy + Eq> Repeats<T> {
-    /// An empty history; `bits` sizes the table (2^bits slots).
-    pub fn new(min: usize, bits: u32, recover_from: u32, measure_back: usize) -> Repeats<T> {
+    /// An empty history with room for `capacity` items (a growing history would leave its old buffers behind
+    /// under the decode-only build's bump allocator); `bits` sizes the table (2^bits slots).
+    pub fn new(
+        min: usize,
+        bits: u32,
+        recover_from: u32,
+        measure_back: usize,
+        capacity: usize,
+    ) -> Repeats<T> {
         Repeats {
-            history: Vec::new(),
+            history: Vec::with_capacity(capacity),
             last_seen: Vec::new(),
             bits,
             at: 0,
@@ -124,7 +131,7 @@ mod tests {
 
     #[test]
     fn follows_a_repeat_and_measures_its_length() {
-        let mut repeats = Repeats::new(4, 10, u32::MAX, 32);
+        let mut repeats = Repeats::new(4, 10, u32::MAX, 32, 0);
         push_all(&mut repeats, b"the quick brown fox; ");
         assert_eq!(repeats.expected(), None);
         push_all(&mut repeats, b"the quick");
@@ -141,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_long_run_survives_one_differing_item() {
-        let mut repeats = Repeats::new(4, 10, 5, 0);
+        let mut repeats = Repeats::new(4, 10, 5, 0, 0);
         push_all(&mut repeats, b"abcdefghij-");
         push_all(&mut repeats, b"abcdef");
         assert_eq!(repeats.length(), 6);

@@ -272,7 +272,7 @@ impl<'a> Reader<'a> {
         let mut reader = Reader::new(Layout::Context, Vec::new(), &[], Vec::new(), kinds);
         reader.context = Some(Box::new(ContextReader {
             coder,
-            models: Models::new(STRING_ROLES.len(), text_bytes),
+            models: Models::new(STRING_ROLES.len(), text_bytes, symbols),
             strings: vec![Vec::new(); STRING_ROLES.len()],
             symbols_left: symbols,
             text_bytes_left: text_bytes,

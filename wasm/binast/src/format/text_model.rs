@@ -161,6 +161,10 @@ fn mix_code<C: Coder>(
 /// Mixer weight sets per role: no match, a short match, a long one (`MatchModel::state`).
 const MATCH_STATES: usize = 3;
 
+/// The most text the match model reserves room for up front (bytes): the header's declared total, up to this, so a
+/// hostile header cannot make it reserve more.
+const RESERVED_TEXT: usize = 1 << 24;
+
 /// Bytes that must repeat before the match model predicts from an earlier occurrence.
 const MIN_MATCH: usize = 4;
 
@@ -186,7 +190,7 @@ impl MatchModel {
         // back, and a differing byte ends it.
         let bits = (usize::BITS - text_bytes.leading_zeros()).clamp(10, 18);
         MatchModel {
-            repeats: Repeats::new(MIN_MATCH, bits, u32::MAX, 32),
+            repeats: Repeats::new(MIN_MATCH, bits, u32::MAX, 32, text_bytes.min(RESERVED_TEXT)),
             trust: [Bit::default(); 16],
         }
     }

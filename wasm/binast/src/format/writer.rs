@@ -99,7 +99,7 @@ impl Writer {
         writer.emitting = true;
         writer.context = Some(Box::new(ContextWriter {
             coder: Encoder::default(),
-            models: Models::new(STRING_ROLES.len(), text_bytes),
+            models: Models::new(STRING_ROLES.len(), text_bytes, 0),
             string_ids: vec![FnvMap::default(); STRING_ROLES.len()],
             symbols: 0,
             text_bytes: 0,
