@@ -8,7 +8,8 @@
 
 use super::counts;
 use super::entropy::{
-    kind_symbol, tree_walk, uint_symbol, Bit, Coder, Decide, KindModel, UIntModel,
+    kind_path, kind_symbol, tree_walk, uint_path, uint_symbol, Bit, Coder, Decide, KindModel,
+    UIntModel,
 };
 use super::match_model::Repeats;
 use super::mixing::{self, mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
@@ -578,29 +579,6 @@ fn uint_tag(category: &str) -> u32 {
         "text" => 6,
         _ => 7,
     }
-}
-
-/// A value's decisions as [`kind_symbol`] takes them (high bit first): (bits, count).
-fn kind_path(value: u32) -> (u32, u32) {
-    (value & 127, 7)
-}
-
-/// A value's modelled decisions as [`uint_symbol`] takes them: the head, then for an escaped value its bit length
-/// and up to two top bits (the raw bits under them are not modelled, so not guessed).
-fn uint_path(value: u32) -> (u32, u32) {
-    let head = value.min(15);
-    if head < 15 {
-        return (head, 4);
-    }
-    let rest = u64::from(value - 14);
-    let bits = 63 - rest.max(1).leading_zeros();
-    let mut path = head << 5 | bits;
-    let mut count = 9;
-    for i in 0..bits.min(2) {
-        path = path << 1 | (rest >> (bits - 1 - i) & 1) as u32;
-        count += 1;
-    }
-    (path, count)
 }
 
 /// A flag's decisions: "is it 0", then the integer's.

@@ -439,6 +439,25 @@ pub fn uint_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide
     u32::try_from(out + u64::from(DIRECT_LIMIT) - 1).unwrap_or(u32::MAX)
 }
 
+/// The modelled decisions [`uint_symbol`] takes for `value`, in order (bits, count): the head, then for an escaped
+/// value its bit length and up to two top bits (the raw bits under them are not modelled). The value match model
+/// guesses a value decision by decision along this path.
+pub fn uint_path(value: u32) -> (u32, u32) {
+    let head = value.min(DIRECT_LIMIT);
+    if head < DIRECT_LIMIT {
+        return (head, 4);
+    }
+    let rest = u64::from(value - (DIRECT_LIMIT - 1));
+    let bits = 63 - rest.max(1).leading_zeros();
+    let mut path = head << 5 | bits;
+    let mut count = 9;
+    for i in 0..bits.min(2) {
+        path = path << 1 | (rest >> (bits - 1 - i) & 1) as u32;
+        count += 1;
+    }
+    (path, count)
+}
+
 /// Walks a binary tree of `bits` levels for `value`; the decision at tree node `node` (1-based) is slot
 /// `base + node` of `decide`.
 #[inline]
@@ -499,9 +518,49 @@ pub fn kind_symbol<C: Coder>(coder: &mut C, value: u32, decide: &mut impl Decide
     ((top - 16) << 3 | (low - 8)) as u32
 }
 
+/// The decisions [`kind_symbol`] takes for `value` (bits, count): its seven bits, high first.
+pub fn kind_path(value: u32) -> (u32, u32) {
+    (value & 127, 7)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bits `walk` decides for `value`, as (bits, count) with the first decision highest.
+    fn walked(
+        value: u32,
+        walk: fn(&mut Encoder, u32, &mut dyn FnMut(usize, bool) -> bool),
+    ) -> (u32, u32) {
+        let (mut path, mut count) = (0u32, 0u32);
+        walk(&mut Encoder::default(), value, &mut |_slot, bit| {
+            path = path << 1 | u32::from(bit);
+            count += 1;
+            bit
+        });
+        (path, count)
+    }
+
+    #[test]
+    fn paths_are_the_decisions_the_walks_take() {
+        let values = (0..300).chain([1 << 10, 12_345, 1 << 20, 0x0FFF_FFFF, u32::MAX - 20]);
+        for value in values {
+            let uint = walked(value, |coder, value, decide| {
+                uint_symbol(coder, value, &mut |_: &mut Encoder, slot, bit| {
+                    decide(slot, bit)
+                });
+            });
+            assert_eq!(uint_path(value), uint, "integer {value}");
+            if value < 128 {
+                let kind = walked(value, |coder, value, decide| {
+                    kind_symbol(coder, value, &mut |_: &mut Encoder, slot, bit| {
+                        decide(slot, bit)
+                    });
+                });
+                assert_eq!(kind_path(value), kind, "kind {value}");
+            }
+        }
+    }
 
     /// The update as it was written before it clamped one side only (issue #17 part 2): every reachable state
     /// must move to the same next state.
