@@ -6,6 +6,7 @@
 //! string used n distinct strings ago in the same role (move-to-front). Minified code reuses a handful of short
 //! names all the time, so most references are small recency positions.
 
+use super::base64;
 use super::counts;
 use super::entropy::{
     kind_path, kind_symbol, tree_walk, uint_path, uint_symbol, Bit, Coder, Decide, KindModel,
@@ -140,6 +141,11 @@ pub struct Models {
     places: PlaceCache,
     stretch: Box<Stretch>,
     text: TextModel,
+    /// The text model's role for the bytes of base64 text (one more than the string roles).
+    binary_role: usize,
+    /// Whether a long string is coded as the bytes of its base64 text, its padding, and whether the bytes are stored
+    /// (`text`).
+    base64: [Bit; 4],
     float_bytes: Vec<Bit>,
     /// Per string role, string numbers by recency: the most recent last.
     pub(crate) recency: Vec<Vec<u32>>,
@@ -244,7 +250,9 @@ impl Models {
             followers: FollowerMap::default(),
             places: PlaceCache::default(),
             stretch: stretch_table(),
-            text: TextModel::new(roles, text_bytes),
+            text: TextModel::new(roles + 1, text_bytes),
+            binary_role: roles,
+            base64: [Bit::default(); 4],
             float_bytes: vec![Bit::default(); 8 * 256],
             recency: vec![Vec::new(); roles],
             values: ValueMatch::new(values),
@@ -515,8 +523,9 @@ impl Models {
         value
     }
 
-    /// Codes the text of a new string of role `role` (its length, then its bytes); `bytes` is filled when
-    /// decoding, read when encoding. `max_len` bounds a decoded length.
+    /// Codes the text of a new string of role `role`: its length, then (from `BASE64_MIN_TEXT` bytes on) whether it
+    /// is base64, whole or after a data URL's header, then its bytes, or the header's and those the base64 stands
+    /// for. `bytes` is filled when decoding, read when encoding. `max_len` bounds a decoded length.
     pub fn text<C: Coder>(
         &mut self,
         coder: &mut C,
@@ -539,14 +548,92 @@ impl Models {
             // One allocation for the text instead of a regrowth every few bytes.
             bytes.reserve_exact(len);
         }
+        if len >= BASE64_MIN_TEXT {
+            let split = if decoding {
+                None
+            } else {
+                base64::split(bytes, BASE64_MIN_TEXT)
+            };
+            if coder.bit(&mut self.base64[0], split.is_some()) {
+                let (prefix, raw) = split.map_or((0, None), |(prefix, raw)| (prefix, Some(raw)));
+                let key = PlaceKey::new(Category::Text, 1, 0);
+                let prefix = self.uint(coder, "text", ("", "", "base64 prefix"), key, prefix as u32)
+                    as usize;
+                if prefix > len
+                    || !(len - prefix).is_multiple_of(4)
+                    || len - prefix < BASE64_MIN_TEXT
+                {
+                    return Err(DecodeError::BadLength(message!(
+                        "a base64 tail after ",
+                        prefix,
+                        " of ",
+                        len,
+                        " bytes"
+                    )));
+                }
+                self.plain_text(coder, role.0, prefix, bytes, decoding);
+                return self.base64_bytes(coder, len - prefix, raw, bytes, decoding);
+            }
+        }
+        self.plain_text(coder, role.0, len, bytes, decoding);
+        Ok(())
+    }
+
+    /// Codes `len` bytes of text of string role `role`: decoding, appended to `bytes`; encoding, read from its start.
+    fn plain_text<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        role: usize,
+        len: usize,
+        bytes: &mut Vec<u8>,
+        decoding: bool,
+    ) {
         let mut history = 0u32;
         for i in 0..len {
             let byte = if decoding { 0 } else { bytes[i] };
-            let byte = self.text.code(coder, role.0, history, byte);
+            let byte = self.text.code(coder, role, history, byte);
             if decoding {
                 bytes.push(byte);
             }
             history = history << 8 | u32::from(byte);
+        }
+    }
+
+    /// Codes the bytes that `len` characters of base64 text stand for: the padding (none, `=` or `==`), then the
+    /// bytes, each through the text model under its own role, or stored as they are when they look compressed
+    /// already (`base64::looks_compressed`: an image, a font). Encoding, `raw` holds them; decoding, their base64 text
+    /// is appended to `bytes`.
+    fn base64_bytes<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        len: usize,
+        raw: Option<Vec<u8>>,
+        bytes: &mut Vec<u8>,
+        decoding: bool,
+    ) -> Result<(), DecodeError> {
+        let full = len / 4 * 3;
+        let padding = raw.as_ref().map_or(0, |raw| full - raw.len());
+        let padding = if coder.bit(&mut self.base64[1], padding > 0) {
+            1 + usize::from(coder.bit(&mut self.base64[2], padding == 2))
+        } else {
+            0
+        };
+        let stored = raw.as_deref().is_some_and(base64::looks_compressed);
+        let mut decoded = raw.unwrap_or_else(|| vec![0; full - padding]);
+        if coder.bit(&mut self.base64[3], stored) {
+            // 8 bits a byte: the models would spend 1–2 % more learning that nothing predicts these bytes.
+            for byte in &mut decoded {
+                *byte = coder.direct(u32::from(*byte), 8) as u8;
+            }
+        } else {
+            let mut history = 0u32;
+            for byte in &mut decoded {
+                *byte = self.text.code(coder, self.binary_role, history, *byte);
+                history = history << 8 | u32::from(*byte);
+            }
+        }
+        if decoding {
+            base64::encode_into(&decoded, bytes);
         }
         Ok(())
     }
@@ -564,6 +651,12 @@ impl Models {
         f64::from_le_bytes(out)
     }
 }
+
+/// The fewest characters of base64 (after a data URL's header, if any) that are coded as the bytes they stand for.
+/// Every new string at least this long pays one adaptive decision for it. Shorter canonical base64 is mostly words
+/// that happen to fit the alphabet ("addEventListener" is 16 characters of it), which the text model codes better as
+/// text.
+const BASE64_MIN_TEXT: usize = 64;
 
 /// The value match model's tag of a node kind, a flag, and each integer category (`uint_tag`).
 const KIND_TAG: u32 = 0;

@@ -10,10 +10,10 @@ pub enum Layout {
     Multipart = 1,
     /// Format 2: the tree split into per-kind streams.
     Optimised = 2,
-    /// Format 5: one range-coded sequence, every value predicted from its context by adaptive models. (Formats 3
-    /// and 4 were its earlier versions: 3 with a slower text model, 4 without the text's match model; no decoder
-    /// reads them any more.)
-    Context = 5,
+    /// Format 6: one range-coded sequence, every value predicted from its context by adaptive models. (Formats 3
+    /// to 5 were its earlier versions: 3 with a slower text model, 4 without the text's match model, 5 coding base64
+    /// text as text; no decoder reads them any more.)
+    Context = 6,
 }
 
 impl Layout {
@@ -22,7 +22,7 @@ impl Layout {
         match format {
             1 => Some(Layout::Multipart),
             2 => Some(Layout::Optimised),
-            5 => Some(Layout::Context),
+            6 => Some(Layout::Context),
             _ => None,
         }
     }

@@ -1,6 +1,7 @@
 //! Format primitives, the bottom layer: varnums, WTF-8 strings, stream roles, the layouts, and the stream reader
 //! and writer. Nothing here knows the grammar (`grammar/`) or the container (`container.rs`).
 
+pub mod base64;
 pub mod context_models;
 pub mod counts;
 pub mod entropy;
