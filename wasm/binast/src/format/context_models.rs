@@ -588,6 +588,7 @@ impl Models {
         bytes: &mut Vec<u8>,
         decoding: bool,
     ) {
+        self.text.begin(role);
         let mut history = 0u32;
         for i in 0..len {
             let byte = if decoding { 0 } else { bytes[i] };

@@ -68,6 +68,15 @@ impl<T: Copy + Eq> Repeats<T> {
         }
     }
 
+    /// Guesses that the next item is the one at `at` in the history (which must be below its length), as the first of
+    /// a match of length 1, unless a match is being followed already.
+    pub fn follow(&mut self, at: usize) {
+        if self.length == 0 {
+            self.at = at;
+            self.length = 1;
+        }
+    }
+
     /// Adds the item just coded, `window` being a hash of the latest `min` items with it (unused while the history
     /// is shorter): follows the match, or looks for a new one.
     pub fn push(&mut self, item: T, window: u64) {
@@ -159,5 +168,27 @@ mod tests {
             "the guess moved past the differing byte"
         );
         assert_eq!(repeats.length(), 1);
+    }
+
+    #[test]
+    fn follow_guesses_from_a_given_start_unless_a_match_runs() {
+        let mut repeats = Repeats::new(4, 10, u32::MAX, 32, 0);
+        push_all(&mut repeats, b"application/json|");
+        repeats.follow(0);
+        assert_eq!(repeats.expected(), Some(b'a'));
+        push_all(&mut repeats, b"applic");
+        assert_eq!(
+            repeats.expected(),
+            Some(b'a'),
+            "the guess follows the earlier string"
+        );
+        assert_eq!(repeats.length(), 7);
+        push_all(&mut repeats, b"X");
+        assert_eq!(repeats.expected(), None);
+        // A match found the usual way ("json" was seen before) is kept.
+        push_all(&mut repeats, b"json");
+        assert_eq!(repeats.expected(), Some(b'|'));
+        repeats.follow(0);
+        assert_eq!(repeats.expected(), Some(b'|'));
     }
 }

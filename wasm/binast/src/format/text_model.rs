@@ -38,6 +38,8 @@ pub struct TextModel {
     weights: Vec<[i32; INPUTS]>,
     stretch: Box<Stretch>,
     matches: MatchModel,
+    /// Per role: where in the match model's history the role's latest string began (`u32::MAX`: none yet).
+    starts: Vec<u32>,
 }
 
 impl TextModel {
@@ -51,6 +53,20 @@ impl TextModel {
             weights: vec![[1 << 14; INPUTS]; roles * MATCH_STATES],
             stretch: stretch_table(),
             matches: MatchModel::new(text_bytes),
+            starts: vec![u32::MAX; roles],
+        }
+    }
+
+    /// Starts a new string of role `role`. Unless a match is being followed, the match model's guess becomes the
+    /// role's previous string, from its first byte: sorted keys and generated names share their beginnings (mime-db's
+    /// "application/vnd.3gpp.pic-bw-large", then "…-small"), where the four bytes a match needs are not there yet.
+    pub fn begin(&mut self, role: usize) {
+        let here = self.matches.repeats.history().len();
+        if let Some(start) = self.starts.get_mut(role) {
+            if (*start as usize) < here {
+                self.matches.repeats.follow(*start as usize);
+            }
+            *start = here as u32;
         }
     }
 
