@@ -482,7 +482,7 @@ impl<'a> Reader<'a> {
             };
             let coder = &mut context.coder;
             let n = match context.models.uint(coder, "number", place, number_key, 0) {
-                0 => return Ok(context.models.float(coder, 0.0)),
+                0 => return context.models.float(coder, 0.0),
                 1 => {
                     let folded =
                         i64::from(context.models.uint(coder, "delta", place, delta_key, 0));

@@ -361,7 +361,8 @@ impl Writer {
                 }
                 None => {
                     context.models.uint(coder, "number", key, PlaceKey::NONE, 0);
-                    context.models.float(coder, value);
+                    // Encoding cannot fail: only a decoder reads an exponent out of range.
+                    let _ = context.models.float(coder, value);
                 }
             }
             return;
