@@ -282,6 +282,13 @@ async function binastTarget() {
     .slice(0, 40)
     .map((name) => readFileSync(join(scriptDir, name), 'utf8'));
   scripts.push(readFileSync(join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'loader-app.js'), 'utf8'));
+  // The context layout's paths for data (format 6): base64 coded as bytes, through the models (a piece of a Wasm
+  // module) and stored (a piece of a PNG), a data URL's header, and decimal numbers.
+  const piece = (/** @type {string} */ path) => readFileSync(join(repoRoot, path)).subarray(0, 300).toString('base64');
+  scripts.push(
+    `var w="data:application/wasm;base64,${piece('wasm/binast/pkg/binast_bg.wasm')}",` +
+      `p="${piece('fixtures/images/coffee.png')}",n=[0.5,1e-6,0.130275,2.55,1e21,0.30000000000000004];`,
+  );
   /** @type {Uint8Array[]} */
   const binastSeeds = [];
   for (const source of scripts) {

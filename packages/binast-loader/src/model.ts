@@ -52,11 +52,12 @@ export interface Decision {
 }
 
 /**
- * The decoder on the wire, gzip -9: the decode-only Wasm (34,597 B), its interface (binast-wasm.js, 980 B) and the
- * two small modules (binast.js, its Worker: 2,541 B), measured on the loader's build output on 2026-11-26 after the
- * decision arithmetic of issue #17 part 2 (it was 36,900 B on 2026-11-25), bytes.
+ * The decoder on the wire, gzip -9 (node's zlib): the decode-only Wasm (39,707 B), its interface (binast-wasm.js,
+ * 962 B) and the two small modules (binast.js, its Worker: 2,618 B), measured on the loader's build output on
+ * 2026-11-27 with BinaryAST format 6 (38,100 B on 2026-11-26 with format 4; format 5's match models and format 6's
+ * base64 and decimal numbers added about 5 KB), bytes.
  */
-export const decoderWireBytes = 38_100;
+export const decoderWireBytes = 43_300;
 /** Sequential requests before the decoder can run: binast.js, its Worker, the decoder's interface, the Wasm. */
 export const decoderRoundTrips = 4;
 /**
