@@ -1,20 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeToJavaScript, encodeJavaScript } from '../src/codec.mjs';
-
-/** Bytes of the context layout for `source`, after checking it decodes to what the optimised layout gives. */
-const bytes = (source: string) => {
-  const encoded = encodeJavaScript(source, { layout: 'context' });
-  expect(decodeToJavaScript(encoded)).toBe(decodeToJavaScript(encodeJavaScript(source, { layout: 'optimised' })));
-  return encoded.length;
-};
+import { brotli, contextBytes as bytes } from './context-size';
 
 const base64 = (data: Uint8Array) => Buffer.from(data).toString('base64');
-
-const brotli = (text: string) =>
-  brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 /** Bytes standing for a table: 16-bit values, little-endian, rising by small steps (code points). */
 const table = (entries: number) => new Uint8Array(Uint16Array.from({ length: entries }, (_, i) => 0x41 + i * 3).buffer);

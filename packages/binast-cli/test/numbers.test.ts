@@ -1,29 +1,6 @@
-import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeToJavaScript, encodeJavaScript } from '../src/codec.mjs';
-
-/** A small seeded generator (xorshift32), so the inputs are the same on every run. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  return (below: number) => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state % below;
-  };
-}
-
-const brotli = (text: string) =>
-  brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-
-/** Bytes of the context layout for `source`, after checking it decodes to what the optimised layout gives. */
-const bytes = (source: string) => {
-  const encoded = encodeJavaScript(source, { layout: 'context' });
-  expect(decodeToJavaScript(encoded)).toBe(decodeToJavaScript(encodeJavaScript(source, { layout: 'optimised' })));
-  return encoded.length;
-};
+import { brotli, contextBytes as bytes, random } from './context-size';
 
 describe('the context layout codes numbers that are not small integers', () => {
   it('short decimals as m × 10^e: about their information, under brotli of the text', () => {

@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeToJavaScript, encodeJavaScript } from '../src/codec.mjs';
-
-/** A small seeded generator (xorshift32), so the inputs are the same on every run. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  return (below: number) => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state % below;
-  };
-}
+import { contextBytes as bytes, random } from './context-size';
 
 /** Text no order-1..3 context predicts: random letters and digits. */
 function noise(length: number, seed: number): string {
@@ -40,12 +27,6 @@ function oddFunction(name: string, seed: number): string {
   });
   return `function ${name}(a,b,c,d,e){${statements.join('')}return a}`;
 }
-
-const bytes = (source: string) => {
-  const encoded = encodeJavaScript(source, { layout: 'context' });
-  expect(decodeToJavaScript(encoded)).toBe(decodeToJavaScript(encodeJavaScript(source, { layout: 'optimised' })));
-  return encoded.length;
-};
 
 describe('the context layout codes a repeat for much less than the first copy', () => {
   it('text: a long string written again with a different end (the text match model)', () => {
