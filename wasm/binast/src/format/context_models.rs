@@ -687,8 +687,9 @@ impl Models {
 /// exactly, so one multiplication or division by it is correctly rounded.
 const MAX_EXPONENT: i32 = 22;
 
-/// 10^|e| (`e` in −22..=22), exact: every product on the way is a power of ten an f64 holds exactly. A loop instead
-/// of a table of 23 constants keeps the decode-only build about 100 bytes smaller after gzip.
+/// 10^|e| (`e` in −22..=22), exact: every product on the way is a power of ten an f64 holds exactly. A loop, not a
+/// table of 23 constants: with the error message shared with the reader's, 175 bytes less of the decode-only build
+/// after gzip.
 fn power_of_ten(e: i32) -> f64 {
     (0..e.unsigned_abs()).fold(1.0, |power, _| power * 10.0)
 }
