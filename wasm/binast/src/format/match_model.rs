@@ -1,8 +1,9 @@
 //! Where the next item may repeat an earlier one: the search both of the context layout's match models share
-//! (since format 5; the text model's over bytes of new string text, the value model's over kinds and integers). The latest
-//! `min` items are hashed to where they last ended; once those items agree, the item that followed them then is the
-//! guess for the next one, and the match follows along while the items keep agreeing. Encoder and decoder push the
-//! same items in the same order, so both find the same matches.
+//! (since format 5; the text model's over bytes of new string text, the value model's over kinds and integers). The
+//! latest `min` items are hashed to where they last ended; once those items agree, the item that followed them then
+//! is the guess for the next one, and the match follows along while the items keep agreeing (since format 6 a match
+//! may also be started at a given place: `follow`). Encoder and decoder push the same items in the same order, so
+//! both find the same matches.
 
 /// A history of items and the match being followed in it.
 pub struct Repeats<T> {
