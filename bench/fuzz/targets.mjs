@@ -282,12 +282,15 @@ async function binastTarget() {
     .slice(0, 40)
     .map((name) => readFileSync(join(scriptDir, name), 'utf8'));
   scripts.push(readFileSync(join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'loader-app.js'), 'utf8'));
-  // The context layout's paths for data (format 6): base64 coded as bytes, through the models (a piece of a Wasm
-  // module) and stored (a piece of a PNG), a data URL's header, and decimal numbers.
-  const piece = (/** @type {string} */ path) => readFileSync(join(repoRoot, path)).subarray(0, 300).toString('base64');
+  // The context layout's paths for data (format 6): base64 and hex coded as bytes, through the models (pieces of a
+  // Wasm module) and stored (pieces of a PNG), a data URL's header, and decimal numbers.
+  const piece = (/** @type {string} */ path, /** @type {BufferEncoding} */ encoding) =>
+    readFileSync(join(repoRoot, path)).subarray(0, 300).toString(encoding);
+  const wasm = 'wasm/binast/pkg/binast_bg.wasm';
+  const png = 'fixtures/images/coffee.png';
   scripts.push(
-    `var w="data:application/wasm;base64,${piece('wasm/binast/pkg/binast_bg.wasm')}",` +
-      `p="${piece('fixtures/images/coffee.png')}",n=[0.5,1e-6,0.130275,2.55,1e21,0.30000000000000004];`,
+    `var w="data:application/wasm;base64,${piece(wasm, 'base64')}",p="${piece(png, 'base64')}",` +
+      `x="${piece(wasm, 'hex')}",y="${piece(png, 'hex')}",n=[0.5,1e-6,0.130275,2.55,1e21,0.30000000000000004];`,
   );
   /** @type {Uint8Array[]} */
   const binastSeeds = [];

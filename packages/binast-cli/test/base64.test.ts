@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { brotli, contextBytes as bytes } from './context-size';
@@ -8,7 +9,7 @@ const base64 = (data: Uint8Array) => Buffer.from(data).toString('base64');
 /** Bytes standing for a table: 16-bit values, little-endian, rising by small steps (code points). */
 const table = (entries: number) => new Uint8Array(Uint16Array.from({ length: entries }, (_, i) => 0x41 + i * 3).buffer);
 
-describe('the context layout codes base64 text as the bytes it stands for', () => {
+describe('the context layout codes base64 and hex text as the bytes they stand for', () => {
   it('a Wasm module in a data URL: its bytes through the models', () => {
     // The decoder's own Wasm build, as Emscripten's SINGLE_FILE output inlines a module; a length that needs padding.
     const wasm = readFileSync(fileURLToPath(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm')));
@@ -32,9 +33,20 @@ describe('the context layout codes base64 text as the bytes it stands for', () =
     expect(asBytes).toBeLessThan(bytes(source.replace('";', '!";')));
   });
 
-  it('hex digits, short base64 and near-base64 keep the text path and round-trip', () => {
+  it("hex colour ramps (d3's viridis, magma, inferno, plasma: 256 colours each) as bytes", () => {
+    const d3Chromatic = readFileSync(createRequire(import.meta.url).resolve('d3-scale-chromatic'), 'utf8');
+    const ramps = [...d3Chromatic.matchAll(/"([0-9a-f]{128,})"/g)].map((match) => match[1] ?? '');
+    expect(ramps.length).toBeGreaterThanOrEqual(4);
+    const asBytes = bytes(`var r=[${ramps.map((ramp) => `"${ramp}"`).join(',')}];`);
+    // A character that is not a hex digit keeps each on the text path.
+    const asText = bytes(`var r=[${ramps.map((ramp) => `"${ramp}!"`).join(',')}];`);
+    // 1,390 against 2,939 bytes when this was written.
+    expect(asBytes).toBeLessThan(0.6 * asText);
+  });
+
+  it('hex digits under 128, short base64 and near-base64 keep the text path and round-trip', () => {
     for (const text of [
-      'a6cee31f78b4b2df8a33a02cfb9a99e31a1cfdbf6fff7f00cab2d66a3d9affff99b15928', // hex: 4 bits a character
+      'a6cee31f78b4b2df8a33a02cfb9a99e31a1cfdbf6fff7f00cab2d66a3d9affff99b15928', // hex under 128 digits
       'addEventListener', // base64 alphabet, but a word
       `${base64(table(40))}==`, // `=` beyond the padding
       `data:image/png;base64,${base64(table(8))}`, // a tail shorter than 64 characters

@@ -1,9 +1,9 @@
-//! Base64 text inside strings (format 6): an inlined Wasm module, a font or a packed table is often shipped as one
-//! long base64 string, whose 6 bits per character the text model can only learn character by character. Coded as
-//! the bytes it stands for instead, the same models see the data itself: es-module-lexer's 15,736-character Wasm
-//! string is 6,413 bytes after brotli as text, 4,693 as the bytes. Only canonical text is taken (the standard
-//! alphabet, `=` padding to a multiple of 4, zero bits where the padding starts), so writing the bytes back as
-//! base64 gives exactly the original characters.
+//! Base64 and hex text inside strings (format 6): an inlined Wasm module, a font or a packed table is often shipped
+//! as one long base64 string, whose 6 bits per character the text model can only learn character by character, and
+//! colour tables as hex. Coded as the bytes they stand for instead, the models see the data itself:
+//! es-module-lexer's 15,736-character Wasm string is 6,413 bytes after brotli as text, 4,693 as the bytes. Only
+//! canonical text is taken (base64: the standard alphabet, `=` padding to a multiple of 4, zero bits where the
+//! padding starts; hex: digits of one case), so writing the bytes back gives exactly the original characters.
 
 /// The standard alphabet (RFC 4648 §4), by 6-bit value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -97,6 +97,40 @@ pub fn looks_compressed(bytes: &[u8]) -> bool {
     n >= 2 && matches * 223 <= n * (n - 1)
 }
 
+/// The bytes of hex text of one case (and whether it is upper case), or `None`.
+pub fn hex_decode(text: &[u8]) -> Option<(Vec<u8>, bool)> {
+    if !text.len().is_multiple_of(2) || !is_hex(text) {
+        return None;
+    }
+    let upper = text.iter().any(|c| matches!(c, b'A'..=b'F'));
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    };
+    Some((
+        text.chunks_exact(2)
+            .map(|pair| digit(pair[0]) << 4 | digit(pair[1]))
+            .collect(),
+        upper,
+    ))
+}
+
+/// Appends the hex text of `bytes`.
+pub fn hex_encode_into(bytes: &[u8], upper: bool, out: &mut Vec<u8>) {
+    let digits: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    for &byte in bytes {
+        out.extend_from_slice(&[
+            digits[usize::from(byte >> 4)],
+            digits[usize::from(byte & 15)],
+        ]);
+    }
+}
+
 /// Appends the padded base64 text of `bytes` to `out`.
 pub fn encode_into(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(bytes.len().div_ceil(3) * 4);
@@ -157,6 +191,28 @@ mod tests {
         ] {
             assert_eq!(
                 decode_canonical(text),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+
+    #[test]
+    fn hex_of_one_case_round_trips_and_mixed_case_is_refused() {
+        for (text, bytes, upper) in [
+            (&b"00ff7f"[..], &[0x00, 0xFF, 0x7F][..], false),
+            (b"00FF7F", &[0x00, 0xFF, 0x7F], true),
+            (b"1234", &[0x12, 0x34], false),
+        ] {
+            assert_eq!(hex_decode(text), Some((bytes.to_vec(), upper)));
+            let mut out = Vec::new();
+            hex_encode_into(bytes, upper, &mut out);
+            assert_eq!(out, text);
+        }
+        for text in [&b"00fF"[..], b"0g", b"abc", b"12 4"] {
+            assert_eq!(
+                hex_decode(text),
                 None,
                 "{:?}",
                 String::from_utf8_lossy(text)
