@@ -123,7 +123,8 @@ impl TextModel {
 /// The three orders' nibbles made distinct: an order whose hash lands on a lower order's nibble takes a neighbour
 /// in the same group of four instead (c, then c ^ 1, then c ^ 3: of two taken places one can be among them), so the
 /// three are always borrowed together, and the decode-only build has one path, not a second for the rare collision
-/// (encodings within 2 bytes of the two-path version; about 260 B less after gzip). `bucket ^ 1..=3` stays inside a table of at least 4 nibbles.
+/// (encodings within 2 bytes of the two-path version; about 260 B less after gzip). `bucket ^ 1..=3` stays inside
+/// a table of at least 4 nibbles.
 #[inline(always)]
 fn distinct([a, b, c]: [usize; 3]) -> [usize; 3] {
     let b = if b == a { a ^ 1 } else { b };
