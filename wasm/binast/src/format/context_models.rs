@@ -629,7 +629,7 @@ impl Models {
     ) -> Result<(), DecodeError> {
         let upper = coder.bit(&mut self.hex[1], hex.as_ref().is_some_and(|hex| hex.1));
         let mut decoded = hex.map_or_else(|| vec![0; len / 2], |hex| hex.0);
-        self.data_bytes(coder, Data::Hex, &mut decoded);
+        self.data_bytes(coder, Data::Hex, &mut decoded, decoding);
         if decoding {
             base64::hex_encode_into(&decoded, upper, bytes);
         }
@@ -654,7 +654,7 @@ impl Models {
             0
         };
         let mut decoded = raw.unwrap_or_else(|| vec![0; full - padding]);
-        self.data_bytes(coder, Data::Base64, &mut decoded);
+        self.data_bytes(coder, Data::Base64, &mut decoded, decoding);
         if decoding {
             base64::encode_into(&decoded, bytes);
         }
@@ -667,10 +667,16 @@ impl Models {
     /// kind's own role. Base64 bytes are predicted from the bytes before them, as text is; hex bytes from the byte
     /// three back (the same channel of the previous colour in a table of RGB colours: d3's colour schemes), its place
     /// in a group of three, and the byte before.
-    fn data_bytes<C: Coder>(&mut self, coder: &mut C, kind: Data, decoded: &mut [u8]) {
-        // Only an encoder has the bytes to look at (decoding, they are all 0 here, and the decode-only build leaves
-        // the look out).
-        let stored = cfg!(feature = "encoder") && base64::looks_compressed(decoded);
+    fn data_bytes<C: Coder>(
+        &mut self,
+        coder: &mut C,
+        kind: Data,
+        decoded: &mut [u8],
+        decoding: bool,
+    ) {
+        // Only an encoder has the bytes to look at (decoding, they are all 0 here): a decoder skips the pass, and the
+        // decode-only build leaves it out.
+        let stored = !decoding && cfg!(feature = "encoder") && base64::looks_compressed(decoded);
         let (stored_bit, role) = match kind {
             Data::Base64 => (&mut self.base64[3], self.binary_role),
             Data::Hex => (&mut self.hex[2], self.binary_role + 1),
