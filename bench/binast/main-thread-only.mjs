@@ -21,14 +21,14 @@ if (pageLibraries.size === 0) throw new Error(`no corpus library named ${wanted.
 process.stdout.write(`main-thread cost in Chromium, ${runs} interleaved runs per way…\n`);
 const results = await mainThreadCost(pageLibraries, runs);
 process.stdout.write(
-  '| library | plain ms | Blob URL +ms (of medians) | Blob URL +ms, paired [quartiles] | inline +ms (of medians) | inline +ms, paired [quartiles] |\n' +
-    '|---|--:|--:|--:|--:|--:|\n',
+  "| library | plain ms | Blob URL +ms (of medians) | Blob URL +ms, paired [quartiles] | inline +ms (of medians) | inline +ms, paired [quartiles] | the loader's way |\n" +
+    '|---|--:|--:|--:|--:|--:|---|\n',
 );
 const cell = (/** @type {number} */ ms) => ms.toFixed(1);
 const spread = (/** @type {[number, number, number]} */ [low, mid, high]) =>
   `${cell(mid)} [${cell(low)}, ${cell(high)}]`;
 for (const [name, row] of Object.entries(results)) {
   process.stdout.write(
-    `| ${name} | ${cell(row.plainMs)} | ${cell(row.blobAddedMs)} | ${spread(row.blobPairedMs)} | ${cell(row.inlineAddedMs)} | ${spread(row.inlinePairedMs)} |\n`,
+    `| ${name} | ${cell(row.plainMs)} | ${cell(row.blobAddedMs)} | ${spread(row.blobPairedMs)} | ${cell(row.inlineAddedMs)} | ${spread(row.inlinePairedMs)} | ${row.loaderWay} |\n`,
   );
 }

@@ -3,13 +3,16 @@
 // Three ways to run each library, interleaved run by run, each on a fresh copy of the source (a unique trailing
 // comment, so no V8 cache serves a later run):
 //   plain   `<script src>` of the minified library, fetched over the (routed) network: V8 streams its compile
-//   blob    what the loader does: the decoder's Worker decodes the BinaryAST and posts a Blob, the page runs it from a
-//           `blob:` URL (packages/binast-loader/src/off-thread/blob-script.ts)
-//   inline  what the loader did before: the Worker posts the source string, the page runs it as inline text
+//   blob    the decoder's Worker decodes the BinaryAST and posts a Blob, the page runs it from a `blob:` URL
+//           (packages/binast-loader/src/off-thread/blob-script.ts): the loader's way for large scripts
+//   inline  the Worker posts the source string, the page runs it as inline text: the loader's way for small ones
 // Each figure is Chromium's own busy time of the page's main thread (DevTools `Performance.getMetrics`
 // TaskDuration) from starting the load to the script's end; the library's execution is in all three, so the
-// differences are what the path adds.
+// differences are what the path adds. `loader…` repeats the figures of the way the loader takes for the library's
+// decoded size (packages/binast-loader/src/off-thread/run-way.ts): what the issue's goal is about.
+import { runsFromBlob } from '@speedkit/binast-loader/run-way';
 import { withDecoderPage } from './decoder-page.mjs';
+import { decodeToJavaScript } from './wasm.mjs';
 
 /** @typedef {'plain' | 'blob' | 'inline'} Way */
 const ways = /** @type {const} */ (['plain', 'blob', 'inline']);
@@ -54,12 +57,19 @@ export async function mainThreadCost(libraries, runs) {
       const plainMs = median(samples.plain);
       const paired = (/** @type {number[]} */ values) =>
         quartiles(values.map((ms, run) => ms - (samples.plain[run] ?? 0)));
+      const [blobAddedMs, inlineAddedMs] = [median(samples.blob) - plainMs, median(samples.inline) - plainMs];
+      const [blobPairedMs, inlinePairedMs] = [paired(samples.blob), paired(samples.inline)];
+      const decoded = decodeToJavaScript(/** @type {Uint8Array} */ (libraries.get(name)?.binast));
+      const loaderWay = runsFromBlob(Buffer.byteLength(decoded), false) ? 'blob' : 'inline';
       results[name] = {
         plainMs,
-        blobAddedMs: median(samples.blob) - plainMs,
-        inlineAddedMs: median(samples.inline) - plainMs,
-        blobPairedMs: paired(samples.blob),
-        inlinePairedMs: paired(samples.inline),
+        blobAddedMs,
+        inlineAddedMs,
+        blobPairedMs,
+        inlinePairedMs,
+        loaderWay,
+        loaderAddedMs: loaderWay === 'blob' ? blobAddedMs : inlineAddedMs,
+        loaderPairedMs: loaderWay === 'blob' ? blobPairedMs : inlinePairedMs,
       };
     }
     return results;
@@ -68,7 +78,8 @@ export async function mainThreadCost(libraries, runs) {
 
 /**
  * @typedef {{ plainMs: number, blobAddedMs: number, inlineAddedMs: number,
- *   blobPairedMs: [number, number, number], inlinePairedMs: [number, number, number] }} MainThreadCost
+ *   blobPairedMs: [number, number, number], inlinePairedMs: [number, number, number],
+ *   loaderWay: 'blob' | 'inline', loaderAddedMs: number, loaderPairedMs: [number, number, number] }} MainThreadCost
  */
 
 /** @param {number[]} values */

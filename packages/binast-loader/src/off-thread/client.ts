@@ -14,6 +14,7 @@ import { measure } from '../record';
 import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
 import { probeEnvironment, runInline } from './inline';
+import { runsFromBlob } from './run-way';
 
 type Decode = (response: Response) => Promise<Blob>;
 
@@ -154,8 +155,7 @@ export async function prepareScript({
   }
   return async () => {
     const runStartMs = performance.now();
-    // Modules run inline: from a `blob:` URL, their relative imports and import.meta.url would resolve against it.
-    let ran = record.module || source.size < blobMinBytes ? undefined : await runBlob(script, url, nonce, source);
+    let ran = runsFromBlob(source.size, record.module) ? await runBlob(script, url, nonce, source) : undefined;
     record.executedFrom = ran === undefined ? 'inline' : 'blob';
     ran ??= await runInline(script, url, record.module, nonce, await source.text());
     if (!ran) return fallback('syntax')();
@@ -184,15 +184,6 @@ async function inHttpCache(url: string): Promise<boolean> {
     return false;
   }
 }
-
-/**
- * Smallest decoded script (UTF-8 bytes) run from a `blob:` URL rather than inline. Loading a `blob:` script costs the
- * main thread a few ms of its own, which only pays once the source is large enough that handing it over as a string
- * and parsing it inline cost more. In two bench:binast runs (2026-11-25, medians of 9 runs, ms added to the plain
- * script's cost) inline was as cheap or cheaper for react, underscore and backbone (18–26 KB), mixed for fuzzball
- * (47 KB), and the Blob as cheap or cheaper from lodash (73 KB) on: 4–13 ms less for angular, d3 and react-dom.
- */
-const blobMinBytes = 64 * 1024;
 
 // Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
 // view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
