@@ -7,9 +7,9 @@
 //!
 //! Single-threaded by construction: wasm32-unknown-unknown without the atomics feature has one thread.
 
-use std::alloc::{GlobalAlloc, Layout};
-use std::arch::wasm32::{memory_grow, memory_size};
-use std::cell::UnsafeCell;
+use alloc::alloc::{GlobalAlloc, Layout};
+use core::arch::wasm32::{memory_grow, memory_size};
+use core::cell::UnsafeCell;
 
 const PAGE_BYTES: usize = 65_536;
 /// Memory grows by at least this much at a time (1 MiB), so a growing tree does not call `memory.grow` per page.
@@ -70,10 +70,10 @@ unsafe impl GlobalAlloc for BumpAllocator {
         }
         let start = (state.top + layout.align() - 1) & !(layout.align() - 1);
         let Some(new_top) = start.checked_add(layout.size()) else {
-            return std::ptr::null_mut();
+            return core::ptr::null_mut();
         };
         if !state.reserve(new_top) {
-            return std::ptr::null_mut();
+            return core::ptr::null_mut();
         }
         state.top = new_top;
         state.live += 1;
@@ -98,10 +98,10 @@ unsafe impl GlobalAlloc for BumpAllocator {
         // The top block (a growing output buffer or list) grows or shrinks in place.
         if start + layout.size() == state.top {
             let Some(new_top) = start.checked_add(new_size) else {
-                return std::ptr::null_mut();
+                return core::ptr::null_mut();
             };
             if !state.reserve(new_top) {
-                return std::ptr::null_mut();
+                return core::ptr::null_mut();
             }
             state.top = new_top;
             return ptr;
@@ -115,7 +115,7 @@ unsafe impl GlobalAlloc for BumpAllocator {
         unsafe {
             let new_ptr = self.alloc(new_layout);
             if !new_ptr.is_null() {
-                std::ptr::copy_nonoverlapping(ptr, new_ptr, layout.size());
+                core::ptr::copy_nonoverlapping(ptr, new_ptr, layout.size());
                 self.dealloc(ptr, layout);
             }
             new_ptr

@@ -20,6 +20,7 @@ use crate::format::varnum::{read_varnum, write_varnum};
 use crate::format::writer::Writer;
 use crate::grammar::node::{Node, READERS};
 use crate::grammar::tree_io::resolve_kinds;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// Encodes an annotated tree (see [`crate::scope_analysis::annotate`]) into a file. Returns the bytes and the number of
@@ -247,7 +248,7 @@ impl<'a> File<'a> {
         let mut kinds = Vec::with_capacity(count);
         for _ in 0..count {
             let len = grammar.varnum()? as usize;
-            let name = std::str::from_utf8(grammar.take(len)?)
+            let name = core::str::from_utf8(grammar.take(len)?)
                 .map_err(|_| DecodeError::BadReference("grammar name is not UTF-8".into()))?;
             kinds.push(name);
         }
@@ -292,7 +293,7 @@ impl<'a> File<'a> {
                 let mut lens = Vec::with_capacity(count);
                 for _ in 0..count {
                     let len = body.varnum()? as usize;
-                    let name = std::str::from_utf8(body.take(len)?)
+                    let name = core::str::from_utf8(body.take(len)?)
                         .map_err(|_| DecodeError::BadHeader("stream name is not UTF-8".into()))?;
                     stream_names.push(name);
                     lens.push(body.varnum()? as usize);

@@ -168,7 +168,7 @@ struct LiteralFields {
 }
 
 thread_local! {
-    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static DEPTH: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
 /// Reads one acorn node (and, recursively, its children).

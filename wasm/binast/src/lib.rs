@@ -3,6 +3,15 @@
 //!
 //! The crate is built natively for `cargo test` and benchmarks, and by wasm-pack for Workers, browsers and Node.
 #![warn(missing_docs)]
+// The browser's decode-only build is `no_std` (`alloc` only, see `prelude`): its panics, which the decoder's own
+// checks leave to bugs, trap at once (`panic` below) instead of formatting a message, so the module carries none of
+// std's panic and formatting code (1.4 KB gzip).
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "encoder")), no_std)]
+
+extern crate alloc;
+
+mod prelude;
+use prelude::*;
 
 #[macro_use]
 mod grammar_macro;
@@ -37,6 +46,13 @@ pub use format::wtf8;
 #[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
 #[global_allocator]
 pub(crate) static ALLOCATOR: bump_alloc::BumpAllocator = bump_alloc::BumpAllocator::new();
+
+/// The decode-only build's panics: a trap. The host then drops the instance (stream_api.rs) and reports the error.
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
 
 pub use codegen::to_javascript;
 pub use container::File;
@@ -113,7 +129,7 @@ pub fn decode_stream_to_javascript(source: Refill<'_>) -> Result<String, DecodeE
     // The decode-only module decodes one file per instance and the host then drops the instance (stream_api.rs),
     // whose bump allocator only counts frees: walking the tree to drop it was 2–3 % of a decode in V8's profile.
     #[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
-    std::mem::forget(program);
+    core::mem::forget(program);
     Ok(javascript)
 }
 

@@ -3,6 +3,7 @@
 //! decode-only Wasm module only ever needs words and unsigned integers, so it builds them here and keeps about
 //! 4 KB (gzip) of formatting code out of what the page downloads.
 
+use crate::prelude::*;
 /// A part of a message: a word or an unsigned integer.
 pub(crate) trait Piece {
     /// Appends this part to `out`.

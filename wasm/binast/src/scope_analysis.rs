@@ -6,7 +6,12 @@
 //! Block-scoped declarations are listed in their function's scope: the format keeps one scope per function. The
 //! annotation's types and encoding are in `grammar/scope.rs`.
 
+use crate::prelude::*;
+#[cfg(not(all(target_arch = "wasm32", not(feature = "encoder"))))]
 use std::collections::HashSet;
+// The decode-only build has no std (lib.rs) and never analyses a tree: it compiles this module but does not keep it.
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+use alloc::collections::BTreeSet as HashSet;
 
 use crate::grammar::node::Node;
 use crate::grammar::scope::{AssertedScope, DeclKind, Declared};

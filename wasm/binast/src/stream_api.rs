@@ -5,6 +5,7 @@
 //! host: a trap, a leak or a half-decoded state can never reach the next file.
 
 use crate::format::entropy::Refill;
+use crate::prelude::*;
 
 #[link(wasm_import_module = "binast")]
 extern "C" {

@@ -2,6 +2,7 @@
 //! (no comments, minimal spaces) and always re-parses to the same tree: parentheses come from precedence, since
 //! the parser drops them.
 
+use crate::prelude::*;
 mod expr;
 mod text;
 

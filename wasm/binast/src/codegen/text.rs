@@ -2,11 +2,12 @@
 
 use crate::format::wtf8;
 use crate::message::{decimal_digits, push_ascii, push_decimal};
+use crate::prelude::*;
 
 /// A double-quoted JavaScript string literal for the WTF-8 `value`.
 pub fn string_literal(out: &mut String, value: &[u8]) {
     out.push('"');
-    match std::str::from_utf8(value) {
+    match core::str::from_utf8(value) {
         // Most literals need no escape at all: copied in one go.
         Ok(text) if !text.bytes().any(needs_escape) => out.push_str(text),
         // Valid UTF-8 has no lone surrogates, so chars are code points.

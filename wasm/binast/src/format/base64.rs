@@ -5,6 +5,7 @@
 //! canonical text is taken (base64: the standard alphabet, `=` padding to a multiple of 4, zero bits where the
 //! padding starts; hex: digits of one case), so writing the bytes back gives exactly the original characters.
 
+use crate::prelude::*;
 /// The standard alphabet (RFC 4648 §4), by 6-bit value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

@@ -16,6 +16,7 @@ use super::match_model::Repeats;
 use super::mixing::{self, mixed_bit, stretch_table, Stretch, Weights, WEIGHTS};
 use super::text_model::TextModel;
 use super::trace;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// Whether references to strings of this role are coded by recency (names: the same few recur locally) or by

@@ -4,7 +4,7 @@
 //! `cargo run --release --features decision-counts --example native_decode -- 1 file.binjs`.
 
 #[cfg(feature = "decision-counts")]
-use std::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 /// Binary decisions coded or decoded (every kind, integer, text and float decision).
 pub const DECISIONS: usize = 0;

@@ -7,7 +7,8 @@
 //! Reading past the end of the input yields zero bytes and counts them; the reader refuses a file once it has
 //! read more than the coder's flush could explain (`overrun`), so corrupt input ends in an error, never a loop.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+use alloc::borrow::Cow;
 
 use crate::DecodeError;
 
@@ -129,7 +130,7 @@ impl Encoder {
             let mut byte = self.cache;
             loop {
                 // The very first byte is always 0 (nothing was coded before it): it is left out of the file.
-                if !std::mem::replace(&mut self.first, false) {
+                if !core::mem::replace(&mut self.first, false) {
                     self.out.push(byte.wrapping_add(carry));
                 }
                 byte = 0xFF;
@@ -573,7 +574,7 @@ mod tests {
     #[test]
     fn one_sided_clamp_matches_both_sides() {
         // seen 0 only ever holds p = ½ (a fresh bit); later states hold any p within the bounds.
-        for (p, seen) in std::iter::once((32768, 0)).chain(
+        for (p, seen) in core::iter::once((32768, 0)).chain(
             (1..=RATE_LIMIT).flat_map(|seen| (P_MIN as i32..=P_MAX as i32).map(move |p| (p, seen))),
         ) {
             for bit in [false, true] {

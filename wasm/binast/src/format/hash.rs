@@ -1,10 +1,13 @@
 //! FNV-1a for the encoder's and decoder's hash maps: keys are short (names, identifiers), where SipHash's
 //! per-call setup dominates and its DoS resistance buys nothing (the input is our own parse of a script).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use core::hash::Hasher;
 
-/// FNV-1a, 64-bit.
+/// FNV-1a, 64-bit. Not in the decode-only build, which has no hash maps (`FnvMap` below).
+#[cfg_attr(
+    all(target_arch = "wasm32", not(feature = "encoder")),
+    allow(dead_code)
+)]
 pub struct Fnv(u64);
 
 impl Default for Fnv {
@@ -26,4 +29,10 @@ impl Hasher for Fnv {
 }
 
 /// A `HashMap` with FNV-1a.
-pub type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+#[cfg(not(all(target_arch = "wasm32", not(feature = "encoder"))))]
+pub type FnvMap<K, V> = std::collections::HashMap<K, V, core::hash::BuildHasherDefault<Fnv>>;
+
+/// The decode-only build has no std (lib.rs) and never writes a file: the writer, which it compiles but does not
+/// keep, gets a map of `alloc`'s.
+#[cfg(all(target_arch = "wasm32", not(feature = "encoder")))]
+pub type FnvMap<K, V> = alloc::collections::BTreeMap<K, V>;

@@ -5,6 +5,7 @@
 //! may also be started at a given place: `follow`). Encoder and decoder push the same items in the same order, so
 //! both find the same matches.
 
+use crate::prelude::*;
 /// A history of items and the match being followed in it.
 pub struct Repeats<T> {
     history: Vec<T>,

@@ -5,6 +5,7 @@
 //! 1.5 % smaller files, about 15 % slower decoding in Chromium (issue #17).
 
 use super::entropy::{Bit, Coder, P_MAX, P_MIN};
+use crate::prelude::*;
 
 /// `squash(x) = 4096 / (1 + e^(-x/256))` sampled every 128 steps of x in -2048..=2048; interpolated between.
 /// (One spare entry, so the interpolation's second index is in bounds by construction: no check per decision.)

@@ -7,6 +7,7 @@ use super::entropy::Decoder;
 use super::layout::Layout;
 use super::roles::{split_stream_name, string_role, STRING_ROLES};
 use super::varnum::read_varnum;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// How deep the decoder (and the encoder's deserialiser) lets a tree nest: deep enough for real code (long
@@ -374,9 +375,9 @@ impl<'a> Reader<'a> {
         };
         let frame = NodeFrame {
             field,
-            role: std::mem::replace(&mut self.role, field),
-            node_name: std::mem::replace(&mut self.node_name, name),
-            places: std::mem::replace(&mut self.places, places),
+            role: core::mem::replace(&mut self.role, field),
+            node_name: core::mem::replace(&mut self.node_name, name),
+            places: core::mem::replace(&mut self.places, places),
         };
         Ok(Some((grammar_index, frame)))
     }

@@ -4,6 +4,7 @@
 //! table per role (variable names, property names, literals, operators/enums, scope annotations), so common
 //! entries of each get small indices.
 
+use crate::prelude::*;
 /// String roles, in table order.
 pub const STRING_ROLES: [&str; 5] = ["enum", "identifier", "property", "literal", "scope"];
 

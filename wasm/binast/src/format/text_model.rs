@@ -8,6 +8,7 @@
 use super::entropy::{Bit, Coder};
 use super::match_model::Repeats;
 use super::mixing::{self, squash_coded, stretch_table, Stretch};
+use crate::prelude::*;
 
 /// The hash table for the order-1..3 contexts has about four entries per bit of text to code (2^14 to 2^22 entries of
 /// 4 bytes): large enough that contexts rarely collide, small enough that a small script does not pay for

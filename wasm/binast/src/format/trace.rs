@@ -3,6 +3,9 @@
 //! recorded and `mixed_cost` is empty). `examples/value_models` replays the record through multi-symbol models, to
 //! measure what coding a value as one symbol instead of several mixed decisions would cost in size (issue #17).
 
+#[cfg(not(feature = "value-trace"))]
+use alloc::vec::Vec;
+
 /// One node kind as the context coder saw it.
 #[derive(Clone, Copy, Debug)]
 pub struct KindEvent {
@@ -42,7 +45,7 @@ pub struct UintEvent {
 #[cfg(feature = "value-trace")]
 mod recording {
     use super::{KindEvent, UintEvent};
-    use std::cell::{Cell, RefCell};
+    use core::cell::{Cell, RefCell};
 
     thread_local! {
         static COST_BITS: Cell<f64> = const { Cell::new(0.0) };
@@ -59,7 +62,7 @@ mod recording {
 
     /// The marks since the last call.
     pub fn take_marks() -> Vec<f64> {
-        MARKS.with(|marks| std::mem::take(&mut *marks.borrow_mut()))
+        MARKS.with(|marks| core::mem::take(&mut *marks.borrow_mut()))
     }
 
     /// Records one integer.
@@ -69,7 +72,7 @@ mod recording {
 
     /// The integers recorded since the last call.
     pub fn take_uints() -> Vec<UintEvent> {
-        UINTS.with(|uints| std::mem::take(&mut *uints.borrow_mut()))
+        UINTS.with(|uints| core::mem::take(&mut *uints.borrow_mut()))
     }
 
     /// Adds the cost of one mixed decision.
@@ -90,7 +93,7 @@ mod recording {
 
     /// The kinds recorded since the last call.
     pub fn take_kinds() -> Vec<KindEvent> {
-        KINDS.with(|kinds| std::mem::take(&mut *kinds.borrow_mut()))
+        KINDS.with(|kinds| core::mem::take(&mut *kinds.borrow_mut()))
     }
 }
 

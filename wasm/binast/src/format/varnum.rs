@@ -1,6 +1,7 @@
 //! Varnums as the BinaryAST multipart container writes them: 7-bit groups, least significant first, each byte
 //! holding `group << 1 | more` so the continuation flag is the low bit.
 
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// Appends `value` to `out` as a varnum (1 to 5 bytes).

@@ -10,6 +10,7 @@ use super::layout::Layout;
 use super::reader::{NodeFrame, Places};
 use super::roles::{stream_name, string_role, STRING_ROLES};
 use super::varnum::write_varnum;
+use crate::prelude::*;
 
 /// Collects (first pass) or emits (second pass) a tree.
 pub struct Writer {
@@ -142,7 +143,8 @@ impl Writer {
     /// frequency (ties by content, so output is deterministic), fixes the stream directory, and switches to
     /// emitting.
     pub(crate) fn start_emitting(&mut self) -> (Vec<&'static str>, Vec<Vec<Vec<u8>>>) {
-        let mut kinds: Vec<(&'static str, u32)> = self.kind_counts.drain().collect();
+        let mut kinds: Vec<(&'static str, u32)> =
+            core::mem::take(&mut self.kind_counts).into_iter().collect();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         self.kind_index = kinds
             .iter()
@@ -151,7 +153,7 @@ impl Writer {
             .collect();
         let mut tables = Vec::new();
         for counts in &mut self.string_counts {
-            let mut strings: Vec<(Vec<u8>, u32)> = counts.drain().collect();
+            let mut strings: Vec<(Vec<u8>, u32)> = core::mem::take(counts).into_iter().collect();
             strings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             self.string_index.push(
                 strings
@@ -237,8 +239,8 @@ impl Writer {
         }
         NodeFrame {
             field,
-            role: std::mem::replace(&mut self.role, field),
-            node_name: std::mem::replace(&mut self.node_name, name),
+            role: core::mem::replace(&mut self.role, field),
+            node_name: core::mem::replace(&mut self.node_name, name),
             places: Places::default(),
         }
     }
@@ -398,10 +400,10 @@ impl Writer {
         self.lazy_bodies += 1;
         let field = self.field;
         let fresh = vec![Vec::new(); self.streams.len()];
-        let outer = std::mem::replace(&mut self.streams, fresh);
+        let outer = core::mem::replace(&mut self.streams, fresh);
         body(self);
         self.field = field;
-        let inner = std::mem::replace(&mut self.streams, outer);
+        let inner = core::mem::replace(&mut self.streams, outer);
         let used: Vec<(usize, u32)> = inner
             .iter()
             .enumerate()

@@ -1,6 +1,7 @@
 //! WTF-8: UTF-8 extended to encode lone surrogates, so every JavaScript string (a sequence of UTF-16 code units,
 //! not necessarily valid Unicode) fits in the string table and comes back unchanged.
 
+use crate::prelude::*;
 /// Encodes UTF-16 code units as WTF-8. Surrogate pairs become one 4-byte sequence; lone surrogates 3 bytes.
 pub fn from_utf16(units: &[u16]) -> Vec<u8> {
     let mut out = Vec::with_capacity(units.len());
@@ -108,7 +109,7 @@ mod tests {
         ] {
             let bytes = from_utf16(&units);
             assert!(
-                std::str::from_utf8(&bytes).is_err(),
+                core::str::from_utf8(&bytes).is_err(),
                 "a lone surrogate is not UTF-8"
             );
             assert_eq!(to_utf16(&bytes), Some(units));

@@ -2,6 +2,7 @@
 //! Fields holding nodes (and function bodies) are in `tree_io.rs`, above the node kinds, so this file does not refer
 //! to `Node` and the grammar layer has no import loop: field → (literal, scope) → node → tree_io.
 
+use crate::prelude::*;
 #[cfg(feature = "encoder")]
 use serde::Deserialize;
 
@@ -120,7 +121,7 @@ pub struct KeyName {
 impl KeyName {
     /// The name, or `""` for names longer than the buffer.
     pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
     }
 }
 
@@ -130,7 +131,7 @@ struct KeyVisitor;
 #[cfg(feature = "encoder")]
 impl serde::de::Visitor<'_> for KeyVisitor {
     type Value = KeyName;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
         f.write_str("a property name")
     }
     fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<KeyName, E> {

@@ -2,6 +2,7 @@
 //! `value`, because `value` cannot cross the bridge losslessly: strings with lone surrogates would be mangled into
 //! U+FFFD, and BigInts beyond 64 bits make serde-wasm-bindgen fail.
 
+use crate::prelude::*;
 #[cfg(feature = "encoder")]
 use serde::de::{Error as _, IgnoredAny, MapAccess};
 #[cfg(feature = "encoder")]

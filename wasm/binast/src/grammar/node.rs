@@ -9,6 +9,7 @@ use crate::grammar::field::KeyName;
 use crate::grammar::field::{Field, TemplateRaw};
 use crate::grammar::literal::{LitKind, LitValue};
 use crate::grammar::scope::AssertedScope;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// Reads one interface's fields (the entries of `READERS`).
@@ -237,7 +238,7 @@ struct NodeVisitor;
 impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     type Value = Node;
 
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
         f.write_str("an ESTree node object")
     }
 
@@ -263,7 +264,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
 
 #[cfg(feature = "encoder")]
 thread_local! {
-    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static DEPTH: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
 #[cfg(feature = "encoder")]

@@ -4,6 +4,7 @@
 use crate::format::reader::Reader;
 use crate::format::writer::Writer;
 use crate::grammar::field::Field;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// What kind of binding a declared name is.

@@ -7,6 +7,7 @@ use super::node::{FnBody, Node, READERS};
 use super::scope::DeclKind;
 use crate::format::reader::Reader;
 use crate::format::writer::Writer;
+use crate::prelude::*;
 use crate::DecodeError;
 
 /// A file's grammar table resolved against the interfaces this grammar knows: per entry, its name and index in
