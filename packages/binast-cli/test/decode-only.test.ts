@@ -34,7 +34,7 @@ describe('the decode-only build', () => {
   it('reads the context layout only, and says so for the others', () => {
     for (const layout of ['multipart', 'optimised'] as const) {
       const bytes = encodeJavaScript('var a = 1;', { layout });
-      expect(() => decodeOnly.decodeToJavaScript(bytes)).toThrow(/context layout \(format 6\) only/);
+      expect(() => decodeOnly.decodeToJavaScript(bytes)).toThrow(/context layout \(format 7\) only/);
     }
     expect(decodeOnly.decodeToJavaScript(encodeJavaScript('var a = 1;', { layout: 'context' }))).toBe('var a=1;');
   });

@@ -5,7 +5,7 @@ import type { BinastConfig } from './config';
 /**
  * The part of every R2 key that names what the bytes are: layout, its wire format number and lazy level, so
  * changing a setting, or deploying a decoder for a new version of the layout (format 3 → 4), never serves or reads
- * an encoding made for another (`context-f6-lazy0`).
+ * an encoding made for another (`context-f7-lazy0`).
  */
 export const variantPrefix = (config: BinastConfig) =>
   `${config.layout}-f${layoutFormats[config.layout]}-lazy${config.lazyLevel}`;

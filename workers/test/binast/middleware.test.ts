@@ -102,7 +102,7 @@ describe('BinaryAST negotiation for .js responses', () => {
     const { bytes } = await callBinast(demoScript, binastAccept, multipart);
     expect(bytes[5]).toBe(0x02); // varnum(1): format 1, multipart
     const listed = await env.VARIANTS?.list({ prefix: 'binast/' });
-    expect(listed?.objects.map((o) => o.key.split('/')[1]).sort()).toEqual(['context-f6-lazy0', 'multipart-f1-lazy1']);
+    expect(listed?.objects.map((o) => o.key.split('/')[1]).sort()).toEqual(['context-f7-lazy0', 'multipart-f1-lazy1']);
   });
 });
 

@@ -10,10 +10,11 @@ pub enum Layout {
     Multipart = 1,
     /// Format 2: the tree split into per-kind streams.
     Optimised = 2,
-    /// Format 6: one range-coded sequence, every value predicted from its context by adaptive models. (Formats 3
-    /// to 5 were its earlier versions: 3 with a slower text model, 4 without the text's match model, 5 coding base64
-    /// text as text; no decoder reads them any more.)
-    Context = 6,
+    /// Format 7: one range-coded sequence, every value predicted from its context by adaptive models. (Formats 3
+    /// to 6 were its earlier versions: 3 with a slower text model, 4 without the text's match model, 5 coding base64
+    /// text as text, 6 with one mixer weight set per context where 7 has one per decision; no decoder reads them any
+    /// more.)
+    Context = 7,
 }
 
 impl Layout {
@@ -22,7 +23,7 @@ impl Layout {
         match format {
             1 => Some(Layout::Multipart),
             2 => Some(Layout::Optimised),
-            6 => Some(Layout::Context),
+            7 => Some(Layout::Context),
             _ => None,
         }
     }

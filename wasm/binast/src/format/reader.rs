@@ -33,7 +33,7 @@ pub(crate) fn stream_layouts() -> Result<(), DecodeError> {
 #[cold]
 #[inline(never)]
 fn context_only() -> DecodeError {
-    DecodeError::BadHeader("this decoder reads the context layout (format 6) only".into())
+    DecodeError::BadHeader("this decoder reads the context layout (format 7) only".into())
 }
 
 /// What a node replaced in the reader or writer, put back when it ends.
