@@ -513,6 +513,7 @@ impl Models {
                 stretch,
                 &mut fine.bits[0],
                 &mut follower.bits[0],
+                // The first set: the integer after a non-zero flag (`uint_at`) starts there too.
                 &mut weights[0],
                 input,
                 value == 0,

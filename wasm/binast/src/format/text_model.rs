@@ -3,8 +3,7 @@
 //! from the match model (the byte that followed the last occurrence of the latest few bytes of text, across
 //! strings); the predictions are combined by a small online logistic mixer (one weight set per role, match state
 //! and bits of the byte so far), so whichever predicts best for this kind of string, at this point of a byte, gets
-//! the most say. Contexts are hashed into one
-//! zero-initialised table.
+//! the most say. Contexts are hashed into one zero-initialised table.
 
 use super::entropy::{Bit, Coder};
 use super::match_model::Repeats;
