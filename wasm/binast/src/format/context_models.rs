@@ -707,12 +707,7 @@ impl Models {
     /// multiplication or division of the two, as the decoder does it, gives the number back exactly (`decimal`);
     /// the rest as their 8 bytes. Eight bytes cost about 40 bits even for 0.5; its decimal form, a few.
     pub fn float<C: Coder>(&mut self, coder: &mut C, value: f64) -> Result<f64, DecodeError> {
-        // Only an encoder looks for the decimal form (the decode-only build leaves the search out).
-        let decimal = if cfg!(feature = "encoder") {
-            shortest_decimal(value)
-        } else {
-            None
-        };
+        let decimal = decimal_form(value);
         let place = ("", "", "float");
         if coder.bit(&mut self.float_decimal, decimal.is_some()) {
             let (m, e) = decimal.unwrap_or_default();
@@ -763,9 +758,23 @@ fn from_decimal(m: u32, e: i32) -> f64 {
     }
 }
 
+/// The decimal form an encoder codes `value` in; the decode-only build, which only reads the decision, leaves the
+/// search out.
+#[cfg(feature = "encoder")]
+fn decimal_form(value: f64) -> Option<(u32, i32)> {
+    shortest_decimal(value)
+}
+
+/// See the encoder's `decimal_form`.
+#[cfg(not(feature = "encoder"))]
+fn decimal_form(_value: f64) -> Option<(u32, i32)> {
+    None
+}
+
 /// The decimal form of `value` with the fewest digits that `from_decimal` turns back into exactly `value`: the
 /// largest exponent first, so m has no trailing zeros. `None` for numbers that have none (more than 10 significant
 /// digits, beyond 10^±22, negative, not finite).
+#[cfg(feature = "encoder")]
 fn shortest_decimal(value: f64) -> Option<(u32, i32)> {
     if !(value > 0.0 && value.is_finite()) {
         return None;
