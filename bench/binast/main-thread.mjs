@@ -8,8 +8,8 @@
 //   inline  the Worker posts the source string, the page runs it as inline text: the loader's way for small ones
 // Each figure is Chromium's own busy time of the page's main thread (DevTools `Performance.getMetrics`
 // TaskDuration) from starting the load to the script's end; the library's execution is in all three, so the
-// differences are what the path adds. `loader…` repeats the figures of the way the loader takes for the library's
-// decoded size (packages/binast-loader/src/off-thread/run-way.ts): what the issue's goal is about.
+// differences are what the path adds. `loaderWay` names the way the loader takes for the library's decoded size
+// (packages/binast-loader/src/off-thread/run-way.ts): its figures are what the issue's goal is about.
 import { runsFromBlob } from '@speedkit/binast-loader/run-way';
 import { withDecoderPage } from './decoder-page.mjs';
 import { decodeToJavaScript } from './wasm.mjs';
@@ -57,19 +57,14 @@ export async function mainThreadCost(libraries, runs) {
       const plainMs = median(samples.plain);
       const paired = (/** @type {number[]} */ values) =>
         quartiles(values.map((ms, run) => ms - (samples.plain[run] ?? 0)));
-      const [blobAddedMs, inlineAddedMs] = [median(samples.blob) - plainMs, median(samples.inline) - plainMs];
-      const [blobPairedMs, inlinePairedMs] = [paired(samples.blob), paired(samples.inline)];
       const decoded = decodeToJavaScript(/** @type {Uint8Array} */ (libraries.get(name)?.binast));
-      const loaderWay = runsFromBlob(Buffer.byteLength(decoded), false) ? 'blob' : 'inline';
       results[name] = {
         plainMs,
-        blobAddedMs,
-        inlineAddedMs,
-        blobPairedMs,
-        inlinePairedMs,
-        loaderWay,
-        loaderAddedMs: loaderWay === 'blob' ? blobAddedMs : inlineAddedMs,
-        loaderPairedMs: loaderWay === 'blob' ? blobPairedMs : inlinePairedMs,
+        blobAddedMs: median(samples.blob) - plainMs,
+        inlineAddedMs: median(samples.inline) - plainMs,
+        blobPairedMs: paired(samples.blob),
+        inlinePairedMs: paired(samples.inline),
+        loaderWay: runsFromBlob(Buffer.byteLength(decoded), false) ? 'blob' : 'inline',
       };
     }
     return results;
@@ -79,7 +74,7 @@ export async function mainThreadCost(libraries, runs) {
 /**
  * @typedef {{ plainMs: number, blobAddedMs: number, inlineAddedMs: number,
  *   blobPairedMs: [number, number, number], inlinePairedMs: [number, number, number],
- *   loaderWay: 'blob' | 'inline', loaderAddedMs: number, loaderPairedMs: [number, number, number] }} MainThreadCost
+ *   loaderWay: 'blob' | 'inline' }} MainThreadCost
  */
 
 /** @param {number[]} values */
