@@ -4,6 +4,7 @@
 //! 4 KB (gzip) of formatting code out of what the page downloads.
 
 use crate::prelude::*;
+
 /// A part of a message: a word or an unsigned integer.
 pub(crate) trait Piece {
     /// Appends this part to `out`.

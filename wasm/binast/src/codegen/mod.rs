@@ -2,12 +2,12 @@
 //! (no comments, minimal spaces) and always re-parses to the same tree: parentheses come from precedence, since
 //! the parser drops them.
 
-use crate::prelude::*;
 mod expr;
 mod text;
 
 use crate::grammar::literal::LitValue;
 use crate::grammar::node::Node;
+use crate::prelude::*;
 
 pub use text::{number_literal, string_literal};
 

@@ -6,6 +6,7 @@
 //! padding starts; hex: digits of one case), so writing the bytes back gives exactly the original characters.
 
 use crate::prelude::*;
+
 /// The standard alphabet (RFC 4648 §4), by 6-bit value.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

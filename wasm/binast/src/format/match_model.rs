@@ -6,6 +6,7 @@
 //! both find the same matches.
 
 use crate::prelude::*;
+
 /// A history of items and the match being followed in it.
 pub struct Repeats<T> {
     history: Vec<T>,

@@ -5,6 +5,7 @@
 //! entries of each get small indices.
 
 use crate::prelude::*;
+
 /// String roles, in table order.
 pub const STRING_ROLES: [&str; 5] = ["enum", "identifier", "property", "literal", "scope"];
 

@@ -2,6 +2,7 @@
 //! not necessarily valid Unicode) fits in the string table and comes back unchanged.
 
 use crate::prelude::*;
+
 /// Encodes UTF-16 code units as WTF-8. Surrogate pairs become one 4-byte sequence; lone surrogates 3 bytes.
 pub fn from_utf16(units: &[u16]) -> Vec<u8> {
     let mut out = Vec::with_capacity(units.len());
