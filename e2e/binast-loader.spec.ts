@@ -218,7 +218,7 @@ test('a repeat view of BinaryAST scripts reads the decoded source back instead o
   expect(first.records.map((record) => record.decodedBefore)).toEqual(Array(libraryPaths.length).fill(undefined));
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
-  // keepDecoded stores after the script ran; give the cache writes a moment before the next view.
+  // The decoder's Worker stores each copy after handing the source over; give the writes a moment before the next view.
   await expect
     .poll(() => page.evaluate(async () => (await (await caches.open('binast-decoded-v1')).keys()).length))
     .toBe(libraryPaths.length);

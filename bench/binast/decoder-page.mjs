@@ -20,7 +20,9 @@ const origin = 'http://binast-bench.invalid';
 export async function withDecoderPage({ title, workerSource, files, decoder = decoderDir }, use) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
+    // A secure context, as the loader's sites are (https): Cache Storage, where the loader keeps decoded copies,
+    // exists only there.
+    args: [...chromiumArgs, `--unsafely-treat-insecure-origin-as-secure=${origin}`],
   });
   try {
     const page = await browser.newPage();

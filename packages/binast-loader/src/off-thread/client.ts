@@ -13,10 +13,23 @@ import { decoderCookie } from '../model';
 import { measure } from '../record';
 import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
+import { decodedBefore, type KeepAs, keepDecoded, readDecoded } from './decoded-cache';
 import { probeEnvironment, runInline } from './inline';
 import { runsFromBlob } from './run-way';
 
-type Decode = (response: Response) => Promise<Blob>;
+/**
+ * Decodes a BinaryAST response into a Blob of JavaScript. With `keepAs`, `keep()` stores the decoded copy for later
+ * views (decoded-cache.ts): the loader calls it once the script ran, so the write does not compete with the script's
+ * compile and execution for the CPU (it did, by 2–3 ms of the page's main-thread time per script in bench:binast on
+ * this 2-core machine, 2026-11-27).
+ */
+type Decode = (response: Response, keepAs?: KeepAs) => Promise<Decoded>;
+
+interface Decoded {
+  source: Blob;
+  /** Stores the copy when `ran` (the script parsed and ran), else lets it go: nothing unverified is kept. */
+  keep(ran: boolean): void;
+}
 
 interface Reply {
   id: number;
@@ -111,7 +124,8 @@ export async function prepareScript({
     ready.catch(() => {});
     return ready;
   };
-  void decodedBefore(url).then((seen) => {
+  const seenBefore = decodedBefore(url);
+  void seenBefore.then((seen) => {
     if (!seen) startDecoder();
   });
   // For a request the loader already made, its time is counted from here.
@@ -119,6 +133,7 @@ export async function prepareScript({
   let response: Response;
   let binast = false;
   let source = new Blob();
+  let keep: Decoded['keep'] = () => {};
   try {
     // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
     // crossorigin="anonymous"; see the README for cross-origin scripts.
@@ -134,19 +149,20 @@ export async function prepareScript({
   record.fetchMs = measure('binast:fetch', startMs);
   if (binast) {
     const decodeStartMs = performance.now();
-    const cached = await readDecoded(url, response);
+    // No copy of any version was stored: no need to open the cache again for this one.
+    const cached = (await seenBefore) ? await readDecoded(url, response) : undefined;
     if (cached === undefined) {
       try {
         await startDecoder();
       } catch {
         return fallback('decoder');
       }
+      const etag = response.headers.get('etag');
       try {
-        source = await decodeToJavaScript(response);
+        ({ source, keep } = await decodeToJavaScript(response, etag ? { url, etag } : undefined));
       } catch {
         return fallback('decode');
       }
-      void keepDecoded(url, response, source);
     } else {
       source = cached;
       record.decodedBefore = true;
@@ -158,6 +174,7 @@ export async function prepareScript({
     let ran = runsFromBlob(source.size, record.module) ? await runBlob(script, url, nonce, source) : undefined;
     record.executedFrom = ran === undefined ? 'inline' : 'blob';
     ran ??= await runInline(script, url, record.module, nonce, await source.text());
+    keep(ran);
     if (!ran) return fallback('syntax')();
     finish(binast ? 'binast' : 'js', true, runStartMs);
     // `finish` read the bytes of the script's own URL; the Worker's BinaryAST preload has its Resource Timing entry
@@ -185,72 +202,32 @@ async function inHttpCache(url: string): Promise<boolean> {
   }
 }
 
-// Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
-// view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
-// Storage is missing (insecure origins) or fails, or the response has no ETag, every view decodes.
-const decodedCacheName = 'binast-decoded-v1';
-const decodedKey = (url: string, etag: string) => {
-  const key = new URL(url);
-  key.searchParams.set('binast-etag', etag);
-  return key.href;
-};
-
-/** Whether Cache Storage holds a decoded copy of this script (any version); never rejects. */
-async function decodedBefore(url: string): Promise<boolean> {
-  try {
-    return (await (await caches.open(decodedCacheName)).keys(url, { ignoreSearch: true })).length > 0;
-  } catch {
-    return false;
-  }
-}
-
-async function readDecoded(url: string, response: Response): Promise<Blob | undefined> {
-  const etag = response.headers.get('etag');
-  try {
-    const hit = etag && (await (await caches.open(decodedCacheName)).match(decodedKey(url, etag)));
-    if (!hit) return undefined;
-    const source = await hit.blob();
-    // The BinaryAST body is not needed any more.
-    await response.body?.cancel();
-    return source;
-  } catch {
-    return undefined;
-  }
-}
-
-async function keepDecoded(url: string, response: Response, source: Blob): Promise<void> {
-  const etag = response.headers.get('etag');
-  if (!etag) return;
-  try {
-    const cache = await caches.open(decodedCacheName);
-    // One entry per script: older versions (other ETags) go.
-    for (const old of await cache.keys(url, { ignoreSearch: true })) await cache.delete(old);
-    await cache.put(decodedKey(url, etag), new Response(source, { headers: { 'content-type': 'text/javascript' } }));
-  } catch {
-    // A cache is an optimisation: the next view decodes again.
-  }
-}
-
-/** A BinaryAST response -> a Blob of JavaScript source; rejects with the decoder's error on corrupt input. */
-export function decodeToJavaScript(response: Response): Promise<Blob> {
+/**
+ * A BinaryAST response -> a Blob of JavaScript source, and with `keepAs` how to store it for later views; rejects
+ * with the decoder's error on corrupt input.
+ */
+export function decodeToJavaScript(response: Response, keepAs?: KeepAs): Promise<Decoded> {
   if (!decode) return Promise.reject(new Error('binast decoder not initialised'));
-  return decode(response);
+  return decode(response, keepAs);
 }
 
 async function startHere(): Promise<Decode> {
   const decoder = (await import(/* @vite-ignore */ './binast-wasm.js')) as typeof import('./binast-wasm.js');
   await decoder.default({});
   // Each decode runs in a fresh instance (wasm/binast/js/decode.js): a trap cannot reach the next script.
-  return async (response) => new Blob([await decoder.decodeStream(response.body ?? new Uint8Array(0))]);
+  return async (response, keepAs) => {
+    const source = new Blob([await decoder.decodeStream(response.body ?? new Uint8Array(0))]);
+    return { source, keep: (ran) => ran && keepAs && void keepDecoded(keepAs.url, keepAs.etag, source) };
+  };
 }
 
 /** The decoder's Worker, once it compiled its module, and the function that decodes through it. */
 function startWorker(): Promise<{ worker: Worker; call: Decode }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./binast-worker.js', import.meta.url), { type: 'module' });
-    const pending = new Map<number, { resolve(source: Blob): void; reject(error: Error): void }>();
+    const pending = new Map<number, { resolve(decoded: Decoded): void; reject(error: Error): void }>();
     let nextId = 1;
-    const call: Decode = (response) =>
+    const call: Decode = (response, keepAs) =>
       new Promise((resolveCall, rejectCall) => {
         const id = nextId++;
         const body = response.body;
@@ -258,12 +235,12 @@ function startWorker(): Promise<{ worker: Worker; call: Decode }> {
         pending.set(id, { resolve: resolveCall, reject: rejectCall });
         try {
           // Transferring the stream hands its chunks to the Worker as they arrive.
-          worker.postMessage({ id, body }, [body]);
+          worker.postMessage({ id, body, keepAs }, [body]);
         } catch {
           // Browsers that cannot transfer streams: the whole body, read here, moved (not copied) to the Worker.
           new Response(body)
             .arrayBuffer()
-            .then((buffer) => worker.postMessage({ id, bytes: new Uint8Array(buffer) }, [buffer]), rejectCall);
+            .then((buffer) => worker.postMessage({ id, bytes: new Uint8Array(buffer), keepAs }, [buffer]), rejectCall);
         }
       });
     worker.onerror = (event) => {
@@ -277,7 +254,12 @@ function startWorker(): Promise<{ worker: Worker; call: Decode }> {
       const waiting = pending.get(data.id);
       pending.delete(data.id);
       if (data.error !== undefined) waiting?.reject(new Error(data.error));
-      else waiting?.resolve(data.source ?? new Blob());
+      // The Worker holds a copy to keep until told to store it.
+      else
+        waiting?.resolve({
+          source: data.source ?? new Blob(),
+          keep: (ran) => worker.postMessage({ keep: data.id, ran }),
+        });
     };
   });
 }
