@@ -229,6 +229,33 @@ test('a repeat view of BinaryAST scripts reads the decoded source back instead o
   expect(workers).toEqual([]);
 });
 
+// Content-hashed script URLs change with every deploy: without a bound, each deploy would add one more copy for good.
+test('decoded copies are bounded: the oldest go once 50 are stored', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await primeBinast(request, libraryPaths);
+  await forceBinast(page);
+  await page.goto('/demo/loader-libs-plain');
+  await page.evaluate(async () => {
+    const cache = await caches.open('binast-decoded-v1');
+    for (let deploy = 0; deploy < 60; deploy++)
+      await cache.put(`/demo/old/app.${deploy}.js?binast-etag=%22${deploy}%22`, new Response(`// deploy ${deploy}`));
+  });
+  await loaderRender(page);
+  const stored = () =>
+    page.evaluate(async () =>
+      (await (await caches.open('binast-decoded-v1')).keys()).map((request) => new URL(request.url).pathname),
+    );
+  await expect
+    .poll(async () => (await stored()).filter((path) => !path.startsWith('/demo/old/')).length)
+    .toBe(libraryPaths.length);
+  const paths = await stored();
+  expect(paths).toHaveLength(50);
+  // The newest old entries stay, the loader's copies are the newest of all.
+  expect(paths.slice(0, 50 - libraryPaths.length)).toEqual(
+    Array.from({ length: 50 - libraryPaths.length }, (_, i) => `/demo/old/app.${60 - 50 + libraryPaths.length + i}.js`),
+  );
+});
+
 test('a script added after DOMContentLoaded runs once binast.scan() sees it, as an async script', async ({ page }) => {
   await page.goto('/demo/loader-order');
   await loaderRecords(page);

@@ -7,6 +7,11 @@
 // 40 paired runs in Chromium, 2026-11-27), on top of what bench:binast's main-thread figure counted then.
 
 const decodedCacheName = 'binast-decoded-v1';
+/**
+ * Most scripts with a stored copy, oldest dropped first: on a site whose script URLs change with every deploy
+ * (content hashes in file names) each deploy would otherwise add one more copy for good.
+ */
+const maxCopies = 50;
 
 /** Where a decoded copy of `url` at BinaryAST ETag `etag` is stored. */
 const decodedKey = (url: string, etag: string) => {
@@ -42,13 +47,18 @@ export async function readDecoded(url: string, response: Response): Promise<Blob
   }
 }
 
-/** Stores `source` as the decoded copy of `url` at BinaryAST ETag `etag`, replacing older versions. Never rejects. */
+/**
+ * Stores `source` as the decoded copy of `url` at BinaryAST ETag `etag`, replacing older versions, and drops the
+ * oldest copies beyond `maxCopies`. Never rejects.
+ */
 export async function keepDecoded(url: string, etag: string, source: Blob): Promise<void> {
   try {
     const cache = await caches.open(decodedCacheName);
     // One entry per script: older versions (other ETags) go.
     for (const old of await cache.keys(url, { ignoreSearch: true })) await cache.delete(old);
     await cache.put(decodedKey(url, etag), new Response(source, { headers: { 'content-type': 'text/javascript' } }));
+    // Cache Storage lists requests in the order they were stored.
+    for (const old of (await cache.keys()).slice(0, -maxCopies)) await cache.delete(old);
   } catch {
     // A cache is an optimisation: the next view decodes again.
   }
