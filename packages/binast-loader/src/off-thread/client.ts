@@ -13,7 +13,7 @@ import { decoderCookie } from '../model';
 import { measure } from '../record';
 import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
-import { decodedBefore, type KeepAs, keepDecoded, readDecoded } from './decoded-cache';
+import { type KeepAs, keepDecoded, readDecoded, storedVersions } from './decoded-cache';
 import { probeEnvironment, runInline } from './inline';
 import { runsFromBlob } from './run-way';
 
@@ -124,9 +124,9 @@ export async function prepareScript({
     ready.catch(() => {});
     return ready;
   };
-  const seenBefore = decodedBefore(url);
-  void seenBefore.then((seen) => {
-    if (!seen) startDecoder();
+  const stored = storedVersions(url);
+  void stored.then((versions) => {
+    if (versions.length === 0) startDecoder();
   });
   // For a request the loader already made, its time is counted from here.
   const startMs = performance.now();
@@ -149,8 +149,8 @@ export async function prepareScript({
   record.fetchMs = measure('binast:fetch', startMs);
   if (binast) {
     const decodeStartMs = performance.now();
-    // No copy of any version was stored: no need to open the cache again for this one.
-    const cached = (await seenBefore) ? await readDecoded(url, response) : undefined;
+    // Cache Storage is opened again only when it holds this very version.
+    const cached = await readDecoded(url, response, await stored);
     if (cached === undefined) {
       try {
         await startDecoder();

@@ -1,7 +1,7 @@
 // Decoded source is kept in Cache Storage, keyed by the script URL and the BinaryAST response's ETag, so a repeat
 // view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
 // Storage is missing (insecure origins) or fails, or the response has no ETag, every view decodes.
-// The page reads (client.ts: `decodedBefore`, `readDecoded`); the decoder's Worker writes (worker.ts:
+// The page reads (client.ts: `storedVersions`, `readDecoded`); the decoder's Worker writes (worker.ts:
 // `keepDecoded`), after it handed the source over, so the page's main thread never pays for the write: opening the
 // cache, listing and deleting older versions and storing the new one took 1.5–1.9 ms of it per script (angular,
 // 40 paired runs in Chromium, 2026-11-27), on top of what bench:binast's main-thread figure counted then.
@@ -20,23 +20,30 @@ const decodedKey = (url: string, etag: string) => {
   return key.href;
 };
 
-/** Whether Cache Storage holds a decoded copy of this script (any version); never rejects. */
-export async function decodedBefore(url: string): Promise<boolean> {
+/**
+ * The BinaryAST ETags of the decoded copies of this script that Cache Storage holds (none, or one; any query),
+ * empty when it fails. Asked once, while the BinaryAST downloads: `readDecoded` then needs no second look when the
+ * response's ETag is not among them (a new deploy). Never rejects.
+ */
+export async function storedVersions(url: string): Promise<string[]> {
   try {
-    return (await (await caches.open(decodedCacheName)).keys(url, { ignoreSearch: true })).length > 0;
+    const keys = await (await caches.open(decodedCacheName)).keys(url, { ignoreSearch: true });
+    return keys.map((request) => new URL(request.url).searchParams.get('binast-etag') ?? '');
   } catch {
-    return false;
+    return [];
   }
 }
 
 /**
  * The decoded copy of `url` for the BinaryAST `response` (matched by its ETag), cancelling the response's body when
- * there is one; undefined when none is stored or Cache Storage fails. Never rejects.
+ * there is one; undefined when `stored` (`storedVersions`) does not list its ETag, none is stored or Cache Storage
+ * fails. Never rejects.
  */
-export async function readDecoded(url: string, response: Response): Promise<Blob | undefined> {
+export async function readDecoded(url: string, response: Response, stored: string[]): Promise<Blob | undefined> {
   const etag = response.headers.get('etag');
+  if (!etag || !stored.includes(etag)) return undefined;
   try {
-    const hit = etag && (await (await caches.open(decodedCacheName)).match(decodedKey(url, etag)));
+    const hit = await (await caches.open(decodedCacheName)).match(decodedKey(url, etag));
     if (!hit) return undefined;
     const source = await hit.blob();
     // The BinaryAST body is not needed any more.
