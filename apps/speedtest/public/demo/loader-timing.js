@@ -6,36 +6,36 @@ const keptRuns = 10;
 const variant = document.documentElement.dataset.variant;
 const panel = document.querySelector('#timings');
 
-// What `npm run bench:loader` measured (bench/loader/README.md, results of 2026-11-27 15:39 UTC), shown on all three pages of
+// What `npm run bench:loader` measured (bench/loader/README.md, results of 2026-11-27 17:53 UTC), shown on all three pages of
 // the libraries demo: the median ms to "app executed", and for the loader the median of per-run ratios against the
 // plain page of the same kind (each loader sample against the plain sample of its run).
 const measuredRows = [
   [
     '1.6 Mbit/s, 150 ms RTT',
-    '1692 ms',
-    '1708 ms (1.007×)',
-    '1342 ms',
-    '1093 ms (0.816×)',
+    '1716 ms',
+    '1721 ms (1.004×)',
+    '1361 ms',
+    '1106 ms (0.813×)',
     '1.017× (≈ 65 ms)',
-    '1094 ms (0.814×)',
+    '1110 ms (0.816×)',
   ],
   [
     '10 Mbit/s, 40 ms RTT',
-    '514 ms',
-    '506 ms (1.012×)',
-    '315 ms',
-    '310 ms (0.974×)',
+    '498 ms',
+    '488 ms (1.006×)',
+    '313 ms',
+    '306 ms (0.968×)',
     '0.984× (≈ 65–70 ms)',
-    '581 ms (1.854×)',
+    '547 ms (1.754×)',
   ],
   [
     '100 Mbit/s, 10 ms RTT',
-    '234 ms',
-    '266 ms (1.120×)',
-    '151 ms',
-    '157 ms (0.990×)',
+    '299 ms',
+    '257 ms (0.852×)',
+    '161 ms',
+    '156 ms (0.999×)',
     '1.025× (≈ 50–67 ms)',
-    '475 ms (3.030×)',
+    '468 ms (2.818×)',
   ],
 ];
 const measuredColumns = [
@@ -51,7 +51,7 @@ const measuredColumns = [
 const slowerCells = new Set(['1:6', '2:6']);
 const measuredNote = [
   'Chromium on shaped links (the delay applied to packets), 2026-11-27 on a 2-core machine with nothing else running (',
-  'bench/results/loader-h35.csv',
+  'bench/results/loader-h36.csv',
   '; BinaryAST format 7): medians of 8 runs, except the repeat views, 60 runs each (bench/results/loader-h32-views-*.csv; every script runs as a plain script there, so the format does not matter). With 8 runs the cold and next-deploy ratios at 10 and 100 Mbit/s are within their noise (longer probes read cold 0.96–0.97×). "Next deploy": an earlier view of the site on the same link, then new script URLs. The loader decides per script with a cost model: on the slow link, once an earlier view has measured it and fetched the decoder, the next deploy\'s scripts come as BinaryAST (0.71× the gzip bytes) and the page runs 0.82× the plain time; elsewhere every script runs as a plain script and the decoder is never downloaded. Forcing BinaryAST (last column) shows what the model avoids on fast links.',
 ];
 function cell(tag, text, className = '') {
