@@ -51,6 +51,45 @@ onmessage = async (event) => {
 `;
 }
 
+/**
+ * Median milliseconds of each encoding's first decode in a freshly started browser, over `launches` launches: what a
+ * page pays, since the loader decodes each script once, in a Worker whose module V8 compiled moments before with its
+ * baseline compiler (Liftoff), moving hot functions to its optimising one (TurboFan) only while they run. The module
+ * is compiled from its bytes, as the decoder's interface does (wasm/binast/js/decode.js), so no code cache serves
+ * it either. `chromiumDecodeMs` is the steady state, after a warm-up decode.
+ * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
+ * @param {number} launches
+ * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
+ */
+export async function chromiumFirstDecodeMs(encodings, launches) {
+  /** @type {Record<string, { ms: number, outputChars: number }>} */
+  const results = {};
+  for (const [name, bytes] of encodings) {
+    const files = new Map([[`/${name}.binjs`, { body: Buffer.from(bytes), type: 'application/octet-stream' }]]);
+    const samples = [];
+    for (let launch = 0; launch < launches; launch++)
+      samples.push(
+        await withDecoderPage({ title: 'first decode', workerSource: firstDecodeWorker, files }, (page) =>
+          askWorker(page, name),
+        ),
+      );
+    samples.sort((a, b) => a.ms - b.ms);
+    results[name] = samples[Math.floor(samples.length / 2)];
+  }
+  return results;
+}
+
+const firstDecodeWorker = `import init, { decodeToJavaScript } from '/binast.js';
+const ready = init({});
+onmessage = async ({ data: name }) => {
+  await ready;
+  const bytes = new Uint8Array(await (await fetch('/' + name + '.binjs')).arrayBuffer());
+  const start = performance.now();
+  const outputChars = decodeToJavaScript(bytes).length;
+  postMessage({ ms: performance.now() - start, outputChars });
+};
+`;
+
 /** The link the streaming measure paces each file over: 1.6 Mbit/s (the loader bench's slowest profile). */
 const paceBytesPerMs = 200;
 const pieceBytes = 16 * 1024;

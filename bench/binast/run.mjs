@@ -2,7 +2,7 @@
 //   sizes: source / gzip -9 / brotli 11 / multipart+brotli / optimised+brotli / context (as served, and +brotli),
 //          ratios against brotli of the source
 //   decoder: size of the decode-only build the loader ships, and its decode MB/s in Chromium (Web Worker) of the
-//            context layout (the one it reads)
+//            context layout (the one it reads): warmed up, and a page's first decode in a freshly started browser
 //   speed: encode MB/s in Wasm vs the same crate native (both fed the same ESTree JSON), the serde-wasm-bindgen
 //          bridge vs a JSON-string bridge (stringify + serde_json in Wasm), decode+regenerate MB/s; all of the
 //          context layout (the default)
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { libraries } from '@speedkit/binast-cli/corpus';
 import { transformSync } from 'esbuild';
-import { chromiumDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
+import { chromiumDecodeMs, chromiumFirstDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
 import { measureUnseen } from './unseen.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, layoutFormats, parseJavaScript } from './wasm.mjs';
@@ -102,6 +102,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'bench-binast-'));
  * @property {number} [decodeRegenerateMBps]
  * @property {number} [nativeDecodeRegenerateMBps]
  * @property {number} [chromiumDecodeMBps] set once every library is encoded
+ * @property {number} [chromiumFirstDecodeMBps] the first decode in a freshly started browser (Liftoff code, before
+ *   tier-up), the median of 3 launches: what a page's one decode of the script pays
  * @property {number} [chromiumMainThreadMs] main-thread busy ms the loader's BinaryAST path adds in Chromium to the
  *   plain `<script src>` of the same library, execution included in both, the way the loader runs this library
  *   (`loaderWay`), the median of paired runs (main-thread.mjs)
@@ -167,6 +169,8 @@ rmSync(scratch, { recursive: true, force: true });
 
 process.stdout.write('decoding in Chromium (decode-only build, in a Web Worker)…\n');
 const chromiumResults = await chromiumDecodeMs(encodings, runs);
+process.stdout.write('first decode in a freshly started Chromium (3 launches per library)…\n');
+const firstResults = await chromiumFirstDecodeMs(encodings, 3);
 process.stdout.write('decoding while the bytes arrive at 1.6 Mbit/s, in Chromium…\n');
 const streamed = await chromiumStreamTailMs(encodings);
 process.stdout.write('main-thread cost in Chromium (plain <script src> vs Blob URL vs inline)…\n');
@@ -176,6 +180,8 @@ for (const row of rows) {
   const result = chromiumResults[row.library];
   // MB/s of regenerated JavaScript (what the goal counts), not of the original source.
   row.chromiumDecodeMBps = result ? round(mbPerSecond(result.outputChars, result.ms)) : 0;
+  const first = firstResults[row.library];
+  row.chromiumFirstDecodeMBps = first ? round(mbPerSecond(first.outputChars, first.ms)) : 0;
   const cost = mainThread[row.library];
   // The paired median of the way the loader takes for this library.
   const loaderPairedMs = cost && (cost.loaderWay === 'blob' ? cost.blobPairedMs : cost.inlinePairedMs);
@@ -236,6 +242,7 @@ const table = [
     'json/serde',
     'decode MB/s',
     'chromium MB/s',
+    'first MB/s',
     'main +ms',
     'way',
     'blob +ms',
@@ -262,6 +269,7 @@ const table = [
     (row.jsonBridgeMs / row.serdeBridgeMs).toFixed(2),
     row.decodeRegenerateMBps ?? '',
     row.chromiumDecodeMBps ?? '',
+    row.chromiumFirstDecodeMBps ?? '',
     row.chromiumMainThreadMs ?? '',
     row.loaderWay ?? '',
     row.blobMainThreadMs ?? '',
@@ -284,11 +292,13 @@ process.stdout.write(
     `; JSON bridge / serde bridge time = ${(totals.jsonBridgeMs / totals.serdeBridgeMs).toFixed(2)} (aim >= 1.5)\n`,
 );
 const chromiumSpeeds = rows.map((row) => row.chromiumDecodeMBps ?? 0).sort((a, b) => a - b);
+const firstSpeeds = rows.map((row) => row.chromiumFirstDecodeMBps ?? 0).sort((a, b) => a - b);
 process.stdout.write(
   `browser decoder (decode-only build): ${decoder.wasmBytes} B Wasm, ${decoder.wasmGzipBytes} B gzip + ` +
     `${decoder.glueGzipBytes} B gzip glue = ${decoder.wasmGzipBytes + decoder.glueGzipBytes} B (aim <= 40960; ` +
     `full build ${decoder.fullBuildGzipBytes} B gzip); Chromium decode median ` +
-    `${chromiumSpeeds[Math.floor(chromiumSpeeds.length / 2)]} MB/s of JavaScript (aim >= 30); main thread added per ` +
+    `${chromiumSpeeds[Math.floor(chromiumSpeeds.length / 2)]} MB/s of JavaScript (aim >= 30), a page's first decode ` +
+    `(freshly started browser) ${firstSpeeds[Math.floor(firstSpeeds.length / 2)]} MB/s; main thread added per ` +
     `script (the loader's way vs plain <script src>, paired) ${Math.max(...rows.map((row) => row.chromiumMainThreadMs ?? 0))} ms at ` +
     `most (aim <= 5; every script from a Blob URL: ${Math.max(...rows.map((row) => row.blobMainThreadMs ?? 0))} ms, ` +
     `as inline text: ${Math.max(...rows.map((row) => row.inlineMainThreadMs ?? 0))} ms, by medians)\n` +
