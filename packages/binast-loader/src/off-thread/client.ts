@@ -20,8 +20,8 @@ import { runsFromBlob } from './run-way';
 /**
  * Decodes a BinaryAST response into a Blob of JavaScript. With `keepAs`, `keep()` stores the decoded copy for later
  * views (decoded-cache.ts): the loader calls it once the script ran, so the write does not compete with the script's
- * compile and execution for the CPU (it did, by 2–3 ms of the page's main-thread time per script in bench:binast on
- * this 2-core machine, 2026-11-27).
+ * compile and execution for the CPU (written as soon as the source was handed over, it added up to 2 ms to d3's
+ * main-thread time in bench:binast on this 2-core machine, 2026-11-27).
  */
 type Decode = (response: Response, keepAs?: KeepAs) => Promise<Decoded>;
 

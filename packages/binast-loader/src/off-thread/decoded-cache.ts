@@ -2,7 +2,7 @@
 // view (the BinaryAST then comes from the HTTP cache) reads the text back instead of decoding again. Where Cache
 // Storage is missing (insecure origins) or fails, or the response has no ETag, every view decodes.
 // The page reads (client.ts: `storedVersions`, `readDecoded`); the decoder's Worker writes (worker.ts:
-// `keepDecoded`), after it handed the source over, so the page's main thread never pays for the write: opening the
+// `keepDecoded`), once the page says the script ran, so the page's main thread never pays for the write: opening the
 // cache, listing and deleting older versions and storing the new one took 1.5–1.9 ms of it per script (angular,
 // 40 paired runs in Chromium, 2026-11-27), on top of what bench:binast's main-thread figure counted then.
 
