@@ -5,7 +5,7 @@
 //   plain   `<script src>` of the minified library, fetched over the (routed) network: V8 streams its compile
 //   blob    the decoder's Worker decodes the BinaryAST and posts a Blob, the page runs it from a `blob:` URL
 //           (packages/binast-loader/src/off-thread/blob-script.ts): the loader's way for large scripts
-//   inline  the Worker posts the source string, the page runs it as inline text: the loader's way for small ones
+//   inline  the Worker posts the Blob too, the page reads its text and runs it inline: the loader's way for small ones
 // Both BinaryAST ways also do the loader's Cache Storage work for decoded copies
 // (packages/binast-loader/src/off-thread/decoded-cache.ts): while the BinaryAST downloads, the page lists the
 // versions of the script stored (from the second run on, an older one: a new deploy of a script whose URL stays the
@@ -94,7 +94,7 @@ function quartiles(values) {
   return [at(0.25), at(0.5), at(0.75)];
 }
 
-// The decoder's Worker as the loader runs it: the BinaryAST body streams in, a Blob (or a string) goes out; once
+// The decoder's Worker as the loader runs it: the BinaryAST body streams in, a Blob goes out; once
 // the page says the script ran, the decoded copy goes to Cache Storage (one entry per script: older ones go first).
 const workerSource = `import init, { decodeToJavaScript } from '/binast.js';
 const ready = init({});
@@ -111,7 +111,7 @@ onmessage = async ({ data }) => {
   const bytes = new Uint8Array(await new Response(data.body).arrayBuffer());
   const source = decodeToJavaScript(bytes) + '\\n//' + data.copy;
   const blob = new Blob([source], { type: 'text/javascript' });
-  postMessage(data.way === 'blob' ? blob : source);
+  postMessage(blob);
   toKeep = { url: data.url, blob };
 };
 `;
@@ -150,7 +150,7 @@ function pageSide() {
         await loaded(script);
         URL.revokeObjectURL(script.src);
       } else {
-        script.text = source;
+        script.text = await source.text();
         document.head.append(script);
       }
       kept = new Promise((resolve) => {
