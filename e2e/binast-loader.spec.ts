@@ -229,6 +229,33 @@ test('a repeat view of BinaryAST scripts reads the decoded source back instead o
   expect(workers).toEqual([]);
 });
 
+// One script's copy is gone (evicted, or never written): the decoder starts for it alone, the others run their copies.
+test('a repeat view with one copy missing decodes that script and reads the others back', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const errors = pageErrors(page);
+  await primeBinast(request, libraryPaths);
+  await forceBinast(page);
+  const first = await loaderRender(page);
+  const copies = () => page.evaluate(async () => (await (await caches.open('binast-decoded-v1')).keys()).length);
+  await expect.poll(copies).toBe(libraryPaths.length);
+  await page.evaluate(async () => {
+    const cache = await caches.open('binast-decoded-v1');
+    for (const request of await cache.keys()) if (request.url.includes('/lib/react.js')) await cache.delete(request);
+  });
+  const repeat = await loaderRender(page);
+  expect(repeat.html).toBe(first.html);
+  expect(
+    repeat.records.map(({ url, outcome, decodedBefore }) => [new URL(url).pathname, outcome, decodedBefore]),
+  ).toEqual(
+    first.records.map(({ url }) => {
+      const path = new URL(url).pathname;
+      return [path, 'binast', path.endsWith('/lib/react.js') ? undefined : true];
+    }),
+  );
+  await expect.poll(copies).toBe(libraryPaths.length);
+  expect(errors).toEqual([]);
+});
+
 // Content-hashed script URLs change with every deploy: without a bound, each deploy would add one more copy for good.
 test('decoded copies are bounded: the oldest go once 50 are stored', async ({ page, request }) => {
   test.setTimeout(90_000);
