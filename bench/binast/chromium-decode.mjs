@@ -4,6 +4,18 @@
 import { askWorker, withDecoderPage } from './decoder-page.mjs';
 
 /**
+ * The page's files for `encodings`: each at `/<name>.binjs`.
+ * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
+ */
+const binjsFiles = (encodings) =>
+  new Map(
+    [...encodings].map(([name, bytes]) => [
+      `/${name}.binjs`,
+      { body: Buffer.from(bytes), type: 'application/octet-stream' },
+    ]),
+  );
+
+/**
  * Median milliseconds to decode each encoding to JavaScript in a Web Worker, over `runs` runs (after one warm-up).
  * What the page's main thread pays is measured separately (main-thread.mjs).
  * @param {Map<string, Uint8Array>} encodings name -> BinaryAST bytes
@@ -13,12 +25,7 @@ import { askWorker, withDecoderPage } from './decoder-page.mjs';
  * @returns {Promise<Record<string, { ms: number, outputChars: number }>>}
  */
 export async function chromiumDecodeMs(encodings, runs, decoder) {
-  const files = new Map(
-    [...encodings].map(([name, bytes]) => [
-      `/${name}.binjs`,
-      { body: Buffer.from(bytes), type: 'application/octet-stream' },
-    ]),
-  );
+  const files = binjsFiles(encodings);
   return withDecoderPage({ title: 'decode bench', workerSource: workerSource(runs), files, decoder }, (page) =>
     askWorker(page, [...encodings.keys()]),
   );
@@ -65,7 +72,7 @@ export async function chromiumFirstDecodeMs(encodings, launches) {
   /** @type {Record<string, { ms: number, outputChars: number }>} */
   const results = {};
   for (const [name, bytes] of encodings) {
-    const files = new Map([[`/${name}.binjs`, { body: Buffer.from(bytes), type: 'application/octet-stream' }]]);
+    const files = binjsFiles(new Map([[name, bytes]]));
     const samples = [];
     for (let launch = 0; launch < launches; launch++)
       samples.push(
@@ -103,12 +110,7 @@ const pieceBytes = 16 * 1024;
  * @returns {Promise<{ streams: boolean, tails: Record<string, { streamedTailMs: number, wholeTailMs: number }> }>}
  */
 export async function chromiumStreamTailMs(encodings) {
-  const files = new Map(
-    [...encodings].map(([name, bytes]) => [
-      `/${name}.binjs`,
-      { body: Buffer.from(bytes), type: 'application/octet-stream' },
-    ]),
-  );
+  const files = binjsFiles(encodings);
   return withDecoderPage({ title: 'stream bench', workerSource: streamWorkerSource, files }, (page) =>
     askWorker(page, [...encodings.keys()]),
   );
