@@ -80,6 +80,13 @@ export async function loaderRender(page: Page, path = '/demo/loader-libs') {
   return { records, html: await page.locator('#root').innerHTML() };
 }
 
+/** The paths of the decoded copies the loader keeps in Cache Storage (decoded-cache.ts), oldest first. */
+export function storedCopies(page: Page): Promise<string[]> {
+  return page.evaluate(async () =>
+    (await (await caches.open('binast-decoded-v1')).keys()).map((request) => new URL(request.url).pathname),
+  );
+}
+
 /** Collects uncaught page errors, which would mean a script ran twice, out of order or broken. */
 export function pageErrors(page: Page): Error[] {
   const errors: Error[] = [];

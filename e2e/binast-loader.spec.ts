@@ -10,6 +10,7 @@ import {
   pageErrors,
   plainRender,
   primeBinast,
+  storedCopies,
 } from './binast-loader-helpers';
 
 test('real libraries (React, ReactDOM, d3, lodash) and an app render the same through the loader as plain', async ({
@@ -218,10 +219,9 @@ test('a repeat view of BinaryAST scripts reads the decoded source back instead o
   expect(first.records.map((record) => record.decodedBefore)).toEqual(Array(libraryPaths.length).fill(undefined));
   const workers: string[] = [];
   page.on('worker', (worker) => workers.push(worker.url()));
-  // The decoder's Worker stores each copy after handing the source over; give the writes a moment before the next view.
-  await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open('binast-decoded-v1')).keys()).length))
-    .toBe(libraryPaths.length);
+  // The decoder's Worker stores each copy once the page says the script ran; give the writes a moment before the
+  // next view.
+  await expect.poll(async () => (await storedCopies(page)).length).toBe(libraryPaths.length);
   const repeat = await loaderRender(page);
   expect(repeat.html).toBe(first.html);
   for (const record of repeat.records) expect(record).toMatchObject({ outcome: 'binast', decodedBefore: true });
@@ -236,7 +236,7 @@ test('a repeat view with one copy missing decodes that script and reads the othe
   await primeBinast(request, libraryPaths);
   await forceBinast(page);
   const first = await loaderRender(page);
-  const copies = () => page.evaluate(async () => (await (await caches.open('binast-decoded-v1')).keys()).length);
+  const copies = async () => (await storedCopies(page)).length;
   await expect.poll(copies).toBe(libraryPaths.length);
   await page.evaluate(async () => {
     const cache = await caches.open('binast-decoded-v1');
@@ -268,14 +268,10 @@ test('decoded copies are bounded: the oldest go once 50 are stored', async ({ pa
       await cache.put(`/demo/old/app.${deploy}.js?binast-etag=%22${deploy}%22`, new Response(`// deploy ${deploy}`));
   });
   await loaderRender(page);
-  const stored = () =>
-    page.evaluate(async () =>
-      (await (await caches.open('binast-decoded-v1')).keys()).map((request) => new URL(request.url).pathname),
-    );
   await expect
-    .poll(async () => (await stored()).filter((path) => !path.startsWith('/demo/old/')).length)
+    .poll(async () => (await storedCopies(page)).filter((path) => !path.startsWith('/demo/old/')).length)
     .toBe(libraryPaths.length);
-  const paths = await stored();
+  const paths = await storedCopies(page);
   expect(paths).toHaveLength(50);
   // The newest old entries stay, the loader's copies are the newest of all.
   expect(paths.slice(0, 50 - libraryPaths.length)).toEqual(
