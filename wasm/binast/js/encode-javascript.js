@@ -7,7 +7,8 @@ import { encodeAst, encodeAstJson } from '../pkg/binast.js';
 /**
  * Wire format numbers written after the BINJS magic, by layout. The context layout's number changes whenever its
  * models change (3 → 4: the nibble-bucketed text model; 4 → 5: the text's match model; 5 → 6: base64 text coded as
- * its bytes; 6 → 7: mixer weights per decision), so a stored encoding keyed by it is never read by a decoder of another version.
+ * its bytes; 6 → 7: mixer weights per decision), so a stored encoding keyed by it is never read by a decoder of
+ * another version.
  */
 export const layoutFormats = /** @type {const} */ ({ multipart: 1, optimised: 2, context: 7 });
 

@@ -1,6 +1,6 @@
 // The decoder's Web Worker: compiles the decode-only module once, reports readiness (message id 0), then answers
-// each { id, body, keepAs } with { id, source } (a Blob: posting it hands the page a reference, where a string would be
-// copied onto the page's main thread) or { id, error }. `body` is the response's stream, transferred from the page,
+// each { id, body, keepAs } with { id, source } (a Blob: posting it hands the page a reference, where a string would
+// be copied onto the page's main thread) or { id, error }. `body` is the response's stream, transferred from the page,
 // so the page's main thread never touches the bytes. Where the browser has JavaScript Promise Integration the
 // decoder reads the stream as it arrives (wasm/binast/js/decode.js): decoding keeps pace with the download instead
 // of starting after the last byte. Every decode runs in a fresh instance of the module, so a trap cannot reach the
