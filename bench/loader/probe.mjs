@@ -82,6 +82,11 @@ const pages = {
   // The written-back loader page with the loader's tag (parser-blocking) at the end of <body> instead of <head>: the
   // scripts the browser runs come before it, the loader still records them and runs its after-load work.
   'loader-tag-last': loaderHtml.replace(loaderTag, '').replace('</body>', `${loaderTag}\n  </body>`),
+  // The loader page without the loader's tag: the Worker's written-back scripts and size hints alone, no loader.
+  'loader-notag': loaderHtml.replace(loaderTag, ''),
+  // The plain page with the loader's tag where the Worker moves it on a view whose scripts it all wrote back: after
+  // the app, in front of the next script that runs JavaScript (the demo's timing module).
+  'plain+tag-last': plainHtml.replace('<script type="module"', `${loaderTag}<script type="module"`),
   // The plain page reading localStorage once from an inline script in <head>, as the loader does at its start.
   'plain+localStorage': plainHtml.replace(
     '</title>',
@@ -227,7 +232,8 @@ try {
         // The earlier view of a new deploy is never forced: as in bench:loader, what the loader itself did before.
         // A loader page's earlier view is left once the loader remembered the link (as bench:loader waits, also
         // for repeat views); the decoder is started after it only before a new deploy.
-        const loaderPage = !name.startsWith('plain');
+        // A page without the loader's tag writes no cookie to wait for.
+        const loaderPage = !name.startsWith('plain') && !name.endsWith('-notag');
         if (name === 'loader-unwarmed') {
           await page.goto(`${origin}/none`); // a 404 of the origin: only its localStorage is needed
           await page.evaluate(() => {
