@@ -6,8 +6,8 @@ const keptRuns = 10;
 const variant = document.documentElement.dataset.variant;
 const panel = document.querySelector('#timings');
 
-// What `npm run bench:loader` measured (bench/loader/README.md, results of 2026-11-27 17:53 UTC), shown on all three pages of
-// the libraries demo: the median ms to "app executed", and for the loader the median of per-run ratios against the
+// What `npm run bench:loader` measured (bench/loader/README.md, results of 2026-11-27 17:53 UTC), shown on all three
+// pages of the libraries demo: the median ms to "app executed", and for the loader the median of per-run ratios against the
 // plain page of the same kind (each loader sample against the plain sample of its run).
 const measuredRows = [
   [

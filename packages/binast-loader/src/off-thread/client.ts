@@ -2,8 +2,9 @@
 // `decodeToJavaScript(response, keepAs)` decodes a BinaryAST response into a Blob of JavaScript (and how to keep it
 // for later views: decoded-cache.ts). Decoding runs in a dedicated Web Worker and the response's body streams
 // straight into it (a transferred ReadableStream); the Worker answers with a Blob, which the page runs from a `blob:`
-// URL (blob-script.ts) or, for small scripts, inline, so the page's main thread neither reads the bytes nor decodes. Where a Worker cannot start (a CSP without `worker-src`/`script-src`
-// for this origin, no module Workers), it decodes on the main thread instead.
+// URL (blob-script.ts) or, for small scripts, inline, so the page's main thread neither reads the bytes nor decodes.
+// Where a Worker cannot start (a CSP without `worker-src`/`script-src` for this origin, no module Workers), it
+// decodes on the main thread instead.
 // It also holds the loader's whole BinaryAST path (`prepareScript`: probe, fetch, decode, execution), so the
 // loader's 2 KB only decides and runs plain scripts. Not part of those 2 KB: imported only when the loader's cost
 // model sends a script to BinaryAST.
