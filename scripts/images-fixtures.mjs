@@ -122,6 +122,25 @@ async function generateInto(outputDir) {
     .jpeg({ quality: 90 })
     .toFile(join(outputDir, 'small', 'chelsea-exif.jpg'));
 
+  // Cameras and phones store the pixels as the sensor read them and say in EXIF how to turn them for display, which
+  // browsers do: a turn that keeps the axes (3), the two quarter turns (6, 8), and the same tag in the other formats,
+  // where browsers and codecs differ (served as they are).
+  const turned = sharp(join(photosDir, 'chelsea.png')).resize({ width: 96 });
+  for (const orientation of [3, 6, 8]) {
+    await turned
+      .clone()
+      .withMetadata({ orientation })
+      .jpeg({ quality: 90 })
+      .toFile(join(outputDir, 'small', `chelsea-orientation-${orientation}.jpg`));
+  }
+  for (const format of /** @type {const} */ (['png', 'webp', 'avif'])) {
+    await turned
+      .clone()
+      .withMetadata({ orientation: 6 })
+      .toFormat(format)
+      .toFile(join(outputDir, 'small', `chelsea-orientation-6.${format}`));
+  }
+
   const jpeg = await sharp(join(photosDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
   writeFileSync(join(outputDir, 'broken', 'truncated.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 3)));
   // Bytes that pass a magic-number check but nothing else.

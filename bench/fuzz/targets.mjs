@@ -88,6 +88,13 @@ function imageHeaderTarget(w, imageSeeds) {
       if (header) {
         assert(positiveInteger(header.width) && positiveInteger(header.height), 'dimensions are positive integers');
         w.isComplete(bytes, header.format);
+        const orientation = w.readOrientation(bytes, header.format);
+        assert(
+          orientation.ok
+            ? Number.isInteger(orientation.value) && orientation.value >= 1 && orientation.value <= 8
+            : !!orientation.reason,
+          'orientation is 1–8 or a doubt with a reason',
+        );
       }
     },
   });

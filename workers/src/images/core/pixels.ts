@@ -1,3 +1,5 @@
+import { type Orientation, swapsAxes } from '../../shared/image-header/orientation';
+
 /** Decoded pixels: 8-bit RGBA, row-major, like the DOM's ImageData (which workerd does not have). */
 export interface Pixels {
   readonly data: Uint8ClampedArray;
@@ -56,4 +58,36 @@ export function flattenOnWhite(pixels: Pixels): Pixels {
     data[offset + 3] = 255;
   }
   return { data, width: pixels.width, height: pixels.height };
+}
+
+/**
+ * Turns decoded pixels the way an EXIF orientation says the stored ones are to be shown (1–8, see
+ * shared/image-header/orientation.ts): the output is what a browser paints for the original file. For each shown
+ * pixel (x, y) the stored one it comes from; orientations 5–8 swap the width and the height.
+ */
+export function orientPixels(source: Pixels, orientation: Orientation): Pixels {
+  if (orientation === 1) return source;
+  const { width: storedWidth, height: storedHeight } = source;
+  const swapped = swapsAxes(orientation);
+  const width = swapped ? storedHeight : storedWidth;
+  const height = swapped ? storedWidth : storedHeight;
+  // One 32-bit word per RGBA pixel; a view at an unaligned offset cannot be read that way, so it is copied first.
+  const aligned = source.data.byteOffset % 4 === 0 ? source.data : source.data.slice();
+  const from = new Uint32Array(aligned.buffer, aligned.byteOffset, storedWidth * storedHeight);
+  const to = new Uint32Array(width * height);
+  const lastX = storedWidth - 1;
+  const lastY = storedHeight - 1;
+  // The stored pixel (sx, sy) shown at (x, y), per orientation (TIFF 6.0's "0th row / 0th column" table).
+  const storedIndex: (x: number, y: number) => number = {
+    2: (x: number, y: number) => y * storedWidth + (lastX - x),
+    3: (x: number, y: number) => (lastY - y) * storedWidth + (lastX - x),
+    4: (x: number, y: number) => (lastY - y) * storedWidth + x,
+    5: (x: number, y: number) => x * storedWidth + y,
+    6: (x: number, y: number) => (lastY - x) * storedWidth + y,
+    7: (x: number, y: number) => (lastY - x) * storedWidth + (lastX - y),
+    8: (x: number, y: number) => x * storedWidth + (lastX - y),
+  }[orientation];
+  for (let y = 0, out = 0; y < height; y++)
+    for (let x = 0; x < width; x++, out++) to[out] = from[storedIndex(x, y)] as number;
+  return { data: new Uint8ClampedArray(to.buffer), width, height };
 }

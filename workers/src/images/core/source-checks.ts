@@ -1,17 +1,35 @@
+import { type Orientation, readOrientation, swapsAxes } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
 import { isComplete } from './completeness';
 import type { ImagesConfig } from './config';
 import { type CodecFormat, isCodecFormat } from './formats';
 import { walkJpeg } from './jpeg-structure';
 
-/** A source the codecs may be given, with what the cost estimate needs to know about it. */
+/**
+ * A source the codecs may be given, with what the cost estimate needs to know about it. `header` gives the size as
+ * shown (the stored width and height swapped when `orientation` turns the image by 90°): every resize, limit and
+ * estimate works on it, and only the decoder sees the stored size.
+ */
 export type SourceCheck =
-  | { readonly ok: true; readonly header: ImageHeader & { readonly format: CodecFormat }; readonly jpegScans: number }
+  | {
+      readonly ok: true;
+      readonly header: ImageHeader & { readonly format: CodecFormat };
+      readonly jpegScans: number;
+      readonly orientation: Orientation;
+    }
   | { readonly ok: false; readonly reason: string };
 
+/** The part of a variant key naming the turn applied to the pixels: none for 1 (keys stored before stay valid). */
+export const orientationOption = (orientation: Orientation) => (orientation === 1 ? '' : `,o=${orientation}`);
+
+/** The header with the size the image is shown at. */
+export const shownHeader = <T extends ImageHeader>(header: T, orientation: Orientation): T =>
+  swapsAxes(orientation) ? { ...header, width: header.height, height: header.width } : header;
+
 /**
- * Everything decided from the bytes before a decoder sees them: animation, format, truncation, input megapixels and,
- * for JPEG, the scan and marker counts. A failure names the reason; callers serve the original and log it.
+ * Everything decided from the bytes before a decoder sees them: animation, format, truncation, input megapixels,
+ * orientation (a turn the pipeline cannot reproduce exactly as browsers do is a doubt) and, for JPEG, the scan and
+ * marker counts. A failure names the reason; callers serve the original and log it.
  */
 export function checkSource(bytes: Uint8Array, header: ImageHeader, config: ImagesConfig): SourceCheck {
   if (header.animated) return { ok: false, reason: 'animated' };
@@ -19,11 +37,18 @@ export function checkSource(bytes: Uint8Array, header: ImageHeader, config: Imag
   if (!isComplete(bytes, header.format)) return { ok: false, reason: 'truncated' };
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return { ok: false, reason: `over ${config.maxInputMegapixels} MP` };
+  const orientation = readOrientation(bytes, header.format);
+  if (!orientation.ok) return { ok: false, reason: orientation.reason };
   let jpegScans = 0;
   if (header.format === 'jpeg') {
     const walk = walkJpeg(bytes, { maxScans: config.maxJpegScans, maxMarkers: config.maxJpegMarkers });
     if (!walk.ok) return { ok: false, reason: walk.reason };
     jpegScans = walk.structure.scans;
   }
-  return { ok: true, header: { ...header, format: header.format }, jpegScans };
+  return {
+    ok: true,
+    header: shownHeader({ ...header, format: header.format }, orientation.value),
+    jpegScans,
+    orientation: orientation.value,
+  };
 }

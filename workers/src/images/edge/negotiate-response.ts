@@ -1,11 +1,12 @@
 import { parseAccept } from '../../shared/accept';
+import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
 import { acceptableFormats } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
-import { checkSource } from '../core/source-checks';
+import { checkSource, orientationOption } from '../core/source-checks';
 import { type EncoderRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
@@ -74,7 +75,7 @@ export async function negotiateImage(
   const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
-    const source: CheckedSource = { bytes, header: checked.header };
+    const source: CheckedSource = { bytes, header: checked.header, orientation: checked.orientation };
     const served = await firstSmallerVariant(request, response, source, candidates, context);
     if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
     if (served) return served;
@@ -105,7 +106,7 @@ async function storedVariantOfKnownSource(
   const checked = identity ? knownCheck(identity) : undefined;
   if (!identity || !checked) return null;
   for (const candidate of affordableFormats(formats, checked, context.config)) {
-    const key = await variantKey(identity, optionsFor(candidate), candidate.format);
+    const key = await variantKey(identity, optionsFor(candidate, checked.orientation), candidate.format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'not-smaller') continue;
     if (stored?.kind !== 'variant') return null;
@@ -169,9 +170,12 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
   return candidates;
 }
 
-/** Variant key options and the `x-speedkit-image` note name a reduced encoder setting; full effort keeps the old key. */
-const optionsFor = (candidate: Candidate) =>
-  candidate.reduced ? `${negotiatedOptions},enc=${candidate.rung.id}` : negotiatedOptions;
+/**
+ * Variant key options. They name a reduced encoder setting (full effort keeps the old key) and a turn applied to
+ * the pixels (`o=6`), so a variant stored before turns were applied is never served for a turned source.
+ */
+const optionsFor = (candidate: Candidate, orientation: Orientation) =>
+  `${negotiatedOptions}${orientationOption(orientation)}${candidate.reduced ? `,enc=${candidate.rung.id}` : ''}`;
 const settingNote = (candidate: Candidate) =>
   candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
 
@@ -211,7 +215,7 @@ async function firstSmallerVariant(
   };
   for (const candidate of candidates) {
     const { format } = candidate;
-    const key = await variantKey(sourceId, optionsFor(candidate), format);
+    const key = await variantKey(sourceId, optionsFor(candidate, source.orientation), format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'variant') return storedVariantResponse(request, response, stored.bytes, candidate, key);
     if (stored?.kind === 'not-smaller') continue;

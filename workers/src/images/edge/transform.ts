@@ -1,6 +1,7 @@
+import { type Orientation, swapsAxes } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
 import type { CodecFormat, TargetFormat } from '../core/formats';
-import { cropPixels, flattenOnWhite, hasAlpha, type Pixels, padPixels } from '../core/pixels';
+import { cropPixels, flattenOnWhite, hasAlpha, orientPixels, type Pixels, padPixels } from '../core/pixels';
 import type { ResizePlan } from '../core/resize-plan';
 import type { EncoderSetting } from '../core/work-budget';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
@@ -8,7 +9,10 @@ import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
 /** Source bytes whose header has been read and checked against the limits. */
 export interface CheckedSource {
   readonly bytes: Uint8Array;
+  /** The size as shown, after `orientation` (source-checks.ts `shownHeader`). */
   readonly header: ImageHeader & { readonly format: CodecFormat };
+  /** How the decoded pixels are turned before anything else (EXIF Orientation, JPEG only). */
+  readonly orientation: Orientation;
 }
 
 /**
@@ -46,14 +50,19 @@ export async function transformImage(
   return encode(pixels, target, quality, setting);
 }
 
-/** Decodes and checks the decoder agrees with the header (a mismatch means a lying or corrupt file). */
+/**
+ * Decodes, checks the decoder agrees with the header (a mismatch means a lying or corrupt file) and turns the pixels
+ * the way browsers show the file.
+ */
 export async function decodeChecked(source: CheckedSource): Promise<Pixels> {
-  const pixels = await decode(source.bytes, source.header.format, source.header.width * source.header.height);
-  if (pixels.width !== source.header.width || pixels.height !== source.header.height) {
-    throw new Error(
-      `decoded ${pixels.width}x${pixels.height}, header said ${source.header.width}x${source.header.height}`,
-    );
+  const { header, orientation } = source;
+  const [storedWidth, storedHeight] = swapsAxes(orientation)
+    ? [header.height, header.width]
+    : [header.width, header.height];
+  const pixels = await decode(source.bytes, header.format, storedWidth * storedHeight);
+  if (pixels.width !== storedWidth || pixels.height !== storedHeight) {
+    throw new Error(`decoded ${pixels.width}x${pixels.height}, header said ${storedWidth}x${storedHeight}`);
   }
   if (pixels.data.length !== pixels.width * pixels.height * 4) throw new Error('decoder returned a short buffer');
-  return pixels;
+  return orientPixels(pixels, orientation);
 }

@@ -1,12 +1,13 @@
 import { parseAccept } from '../../shared/accept';
 import { sniffImageFormat } from '../../shared/image-header/format';
+import { readOrientation } from '../../shared/image-header/orientation';
 import { type ImageHeader, readImageHeader } from '../../shared/image-header/whole-file';
 import { json, jsonError } from '../../shared/json';
 import { chooseFormat } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
-import { checkSource, type SourceCheck } from '../core/source-checks';
+import { checkSource, orientationOption, type SourceCheck, shownHeader } from '../core/source-checks';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
@@ -56,15 +57,16 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const bytes = read.bytes;
   const header = readImageHeader(bytes);
   if (!header) return notAnImage(reply);
-  if (options.format === 'json') return describeImage(header, bytes.byteLength, options, config);
+  if (options.format === 'json') return describeImage(header, bytes, options, config);
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return passThrough(reply, bytes, header.format, checked.reason);
-  const decided = decideTransform(header, checked, options, ranges, config);
+  const decided = decideTransform(checked, options, ranges, config);
   if (decided instanceof Response) return decided;
   if (decided === 'unchanged')
     return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
   try {
-    return await serveVariant(reply, { bytes, header: checked.header }, decided, context);
+    const source = { bytes, header: checked.header, orientation: checked.orientation };
+    return await serveVariant(reply, source, decided, context);
   } catch (error) {
     return passThrough(reply, bytes, header.format, `transform failed: ${String(error)}`);
   }
@@ -156,15 +158,20 @@ function passThrough(reply: SourceReply, bytes: Uint8Array, format: ImageFormat,
   return asImage(originalResponse(reply.request, reply.origin, bytes, note, vary(reply)), format);
 }
 
-/** `format=json`: the source's header and the size it would be resized to. */
-function describeImage(header: ImageHeader, sourceBytes: number, options: UrlOptions, config: ImagesConfig): Response {
+/**
+ * `format=json`: the source's header and the size it would be resized to, both as shown (a JPEG's EXIF turn
+ * applied, as browsers apply it to `naturalWidth`).
+ */
+function describeImage(stored: ImageHeader, bytes: Uint8Array, options: UrlOptions, config: ImagesConfig): Response {
+  const orientation = readOrientation(bytes, stored.format);
+  const header = orientation.ok ? shownHeader(stored, orientation.value) : stored;
   const plan = planResize(header, options, config.maxOutputDimension);
   const { width, height, animated } = header;
   return json({
     width,
     height,
     format: mimeTypes[header.format],
-    bytes: sourceBytes,
+    bytes: bytes.byteLength,
     animated,
     output: { width: plan.width, height: plan.height },
   });
@@ -184,12 +191,13 @@ interface TransformDecision {
  * the request is over (output megapixels, AVIF size, CPU budget). No I/O.
  */
 function decideTransform(
-  header: ImageHeader,
   checked: Extract<SourceCheck, { ok: true }>,
   options: UrlOptions,
   ranges: ReturnType<typeof parseAccept>,
   config: ImagesConfig,
 ): TransformDecision | 'unchanged' | Response {
+  // The size as shown: a turned JPEG's width is its stored height.
+  const { header } = checked;
   const plan = planResize(header, options, config.maxOutputDimension);
   if (plan.width * plan.height > config.maxOutputMegapixels * 1e6) return outputTooLarge(plan, config);
   const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
@@ -210,7 +218,7 @@ function decideTransform(
   // `auto` drops formats that are over the budget even at their fastest encoder setting (AVIF first), like those
   // over the AVIF size limit.
   const affordable = config.formats.filter((format) => (format !== 'avif' || avifFits) && encodePlan(format).ok);
-  const target = targetFormat(options, ranges, checked.header.format, { ...config, formats: affordable });
+  const target = targetFormat(options, ranges, header.format, { ...config, formats: affordable });
   if (isIdentity(plan, header) && target === header.format) return 'unchanged';
   const chosen = encodePlan(target);
   if (!chosen.ok) {
@@ -242,7 +250,8 @@ async function serveVariant(
   const { config } = context;
   const sourceId = await sourceIdentity(origin.headers, bytes);
   // A reduced encoder setting is part of the key (full effort keeps the key it always had), and of the note.
-  const key = await variantKey(sourceId, `${canonicalOptions(options)}${reduced ? `,enc=${rung.id}` : ''}`, target);
+  const keyOptions = `${canonicalOptions(options)}${orientationOption(source.orientation)}${reduced ? `,enc=${rung.id}` : ''}`;
+  const key = await variantKey(sourceId, keyOptions, target);
   const settingNote = reduced ? ` (${rung.id}: full effort over budget)` : '';
   const format = target === 'baseline-jpeg' ? 'jpeg' : target;
   const stored = await getVariant(context.bucket, key);

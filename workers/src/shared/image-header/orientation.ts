@@ -1,0 +1,168 @@
+import { ascii, u16be, u16le, u32be } from './bytes';
+import type { ImageFormat } from './format';
+
+// Which way up a file is shown. Browsers turn a JPEG by its EXIF Orientation tag (CSS `image-orientation:
+// from-image`, the default since 2020); the codecs hand back the stored pixels, unturned, and a re-encode drops the
+// EXIF. So a phone photo whose tag says "rotate 90°" would come out of the Worker lying on its side unless the
+// pixels are turned first. Elsewhere the browsers' support differs (a PNG eXIf chunk, a WebP EXIF chunk) or the
+// codec does not apply the file's own transform (AVIF `irot`, `imir`, `clap`), so those files are doubts and the
+// original is served. Pure, never throws; reads at most `maxScanBytes` and a bounded number of structures.
+
+/** EXIF Orientation: 1 as stored, 2 mirrored, 3 turned 180°, 4 flipped, 5 transposed, 6 turned 90° clockwise, 7
+ * transversed, 8 turned 90° anticlockwise (TIFF 6.0, tag 274). */
+export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+/** The orientation to apply to the decoded pixels, or why the file should be served as it is. */
+export type OrientationRead =
+  | { readonly ok: true; readonly value: Orientation }
+  | { readonly ok: false; readonly reason: string };
+
+const asStored: OrientationRead = { ok: true, value: 1 };
+const doubt = (reason: string): OrientationRead => ({ ok: false, reason });
+
+/** Orientations 5–8 swap the width and the height. */
+export const swapsAxes = (orientation: Orientation) => orientation >= 5;
+
+/** Headers sit in the first bytes of a file; nothing past this is read. */
+const maxScanBytes = 256 * 1024;
+/** A TIFF directory with more entries than this is not one a camera wrote. */
+const maxIfdEntries = 512;
+/** More segments, chunks or boxes than this before the image data are an attack, not a photo. */
+const maxStructures = 1024;
+const orientationTag = 0x0112;
+const tiffShort = 3;
+
+/**
+ * The orientation in a TIFF structure (an EXIF payload after its `Exif\0\0` prefix): the Orientation entry of the
+ * first directory, 1 when there is none. Every offset is checked against `tiff`'s length before it is read.
+ */
+export function tiffOrientation(tiff: Uint8Array): OrientationRead {
+  if (tiff.length < 8) return doubt('EXIF shorter than a TIFF header');
+  const order = ascii(tiff, 0, 2);
+  if (order !== 'II' && order !== 'MM') return doubt('EXIF with an unknown byte order');
+  const little = order === 'II';
+  const u16 = (at: number) => (little ? u16le(tiff, at) : u16be(tiff, at));
+  const u32 = (at: number) => (little ? u16le(tiff, at) + u16le(tiff, at + 2) * 0x10000 : u32be(tiff, at));
+  if (u16(2) !== 42) return doubt('EXIF is not TIFF');
+  const directory = u32(4);
+  if (directory < 8 || directory + 2 > tiff.length) return doubt('EXIF directory outside its segment');
+  const entries = u16(directory);
+  if (entries > maxIfdEntries || directory + 2 + entries * 12 > tiff.length) return doubt('EXIF directory cut short');
+  for (let entry = directory + 2; entry < directory + 2 + entries * 12; entry += 12) {
+    if (u16(entry) !== orientationTag) continue;
+    const value = u16(entry + 8);
+    if (u16(entry + 2) !== tiffShort || u32(entry + 4) !== 1 || value < 1 || value > 8) {
+      return doubt(`EXIF orientation ${value} is not one of 1–8`);
+    }
+    return { ok: true, value: value as Orientation };
+  }
+  return asStored;
+}
+
+/**
+ * A JPEG's orientation from its `Exif` APP1 segments before the first scan. Several that disagree are a doubt (which
+ * one a browser honours is not specified).
+ */
+function jpegOrientation(bytes: Uint8Array): OrientationRead {
+  let found: OrientationRead | undefined;
+  const end = Math.min(bytes.length, maxScanBytes);
+  let at = 2;
+  for (let segments = 0; segments < maxStructures; segments++) {
+    // Fill bytes (FF FF …) may precede a marker code.
+    while (at < end && bytes[at] === 0xff && bytes[at + 1] === 0xff) at++;
+    if (at + 4 > end || bytes[at] !== 0xff) return found ?? asStored;
+    const marker = bytes[at + 1] as number;
+    // Start of scan or end of image: the header is over. Standalone markers carry no length.
+    if (marker === 0xda || marker === 0xd9) return found ?? asStored;
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    const length = u16be(bytes, at + 2);
+    if (length < 2 || at + 2 + length > bytes.length) return found ?? asStored;
+    const payload = bytes.subarray(at + 4, at + 2 + length);
+    if (marker === 0xe1 && payload.length >= 6 && ascii(payload, 0, 6) === 'Exif\0\0') {
+      const read = tiffOrientation(payload.subarray(6));
+      if (!read.ok) return read;
+      if (found?.ok && found.value !== read.value) return doubt('two EXIF segments with different orientations');
+      found = read;
+    }
+    at += 2 + length;
+  }
+  return doubt(`more than ${maxStructures} JPEG segments before the first scan`);
+}
+
+/** A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. */
+function pngOrientation(bytes: Uint8Array): OrientationRead {
+  let at = 8;
+  for (let chunks = 0; chunks < maxStructures && at + 12 <= bytes.length; chunks++) {
+    const length = u32be(bytes, at);
+    const type = ascii(bytes, at + 4, 4);
+    if (type === 'IEND' || at + 12 + length > bytes.length) return asStored;
+    if (type === 'eXIf') return turnIsDoubt(tiffOrientation(bytes.subarray(at + 8, at + 8 + length)), 'PNG');
+    at += 12 + length;
+  }
+  return at + 12 > bytes.length ? asStored : doubt(`more than ${maxStructures} PNG chunks`);
+}
+
+/** A WebP's `EXIF` chunk (VP8X files only); some writers keep the `Exif\0\0` prefix inside it. */
+function webpOrientation(bytes: Uint8Array): OrientationRead {
+  if (ascii(bytes, 12, 4) !== 'VP8X' || ((bytes[20] ?? 0) & 0x08) === 0) return asStored;
+  let at = 12;
+  for (let chunks = 0; chunks < maxStructures && at + 8 <= bytes.length; chunks++) {
+    const length = u16le(bytes, at + 4) + u16le(bytes, at + 6) * 0x10000;
+    if (ascii(bytes, at, 4) === 'EXIF') {
+      let tiff = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + length));
+      if (tiff.length >= 6 && ascii(tiff, 0, 6) === 'Exif\0\0') tiff = tiff.subarray(6);
+      return turnIsDoubt(tiffOrientation(tiff), 'WebP');
+    }
+    at += 8 + length + (length & 1);
+  }
+  return asStored;
+}
+
+/** AVIF transform properties under `meta/iprp/ipco`, which the codec does not apply. */
+function avifOrientation(bytes: Uint8Array): OrientationRead {
+  let structures = 0;
+  const walk = (from: number, to: number, depth: number): OrientationRead => {
+    for (let at = from; at + 8 <= to; ) {
+      if (++structures > maxStructures) return doubt(`more than ${maxStructures} AVIF boxes`);
+      const size = u32be(bytes, at);
+      const type = ascii(bytes, at + 4, 4);
+      if (size < 8 || at + size > to) return asStored;
+      if (type === 'irot' || type === 'imir' || type === 'clap') return doubt(`AVIF ${type} transform`);
+      // `meta` is a full box: 4 bytes of version and flags before its children.
+      const body = at + (type === 'meta' ? 12 : 8);
+      if ((type === 'meta' || type === 'iprp' || type === 'ipco') && depth < 4) {
+        const inner = walk(body, at + size, depth + 1);
+        if (!inner.ok) return inner;
+      }
+      at += size;
+    }
+    return asStored;
+  };
+  return walk(0, Math.min(bytes.length, maxScanBytes), 0);
+}
+
+const turnIsDoubt = (read: OrientationRead, format: string): OrientationRead =>
+  read.ok && read.value !== 1 ? doubt(`${format} with EXIF orientation ${read.value}`) : read;
+
+/** How the decoded pixels of a whole file must be turned to show as a browser shows the file. */
+export function readOrientation(bytes: Uint8Array, format: ImageFormat): OrientationRead {
+  try {
+    switch (format) {
+      case 'jpeg':
+        return jpegOrientation(bytes);
+      case 'png':
+        return pngOrientation(bytes);
+      case 'webp':
+        return webpOrientation(bytes);
+      case 'avif':
+        return avifOrientation(bytes);
+      case 'gif':
+        return asStored;
+    }
+  } catch {
+    return doubt('unreadable orientation');
+  }
+}
