@@ -18,7 +18,10 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `wrangler dev --port ${port} --ip 127.0.0.1 --persist-to ../reports/e2e-state`,
+    // State (R2 variants, Cache API) under the repository's reports/, which `npm test` empties first: stored
+    // variants from an earlier run must not answer for today's code. (Until 2026-11-27 `../reports` put it beside
+    // the clone, where it outlived every run.)
+    command: `wrangler dev --port ${port} --ip 127.0.0.1 --persist-to reports/e2e-state`,
     cwd: '..',
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
