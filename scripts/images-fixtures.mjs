@@ -141,6 +141,23 @@ async function generateInto(outputDir) {
       .toFile(join(outputDir, 'small', `chelsea-orientation-6.${format}`));
   }
 
+  // Colour profiles: numbers meant as Display P3 (what phones and macOS screenshots write), and sRGB stated in a
+  // profile. Browsers paint both by their profile; only the second may be re-encoded without one.
+  const coffee = sharp(join(photosDir, 'coffee.png')).resize({ width: 96 });
+  for (const [profile, format] of /** @type {const} */ ([
+    ['p3', 'jpg'],
+    ['p3', 'png'],
+    ['p3', 'webp'],
+    ['srgb', 'jpg'],
+    ['srgb', 'png'],
+  ])) {
+    await coffee
+      .clone()
+      .withIccProfile(profile)
+      .toFormat(format === 'jpg' ? 'jpeg' : format)
+      .toFile(join(outputDir, 'small', `coffee-icc-${profile}.${format}`));
+  }
+
   const jpeg = await sharp(join(photosDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
   writeFileSync(join(outputDir, 'broken', 'truncated.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 3)));
   // Bytes that pass a magic-number check but nothing else.

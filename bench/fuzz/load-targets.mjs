@@ -14,6 +14,7 @@ const src = join(repoRoot, 'workers', 'src');
  * @property {typeof import('../../workers/src/shared/image-header/format').sniffImageFormat} sniffImageFormat
  * @property {typeof import('../../workers/src/shared/image-header/whole-file').readImageHeader} readImageHeader
  * @property {typeof import('../../workers/src/shared/image-header/orientation').readOrientation} readOrientation
+ * @property {typeof import('../../workers/src/shared/image-header/colour-profile').readColour} readColour
  * @property {typeof import('../../workers/src/images/core/jpeg-structure').walkJpeg} walkJpeg
  * @property {typeof import('../../workers/src/images/core/url-options').parseOptions} parseOptions
  * @property {typeof import('../../workers/src/images/core/url-options').canonicalOptions} canonicalOptions
@@ -40,6 +41,7 @@ export function loadWorkerParsers() {
       "export { sniffImageFormat } from './shared/image-header/format';",
       "export { readImageHeader } from './shared/image-header/whole-file';",
       "export { readOrientation } from './shared/image-header/orientation';",
+      "export { readColour } from './shared/image-header/colour-profile';",
       "export { walkJpeg } from './images/core/jpeg-structure';",
       "export { parseOptions, canonicalOptions } from './images/core/url-options';",
       "export { planResize } from './images/core/resize-plan';",

@@ -82,7 +82,7 @@ function imageHeaderTarget(w, imageSeeds) {
     seeds: imageSeeds.length,
     arbitrary: bytesFrom(imageSeeds, magics),
     describe: hex,
-    run(bytes) {
+    async run(bytes) {
       const header = w.readImageHeader(bytes);
       w.sniffImageFormat(bytes);
       if (header) {
@@ -95,6 +95,8 @@ function imageHeaderTarget(w, imageSeeds) {
             : !!orientation.reason,
           'orientation is 1–8 or a doubt with a reason',
         );
+        const colour = await w.readColour(bytes, header.format);
+        assert(colour.ok || !!colour.reason, 'colours are sRGB or a doubt with a reason');
       }
     },
   });

@@ -1,4 +1,5 @@
 import { parseAccept } from '../../shared/accept';
+import { readColour } from '../../shared/image-header/colour-profile';
 import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
 import { acceptableFormats } from '../core/choose-format';
@@ -11,7 +12,7 @@ import { type EncoderRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
-import { originalResponse, variantResponse, varyOnAccept } from './responses';
+import { describeError, originalResponse, variantResponse, varyOnAccept } from './responses';
 import { readLimited } from './source-fetch';
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { transformGate } from './transform-gate';
@@ -69,6 +70,8 @@ export async function negotiateImage(
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return pass(checked.reason);
+  const colour = await readColour(bytes, header.format);
+  if (!colour.ok) return pass(`colours: ${colour.reason}`);
   // Remembered only when the headers name this very body (Content-Length was the length actually read).
   const identity = headerIdentity(response.headers);
   if (identity && identity === (await sourceIdentity(response.headers, bytes))) rememberCheck(identity, checked);
@@ -85,7 +88,7 @@ export async function negotiateImage(
         : 'variant not smaller',
     );
   } catch (error) {
-    return pass(`transform failed: ${String(error)}`);
+    return pass(`transform failed: ${describeError(error)}`);
   }
 }
 

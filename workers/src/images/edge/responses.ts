@@ -2,6 +2,26 @@ import { etagMatches } from '../../shared/conditional';
 import { addVary } from '../../shared/vary';
 import { type ImageFormat, mimeTypes } from '../core/formats';
 
+/**
+ * A note as a header value: printable ASCII only (a header holds Latin-1 and setting anything else throws, which
+ * would turn a served original into an error), at most 300 characters.
+ */
+const headerSafe = (note: string) => note.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
+
+/**
+ * What a codec or the pipeline threw, readable in a note: Emscripten builds throw plain objects and numbers as well as
+ * Errors (`String()` of those said "[object Object]").
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (typeof error === 'string') return error;
+  try {
+    return `${typeof error} ${JSON.stringify(error)}`;
+  } catch {
+    return typeof error;
+  }
+}
+
 /** Adds `Accept` to `Vary` (once), keeping what the origin already varies on. */
 export const varyOnAccept = (headers: Headers): void => addVary(headers, 'Accept');
 
@@ -40,7 +60,7 @@ export function variantResponse(request: Request, originHeaders: Headers, varian
     .replace(/\.\w+$/, '')
     .slice(0, 32)}-${variant.format}"`;
   headers.set('etag', etag);
-  headers.set('x-speedkit-image', variant.note);
+  headers.set('x-speedkit-image', headerSafe(variant.note));
   if (variant.vary) varyOnAccept(headers);
   if (etagMatches(request.headers.get('if-none-match'), etag)) {
     headers.delete('content-length');
@@ -58,7 +78,7 @@ export function originalResponse(
   vary: boolean,
 ): Response {
   const headers = new Headers(origin.headers);
-  headers.set('x-speedkit-image', `original; ${note}`);
+  headers.set('x-speedkit-image', headerSafe(`original; ${note}`));
   if (vary) varyOnAccept(headers);
   if (bytes) {
     // The runtime already undid any Content-Encoding while we read the body.

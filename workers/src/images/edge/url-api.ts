@@ -1,4 +1,5 @@
 import { parseAccept } from '../../shared/accept';
+import { readColour } from '../../shared/image-header/colour-profile';
 import { sniffImageFormat } from '../../shared/image-header/format';
 import { readOrientation } from '../../shared/image-header/orientation';
 import { type ImageHeader, readImageHeader } from '../../shared/image-header/whole-file';
@@ -12,7 +13,7 @@ import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-opt
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
-import { originalResponse, variantResponse } from './responses';
+import { describeError, originalResponse, variantResponse } from './responses';
 import {
   type Fetched,
   fetchSource,
@@ -60,6 +61,8 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (options.format === 'json') return describeImage(header, bytes, options, config);
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return passThrough(reply, bytes, header.format, checked.reason);
+  const colour = await readColour(bytes, header.format);
+  if (!colour.ok) return passThrough(reply, bytes, header.format, `colours: ${colour.reason}`);
   const decided = decideTransform(checked, options, ranges, config);
   if (decided instanceof Response) return decided;
   if (decided === 'unchanged')
@@ -68,7 +71,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
     const source = { bytes, header: checked.header, orientation: checked.orientation };
     return await serveVariant(reply, source, decided, context);
   } catch (error) {
-    return passThrough(reply, bytes, header.format, `transform failed: ${String(error)}`);
+    return passThrough(reply, bytes, header.format, `transform failed: ${describeError(error)}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { ascii, u16be, u16le, u32be } from './bytes';
 import type { ImageFormat } from './format';
+import { jpegSegments } from './jpeg-segments';
 
 // Which way up a file is shown. Browsers turn a JPEG by its EXIF Orientation tag (CSS `image-orientation:
 // from-image`, the default since 2020); the codecs hand back the stored pixels, unturned, and a re-encode drops the
@@ -52,7 +53,7 @@ export function tiffOrientation(tiff: Uint8Array): OrientationRead {
     if (u16(entry) !== orientationTag) continue;
     const value = u16(entry + 8);
     if (u16(entry + 2) !== tiffShort || u32(entry + 4) !== 1 || value < 1 || value > 8) {
-      return doubt(`EXIF orientation ${value} is not one of 1–8`);
+      return doubt(`EXIF orientation ${value} is not one of 1 to 8`);
     }
     return { ok: true, value: value as Orientation };
   }
@@ -64,32 +65,19 @@ export function tiffOrientation(tiff: Uint8Array): OrientationRead {
  * one a browser honours is not specified).
  */
 function jpegOrientation(bytes: Uint8Array): OrientationRead {
-  let found: OrientationRead | undefined;
-  const end = Math.min(bytes.length, maxScanBytes);
-  let at = 2;
-  for (let segments = 0; segments < maxStructures; segments++) {
-    // Fill bytes (FF FF …) may precede a marker code.
-    while (at < end && bytes[at] === 0xff && bytes[at + 1] === 0xff) at++;
-    if (at + 4 > end || bytes[at] !== 0xff) return found ?? asStored;
-    const marker = bytes[at + 1] as number;
-    // Start of scan or end of image: the header is over. Standalone markers carry no length.
-    if (marker === 0xda || marker === 0xd9) return found ?? asStored;
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2;
-      continue;
-    }
-    const length = u16be(bytes, at + 2);
-    if (length < 2 || at + 2 + length > bytes.length) return found ?? asStored;
-    const payload = bytes.subarray(at + 4, at + 2 + length);
-    if (marker === 0xe1 && payload.length >= 6 && ascii(payload, 0, 6) === 'Exif\0\0') {
-      const read = tiffOrientation(payload.subarray(6));
-      if (!read.ok) return read;
-      if (found?.ok && found.value !== read.value) return doubt('two EXIF segments with different orientations');
-      found = read;
-    }
-    at += 2 + length;
-  }
-  return doubt(`more than ${maxStructures} JPEG segments before the first scan`);
+  let found: OrientationRead = asStored;
+  let seen = false;
+  const walked = jpegSegments(bytes.subarray(0, Math.min(bytes.length, maxScanBytes)), (marker, payload) => {
+    if (marker !== 0xe1 || payload.length < 6 || ascii(payload, 0, 6) !== 'Exif\0\0') return 'continue';
+    const read = tiffOrientation(payload.subarray(6));
+    if (!read.ok) found = read;
+    else if (seen && found.ok && found.value !== read.value)
+      found = doubt('two EXIF segments with different orientations');
+    else if (found.ok) found = read;
+    seen = true;
+    return found.ok ? 'continue' : 'stop';
+  });
+  return walked === 'too-many' ? doubt('more JPEG segments before the first scan than a photo has') : found;
 }
 
 /** A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. */
