@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { profileIsSrgb, readColour } from '../../src/shared/image-header/colour-profile';
+import { decode } from '../../src/images/edge/codecs';
+import { ensureCodecs } from '../../src/images/edge/wasm-modules';
+import { judgeProfile, profileIsSrgb, readColour } from '../../src/shared/image-header/colour-profile';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
 const ascii = (text: string) => new Uint8Array([...text].map((c) => c.charCodeAt(0)));
@@ -96,6 +98,12 @@ describe('profileIsSrgb', () => {
       new DataView(outside.buffer).setUint32(132 + entry * 12 + 4, 0xfffffff0);
     }
     expect(profileIsSrgb(outside).ok).toBe(false);
+    // None of them is carried into a variant either; a whole P3 profile is.
+    for (const bad of [icc.subarray(0, 100), icc.subarray(0, icc.length - 40), cmyk, outside]) {
+      expect(judgeProfile(bad).ok).toBe(false);
+    }
+    const p3 = jpegIcc(await assetBytes('small/coffee-icc-p3.jpg'));
+    expect(judgeProfile(p3)).toMatchObject({ ok: true, profile: p3 });
   });
 
   it('never throws on any single-byte change of a profile', async () => {
@@ -111,18 +119,31 @@ describe('profileIsSrgb', () => {
   });
 });
 
+/** What readColour says, in one word: sRGB as it is, a profile to carry, or a doubt. */
+const verdict = (read: Awaited<ReturnType<typeof readColour>>) =>
+  !read.ok ? 'doubt' : read.profile ? 'carry' : 'srgb';
+
 describe('readColour', () => {
   it.each([
-    ['coffee-icc-srgb.jpg', 'jpeg', true],
-    ['coffee-icc-srgb.png', 'png', true],
-    ['coffee-icc-p3.jpg', 'jpeg', false],
-    ['coffee-icc-p3.png', 'png', false],
-    ['coffee-icc-p3.webp', 'webp', false],
-    ['coffee.jpg', 'jpeg', true],
-    ['coffee.png', 'png', true],
-    ['coffee.avif', 'avif', true],
-  ] as const)('%s may be re-encoded as sRGB: %s', async (name, format, ok) => {
-    expect((await readColour(await assetBytes(`small/${name}`), format)).ok).toBe(ok);
+    ['coffee-icc-srgb.jpg', 'jpeg', 'srgb'],
+    ['coffee-icc-srgb.png', 'png', 'srgb'],
+    ['coffee-icc-p3.jpg', 'jpeg', 'carry'],
+    ['coffee-icc-p3.png', 'png', 'carry'],
+    ['coffee-icc-p3.webp', 'webp', 'carry'],
+    ['coffee.jpg', 'jpeg', 'srgb'],
+    ['coffee.png', 'png', 'srgb'],
+    ['coffee.avif', 'avif', 'srgb'],
+  ] as const)('%s: %s numbers are %s', async (name, format, expected) => {
+    expect(verdict(await readColour(await assetBytes(`small/${name}`), format))).toBe(expected);
+  });
+
+  it('carries the P3 profile byte for byte and says how it differs', async () => {
+    const read = await readColour(await assetBytes('small/coffee-icc-p3.jpg'), 'jpeg');
+    expect(read).toEqual({
+      ok: true,
+      profile: jpegIcc(await assetBytes('small/coffee-icc-p3.jpg')),
+      why: 'an ICC profile with wider or other colours than sRGB (Display P3, Adobe RGB, ...)',
+    });
   });
 
   it('ranks a PNG’s iCCP over sRGB over cHRM and gAMA, as browsers do', async () => {
@@ -137,7 +158,9 @@ describe('readColour', () => {
     expect((await readColour(pngWith(png, wide), 'png')).ok).toBe(false);
     expect((await readColour(pngWith(png, chunk('gAMA', u32(45455))), 'png')).ok).toBe(true);
     expect((await readColour(pngWith(png, chunk('sRGB', new Uint8Array([0])), linear, wide), 'png')).ok).toBe(true);
-    expect((await readColour(pngWith(png, await iccp(p3), chunk('sRGB', new Uint8Array([0]))), 'png')).ok).toBe(false);
+    expect(verdict(await readColour(pngWith(png, await iccp(p3), chunk('sRGB', new Uint8Array([0]))), 'png'))).toBe(
+      'carry',
+    );
   });
 
   it('doubts a PNG profile that is not zlib, is corrupt or inflates past its limit', async () => {
@@ -180,10 +203,7 @@ describe('readColour', () => {
     };
     const second = segment(2, 2, icc.subarray(half));
     const first = segment(1, 2, icc.subarray(0, half));
-    expect(await readColour(build(second, first), 'jpeg')).toMatchObject({
-      ok: false,
-      reason: expect.stringContaining('sRGB'),
-    });
+    expect(await readColour(build(second, first), 'jpeg')).toMatchObject({ ok: true, profile: icc });
     expect(await readColour(build(first), 'jpeg')).toEqual({ ok: false, reason: 'an ICC profile with chunks missing' });
   });
 });
@@ -191,26 +211,71 @@ describe('readColour', () => {
 describe('colour profiles through the Worker', () => {
   beforeEach(clearVariants);
   const sync = { IMAGES_AVIF_MODE: 'sync' };
+  const p3 = async () => jpegIcc(await assetBytes('small/coffee-icc-p3.jpg'));
 
-  it.each(['jpg', 'png'])('serves a Display P3 %s as it is, with the reason', async (format) => {
-    const path = `small/coffee-icc-p3.${format}`;
-    const { bytes, note } = await callImages(`/demo/images/${path}`, { headers: { accept: chromiumAccept } }, sync);
-    expect(bytes).toEqual(await assetBytes(path));
-    expect(note).toBe(
-      'original; colours: an ICC profile with wider or other colours than sRGB (Display P3, Adobe RGB, ...)',
+  it.each(['jpg', 'png'] as const)(
+    'negotiates a Display P3 %s to WebP carrying the same profile (AVIF cannot here)',
+    async (extension) => {
+      const { header, bytes, note } = await callImages(
+        `/demo/images/small/coffee-icc-p3.${extension}`,
+        { headers: { accept: chromiumAccept } },
+        sync,
+      );
+      expect(note).toBe('webp; encoded');
+      expect(header).toMatchObject({ format: 'webp', width: 96, height: 64 });
+      const read = await readColour(bytes, 'webp');
+      expect(read.ok && read.profile).toEqual(await p3());
+      await ensureCodecs();
+      expect(await decode(bytes, 'webp', 0)).toMatchObject({ width: 96, height: 64 });
+    },
+  );
+
+  it('serves the original to a client that accepts only AVIF', async () => {
+    const { bytes, note } = await callImages(
+      '/demo/images/small/coffee-icc-p3.jpg',
+      { headers: { accept: 'image/avif' } },
+      sync,
     );
+    expect(bytes).toEqual(await assetBytes('small/coffee-icc-p3.jpg'));
+    expect(note).toContain('AVIF cannot carry the profile here');
   });
 
-  it('re-encodes an sRGB-tagged JPEG, and the URL API passes a P3 one through', async () => {
-    expect(
-      (await callImages('/demo/images/small/coffee-icc-srgb.jpg', { headers: { accept: chromiumAccept } }, sync)).note,
-    ).toBe('avif; encoded');
-    const resized = await callImages(
-      '/cdn-cgi/image/width=40,format=webp/demo/images/small/coffee-icc-p3.webp',
+  it.each([
+    ['webp', 'webp'],
+    ['jpeg', 'jpeg'],
+    ['baseline-jpeg', 'jpeg'],
+    ['png', 'png'],
+  ] as const)('keeps the profile in a resized format=%s from the URL API', async (option, format) => {
+    const { header, bytes } = await callImages(
+      `/cdn-cgi/image/width=40,format=${option}/demo/images/small/coffee-icc-p3.webp`,
       {},
       sync,
     );
-    expect(resized.bytes).toEqual(await assetBytes('small/coffee-icc-p3.webp'));
-    expect(resized.note).toContain('original; colours:');
+    expect(header).toMatchObject({ format, width: 40 });
+    const read = await readColour(bytes, format);
+    expect(read.ok && read.profile).toEqual(await p3());
+    await ensureCodecs();
+    expect(await decode(bytes, format, 0)).toMatchObject({ width: 40 });
+  });
+
+  it('answers format=avif on a P3 source with the original, and auto with WebP', async () => {
+    const avif = await callImages('/cdn-cgi/image/width=40,format=avif/demo/images/small/coffee-icc-p3.jpg', {}, sync);
+    expect(avif.bytes).toEqual(await assetBytes('small/coffee-icc-p3.jpg'));
+    const auto = await callImages(
+      '/cdn-cgi/image/width=40,format=auto/demo/images/small/coffee-icc-p3.jpg',
+      { headers: { accept: chromiumAccept } },
+      sync,
+    );
+    expect(auto.header?.format).toBe('webp');
+  });
+
+  it('re-encodes an sRGB-tagged JPEG to AVIF without a profile', async () => {
+    const { note, bytes } = await callImages(
+      '/demo/images/small/coffee-icc-srgb.jpg',
+      { headers: { accept: chromiumAccept } },
+      sync,
+    );
+    expect(note).toBe('avif; encoded');
+    expect(await readColour(bytes, 'avif')).toEqual({ ok: true });
   });
 });

@@ -4,9 +4,15 @@ import { etagIdentity } from './r2-store';
 /** What `checkSource` decided about a source that may be converted. */
 export type CheckedOk = Extract<SourceCheck, { ok: true }>;
 
+/**
+ * A source's checks as remembered: with whether its variants carry its ICC profile (a flag, not the profile: the
+ * stored variants already hold it, and a thousand profiles of up to 256 KB would not fit an isolate).
+ */
+export type KnownSource = CheckedOk & { readonly keepsProfile: boolean };
+
 /** Source checks remembered per isolate; an entry is one image header and a scan count (a few hundred bytes). */
 const maxEntries = 1000;
-const checks = new Map<string, CheckedOk>();
+const checks = new Map<string, KnownSource>();
 
 /**
  * A source's identity from the origin's headers alone: `etag:<ETag>:<Content-Length>`, the identity `sourceIdentity`
@@ -21,7 +27,7 @@ export function headerIdentity(headers: Headers): string | null {
 }
 
 /** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */
-export function rememberCheck(identity: string, checked: CheckedOk): void {
+export function rememberCheck(identity: string, checked: KnownSource): void {
   checks.delete(identity);
   checks.set(identity, checked);
   if (checks.size > maxEntries) {
@@ -31,7 +37,7 @@ export function rememberCheck(identity: string, checked: CheckedOk): void {
 }
 
 /** The checks of a source this isolate has read before, if any. */
-export function knownCheck(identity: string): CheckedOk | undefined {
+export function knownCheck(identity: string): KnownSource | undefined {
   const checked = checks.get(identity);
   if (checked) rememberCheck(identity, checked);
   return checked;

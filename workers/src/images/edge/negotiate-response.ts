@@ -9,6 +9,7 @@ import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { checkSource, orientationOption } from '../core/source-checks';
 import { type EncoderRung, planEncode } from '../core/work-budget';
+import { carriesProfile } from './attach-profile';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
@@ -72,13 +73,23 @@ export async function negotiateImage(
   if (!checked.ok) return pass(checked.reason);
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
+  // Numbers in another RGB profile: variants carry the profile, which AVIF cannot here (attach-profile.ts).
+  const carried = colour.profile ? formats.filter(carriesProfile) : formats;
+  if (carried.length === 0) return pass(`colours: ${colour.why}; AVIF cannot carry the profile here`);
   // Remembered only when the headers name this very body (Content-Length was the length actually read).
   const identity = headerIdentity(response.headers);
-  if (identity && identity === (await sourceIdentity(response.headers, bytes))) rememberCheck(identity, checked);
-  const candidates = affordableFormats(formats, checked, config);
+  if (identity && identity === (await sourceIdentity(response.headers, bytes))) {
+    rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
+  }
+  const candidates = affordableFormats(carried, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
-    const source: CheckedSource = { bytes, header: checked.header, orientation: checked.orientation };
+    const source: CheckedSource = {
+      bytes,
+      header: checked.header,
+      orientation: checked.orientation,
+      ...(colour.profile && { profile: colour.profile }),
+    };
     const served = await firstSmallerVariant(request, response, source, candidates, context);
     if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
     if (served) return served;
@@ -108,8 +119,13 @@ async function storedVariantOfKnownSource(
   const identity = headerIdentity(response.headers);
   const checked = identity ? knownCheck(identity) : undefined;
   if (!identity || !checked) return null;
-  for (const candidate of affordableFormats(formats, checked, context.config)) {
-    const key = await variantKey(identity, optionsFor(candidate, checked.orientation), candidate.format);
+  const carried = checked.keepsProfile ? formats.filter(carriesProfile) : formats;
+  for (const candidate of affordableFormats(carried, checked, context.config)) {
+    const key = await variantKey(
+      identity,
+      optionsFor(candidate, checked.orientation, checked.keepsProfile),
+      candidate.format,
+    );
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'not-smaller') continue;
     if (stored?.kind !== 'variant') return null;
@@ -174,11 +190,12 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
 }
 
 /**
- * Variant key options. They name a reduced encoder setting (full effort keeps the old key) and a turn applied to
- * the pixels (`o=6`), so a variant stored before turns were applied is never served for a turned source.
+ * Variant key options. They name a reduced encoder setting (full effort keeps the old key), a turn applied to the
+ * pixels (`o=6`) and a carried ICC profile (`icc`), so a variant stored before turns and profiles were kept is never
+ * served for such a source.
  */
-const optionsFor = (candidate: Candidate, orientation: Orientation) =>
-  `${negotiatedOptions}${orientationOption(orientation)}${candidate.reduced ? `,enc=${candidate.rung.id}` : ''}`;
+const optionsFor = (candidate: Candidate, orientation: Orientation, keepsProfile: boolean) =>
+  `${negotiatedOptions}${orientationOption(orientation)}${keepsProfile ? ',icc' : ''}${candidate.reduced ? `,enc=${candidate.rung.id}` : ''}`;
 const settingNote = (candidate: Candidate) =>
   candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
 
@@ -218,7 +235,7 @@ async function firstSmallerVariant(
   };
   for (const candidate of candidates) {
     const { format } = candidate;
-    const key = await variantKey(sourceId, optionsFor(candidate, source.orientation), format);
+    const key = await variantKey(sourceId, optionsFor(candidate, source.orientation, !!source.profile), format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'variant') return storedVariantResponse(request, response, stored.bytes, candidate, key);
     if (stored?.kind === 'not-smaller') continue;
@@ -255,7 +272,8 @@ async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedS
     { fit: 'scale-down', dpr: 1, gravity: { x: 0.5, y: 0.5 } },
     Number.POSITIVE_INFINITY,
   );
-  return transformImage(await decoded(), plan, candidate.format, negotiatedQuality, candidate.rung.setting);
+  const { setting } = candidate.rung;
+  return transformImage(await decoded(), plan, candidate.format, negotiatedQuality, setting, source.profile);
 }
 
 /** Encodes after the response is sent and stores the result (or the not-smaller marker) for the next request. */

@@ -4,6 +4,7 @@ import type { CodecFormat, TargetFormat } from '../core/formats';
 import { cropPixels, flattenOnWhite, hasAlpha, orientPixels, type Pixels, padPixels } from '../core/pixels';
 import type { ResizePlan } from '../core/resize-plan';
 import type { EncoderSetting } from '../core/work-budget';
+import { attachProfile } from './attach-profile';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
 
 /** Source bytes whose header has been read and checked against the limits. */
@@ -13,6 +14,8 @@ export interface CheckedSource {
   readonly header: ImageHeader & { readonly format: CodecFormat };
   /** How the decoded pixels are turned before anything else (EXIF Orientation, JPEG only). */
   readonly orientation: Orientation;
+  /** The source's ICC profile, when its numbers are not sRGB's: every variant carries it (attach-profile.ts). */
+  readonly profile?: Uint8Array;
 }
 
 /**
@@ -25,8 +28,9 @@ const yieldThreadMs = 5;
 const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
 
 /**
- * Decodes, crops, resizes, pads and encodes (with the encoder setting the work budget chose). Throws on undecodable
- * input; callers fall back to the original.
+ * Decodes, crops, resizes, pads and encodes (with the encoder setting the work budget chose), then attaches the
+ * source's ICC profile, if it has one to carry (`profile`, taken from a CheckedSource when one is given). Throws on
+ * undecodable input; callers fall back to the original.
  */
 export async function transformImage(
   source: CheckedSource | Pixels,
@@ -34,6 +38,18 @@ export async function transformImage(
   target: TargetFormat,
   quality: number,
   setting: EncoderSetting = {},
+  profile: Uint8Array | undefined = 'bytes' in source ? source.profile : undefined,
+): Promise<Uint8Array> {
+  const encoded = await encodePlanned(source, plan, target, quality, setting);
+  return profile ? attachProfile(encoded, target, profile, plan.width, plan.height) : encoded;
+}
+
+async function encodePlanned(
+  source: CheckedSource | Pixels,
+  plan: ResizePlan,
+  target: TargetFormat,
+  quality: number,
+  setting: EncoderSetting,
 ): Promise<Uint8Array> {
   await yieldThread();
   let pixels = 'bytes' in source ? await decodeChecked(source) : source;

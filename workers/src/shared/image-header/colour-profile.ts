@@ -7,11 +7,19 @@ import { jpegSegments } from './jpeg-segments';
 // re-encode drops the profile, so the variant's numbers would be painted as sRGB: duller, shifted colours (measured in
 // Chromium on a P3 JPEG: a mean difference of 7.8 levels per channel, up to 42, against 3.1 and 25 for re-encoding the
 // sRGB copy). A file whose colours are sRGB, or near enough that the difference stays under a level or two, may be
-// re-encoded; any other is a doubt, and the original is served. Pure apart from inflating a PNG's compressed
-// profile; never throws; every length is checked before it is read and every structure count is bounded.
+// re-encoded as it is; one with another well-formed RGB profile is re-encoded with that profile copied into the
+// output (images/edge/attach-profile.ts; formats that cannot carry it here, AVIF, are not offered); any other is a
+// doubt, and the original is served. Pure apart from inflating a PNG's compressed profile; never throws; every
+// length is checked before it is read and every structure count is bounded.
 
-/** Whether the decoded numbers may be re-encoded as sRGB, or why not. */
-export type ColourRead = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * Whether the decoded numbers may be re-encoded, or why not. With `profile`, they are not sRGB's but the file's RGB
+ * ICC profile says what they are, and the output must carry that profile to be painted the same (`why`: how it
+ * differs from sRGB).
+ */
+export type ColourRead =
+  | { readonly ok: true; readonly profile?: Uint8Array; readonly why?: string }
+  | { readonly ok: false; readonly reason: string };
 
 const srgb: ColourRead = { ok: true };
 const doubt = (reason: string): ColourRead => ({ ok: false, reason });
@@ -130,6 +138,31 @@ export function profileIsSrgb(icc: Uint8Array): ColourRead {
   return srgb;
 }
 
+/**
+ * An ICC profile well-formed enough to be copied into another file whole: its stated size is its length, and its
+ * tag table and every tag lie inside it. Browsers then read it there as they read it in the original.
+ */
+function wellFormed(icc: Uint8Array): boolean {
+  if (icc.length < 132 || icc.length > maxProfileBytes || u32be(icc, 0) !== icc.length) return false;
+  const count = u32be(icc, 128);
+  if (count > maxProfileTags || 132 + count * 12 > icc.length) return false;
+  for (let entry = 132; entry < 132 + count * 12; entry += 12) {
+    if (u32be(icc, entry + 4) + u32be(icc, entry + 8) > icc.length) return false;
+  }
+  return true;
+}
+
+/**
+ * sRGB as it is, another well-formed RGB profile to carry into the output (Display P3, Adobe RGB, LUT profiles), or
+ * a doubt (CMYK, Lab, a grey profile away from sRGB's curve: the decoded pixels are RGB; anything cut or malformed).
+ */
+export function judgeProfile(icc: Uint8Array): ColourRead {
+  const read = profileIsSrgb(icc);
+  if (read.ok) return read;
+  if (ascii(icc, 16, 4) === 'RGB ' && wellFormed(icc)) return { ok: true, profile: icc.slice(), why: read.reason };
+  return read;
+}
+
 /** A JPEG's ICC profile from its `ICC_PROFILE` APP2 segments (numbered chunks, in any order), or null. */
 function jpegProfile(bytes: Uint8Array): Uint8Array | null | ColourRead {
   const chunks = new Map<number, Uint8Array>();
@@ -204,7 +237,7 @@ async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
       const nameEnd = data.indexOf(0);
       if (nameEnd < 1 || nameEnd > 79 || data[nameEnd + 1] !== 0) return doubt('a PNG iCCP chunk that is not zlib');
       const icc = await inflate(data.subarray(nameEnd + 2));
-      return icc ? profileIsSrgb(icc) : doubt('a PNG ICC profile that does not inflate within its limit');
+      return icc ? judgeProfile(icc) : doubt('a PNG ICC profile that does not inflate within its limit');
     }
     if (type === 'sRGB') explicitSrgb = true;
     if (type === 'cHRM' && length === 32) {
@@ -229,7 +262,7 @@ function webpColour(bytes: Uint8Array): ColourRead {
     const size = length + (bytes[at + 7] as number) * 0x1000000;
     if (ascii(bytes, at, 4) === 'ICCP') {
       if (at + 8 + size > bytes.length || size > maxProfileBytes) return doubt('a cut or oversized WebP ICC profile');
-      return profileIsSrgb(bytes.subarray(at + 8, at + 8 + size));
+      return judgeProfile(bytes.subarray(at + 8, at + 8 + size));
     }
     at += 8 + size + (size & 1);
   }
@@ -253,8 +286,8 @@ function avifColour(bytes: Uint8Array): ColourRead {
       if (type === 'colr' && size >= 12) {
         const kind = ascii(bytes, at + 8, 4);
         if (kind === 'prof' || kind === 'rICC') {
-          const read = profileIsSrgb(bytes.subarray(at + 12, at + size));
-          if (!read.ok) return read;
+          const read = judgeProfile(bytes.subarray(at + 12, at + size));
+          if (!read.ok || read.profile) return read;
         } else if (kind === 'nclx' && size >= 19) {
           const primaries = u16be(bytes, at + 12);
           const transfer = u16be(bytes, at + 14);
@@ -282,7 +315,7 @@ export async function readColour(bytes: Uint8Array, format: ImageFormat): Promis
       case 'jpeg': {
         const profile = jpegProfile(bytes);
         if (profile === null) return srgb;
-        return profile instanceof Uint8Array ? profileIsSrgb(profile) : profile;
+        return profile instanceof Uint8Array ? judgeProfile(profile) : profile;
       }
       case 'png':
         return await pngColour(bytes);
