@@ -148,6 +148,7 @@ async function generateInto(outputDir) {
     ['p3', 'jpg'],
     ['p3', 'png'],
     ['p3', 'webp'],
+    ['p3', 'avif'],
     ['srgb', 'jpg'],
     ['srgb', 'png'],
   ])) {

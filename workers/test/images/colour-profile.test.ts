@@ -130,6 +130,7 @@ describe('readColour', () => {
     ['coffee-icc-p3.jpg', 'jpeg', 'carry'],
     ['coffee-icc-p3.png', 'png', 'carry'],
     ['coffee-icc-p3.webp', 'webp', 'carry'],
+    ['coffee-icc-p3.avif', 'avif', 'carry'],
     ['coffee.jpg', 'jpeg', 'srgb'],
     ['coffee.png', 'png', 'srgb'],
     ['coffee.avif', 'avif', 'srgb'],
@@ -213,35 +214,27 @@ describe('colour profiles through the Worker', () => {
   const sync = { IMAGES_AVIF_MODE: 'sync' };
   const p3 = async () => jpegIcc(await assetBytes('small/coffee-icc-p3.jpg'));
 
-  it.each(['jpg', 'png'] as const)(
-    'negotiates a Display P3 %s to WebP carrying the same profile (AVIF cannot here)',
-    async (extension) => {
-      const { header, bytes, note } = await callImages(
-        `/demo/images/small/coffee-icc-p3.${extension}`,
-        { headers: { accept: chromiumAccept } },
-        sync,
-      );
-      expect(note).toBe('webp; encoded');
-      expect(header).toMatchObject({ format: 'webp', width: 96, height: 64 });
-      const read = await readColour(bytes, 'webp');
-      expect(read.ok && read.profile).toEqual(await p3());
-      await ensureCodecs();
-      expect(await decode(bytes, 'webp', 0)).toMatchObject({ width: 96, height: 64 });
-    },
-  );
-
-  it('serves the original to a client that accepts only AVIF', async () => {
-    const { bytes, note } = await callImages(
-      '/demo/images/small/coffee-icc-p3.jpg',
-      { headers: { accept: 'image/avif' } },
+  it.each([
+    ['jpg', 'avif', chromiumAccept],
+    ['png', 'avif', chromiumAccept],
+    ['jpg', 'webp', 'image/webp,*/*'],
+  ] as const)('negotiates a Display P3 %s to %s carrying the same profile', async (extension, format, accept) => {
+    const { header, bytes, note } = await callImages(
+      `/demo/images/small/coffee-icc-p3.${extension}`,
+      { headers: { accept } },
       sync,
     );
-    expect(bytes).toEqual(await assetBytes('small/coffee-icc-p3.jpg'));
-    expect(note).toContain('AVIF cannot carry the profile here');
+    expect(note).toBe(`${format}; encoded`);
+    expect(header).toMatchObject({ format, width: 96, height: 64 });
+    const read = await readColour(bytes, format);
+    expect(read.ok && read.profile).toEqual(await p3());
+    await ensureCodecs();
+    expect(await decode(bytes, format, 0)).toMatchObject({ width: 96, height: 64 });
   });
 
   it.each([
     ['webp', 'webp'],
+    ['avif', 'avif'],
     ['jpeg', 'jpeg'],
     ['baseline-jpeg', 'jpeg'],
     ['png', 'png'],
@@ -258,15 +251,21 @@ describe('colour profiles through the Worker', () => {
     expect(await decode(bytes, format, 0)).toMatchObject({ width: 40 });
   });
 
-  it('answers format=avif on a P3 source with the original, and auto with WebP', async () => {
-    const avif = await callImages('/cdn-cgi/image/width=40,format=avif/demo/images/small/coffee-icc-p3.jpg', {}, sync);
-    expect(avif.bytes).toEqual(await assetBytes('small/coffee-icc-p3.jpg'));
-    const auto = await callImages(
-      '/cdn-cgi/image/width=40,format=auto/demo/images/small/coffee-icc-p3.jpg',
-      { headers: { accept: chromiumAccept } },
+  it('keeps the profile of an AVIF with an alpha channel (two items, two iloc entries)', async () => {
+    // The source has alpha; its AVIF variant holds a colour item and an alpha item, each with data in mdat.
+    const { header, bytes } = await callImages(
+      '/cdn-cgi/image/width=48,height=48,fit=pad,format=avif/demo/images/small/coffee-icc-p3.png',
+      {},
       sync,
     );
-    expect(auto.header?.format).toBe('webp');
+    expect(header).toMatchObject({ format: 'avif', width: 48, height: 48 });
+    const read = await readColour(bytes, 'avif');
+    expect(read.ok && read.profile).toEqual(await p3());
+    await ensureCodecs();
+    const pixels = await decode(bytes, 'avif', 0);
+    // The padding is transparent, the photo opaque: both items decoded from their moved offsets.
+    expect(pixels.data[3]).toBe(0);
+    expect(pixels.data[(24 * 48 + 24) * 4 + 3]).toBe(255);
   });
 
   it('re-encodes an sRGB-tagged JPEG to AVIF without a profile', async () => {

@@ -3,11 +3,9 @@ import type { TargetFormat } from '../core/formats';
 // Copies a source's ICC profile into an encoded variant, so browsers paint its numbers as they painted the
 // original's (shared/image-header/colour-profile.ts says which profiles are carried). The encoders write no profile;
 // each format has its own place for one: WebP an `ICCP` chunk after `VP8X`, JPEG `ICC_PROFILE` APP2 segments, PNG
-// a compressed `iCCP` chunk before the image data. AVIF would need a `colr` property wired into its item
-// properties; it is not offered for such sources instead.
-
-/** Formats a profile can be attached to here. */
-export const carriesProfile = (format: TargetFormat) => format !== 'avif';
+// a compressed `iCCP` chunk before the image data, AVIF a `colr` (`prof`) item property associated with the primary
+// image, which moves the image data and so every file offset in `iloc`. Each writer checks the structure it edits
+// and throws on anything it does not expect; callers then serve the original.
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
@@ -113,6 +111,171 @@ async function attachToPng(png: Uint8Array, icc: Uint8Array): Promise<Uint8Array
   return concat(parts);
 }
 
+interface Box {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The boxes between `from` and `to`; throws on a size that does not fit (64-bit and to-the-end sizes included). */
+function boxes(bytes: Uint8Array, from: number, to: number): Box[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const found: Box[] = [];
+  for (let at = from; at < to; ) {
+    if (at + 8 > to) throw new Error('AVIF: a box header is cut');
+    const size = view.getUint32(at);
+    if (size < 8 || at + size > to) throw new Error('AVIF: a box size this writer does not handle');
+    found.push({ type: String.fromCharCode(...bytes.subarray(at + 4, at + 8)), start: at, end: at + size });
+    at += size;
+  }
+  return found;
+}
+
+/** A box of `type` with `body`, its size computed. */
+const box = (type: string, ...body: Uint8Array[]) => {
+  const content = concat(body);
+  return concat([u32be(8 + content.length), ascii(type), content]);
+};
+
+/**
+ * `ipma` with `index` added to the primary item's associations (not essential: a decoder that ignores colour
+ * profiles may still show the image).
+ */
+function withAssociation(ipma: Uint8Array, primary: number, index: number): Uint8Array {
+  const view = new DataView(ipma.buffer, ipma.byteOffset, ipma.byteLength);
+  const version = ipma[8] as number;
+  const wide = ((ipma[11] as number) & 1) === 1;
+  if (index > (wide ? 0x7fff : 0x7f)) throw new Error('AVIF: too many item properties');
+  const entries = view.getUint32(12);
+  const parts: Uint8Array[] = [ipma.subarray(8, 16)];
+  let at = 16;
+  let added = false;
+  for (let entry = 0; entry < entries; entry++) {
+    const idBytes = version < 1 ? 2 : 4;
+    const item = idBytes === 2 ? view.getUint16(at) : view.getUint32(at);
+    const count = ipma[at + idBytes] as number;
+    const end = at + idBytes + 1 + count * (wide ? 2 : 1);
+    if (end > ipma.length) throw new Error('AVIF: ipma is cut');
+    if (item === primary) {
+      if (count === 255) throw new Error('AVIF: the primary item has too many properties');
+      const header = ipma.slice(at, at + idBytes + 1);
+      header[idBytes] = count + 1;
+      parts.push(
+        header,
+        ipma.subarray(at + idBytes + 1, end),
+        wide ? new Uint8Array([index >> 8, index & 0xff]) : new Uint8Array([index]),
+      );
+      added = true;
+    } else {
+      parts.push(ipma.subarray(at, end));
+    }
+    at = end;
+  }
+  if (!added) throw new Error('AVIF: the primary item has no properties');
+  return box('ipma', ...parts);
+}
+
+/** `iloc` with every file offset past `after` moved by `delta` bytes (data inside `idat` does not move). */
+function shiftedIloc(iloc: Uint8Array, after: number, delta: number): Uint8Array {
+  const out = iloc.slice();
+  const view = new DataView(out.buffer);
+  const version = out[8] as number;
+  if (version > 2) throw new Error(`AVIF: iloc version ${version}`);
+  const offsetSize = (out[12] as number) >> 4;
+  const lengthSize = (out[12] as number) & 0x0f;
+  const baseSize = (out[13] as number) >> 4;
+  const indexSize = version > 0 ? (out[13] as number) & 0x0f : 0;
+  let at = 14;
+  const read = (size: number) => {
+    if (at + size > out.length) throw new Error('AVIF: iloc is cut');
+    const value =
+      size === 0 ? 0 : size === 4 ? view.getUint32(at) : size === 8 ? Number(view.getBigUint64(at)) : Number.NaN;
+    if (Number.isNaN(value)) throw new Error(`AVIF: iloc field of ${size} bytes`);
+    return value;
+  };
+  const shift = (size: number) => {
+    const value = read(size);
+    if (value >= after) {
+      if (size === 4) view.setUint32(at, value + delta);
+      else view.setBigUint64(at, BigInt(value + delta));
+    }
+    at += size;
+  };
+  if (at + 4 > out.length) throw new Error('AVIF: iloc is cut');
+  const items = version < 2 ? view.getUint16(at) : view.getUint32(at);
+  at += version < 2 ? 2 : 4;
+  for (let item = 0; item < items; item++) {
+    at += version < 2 ? 2 : 4;
+    const method = version > 0 ? view.getUint16(at) & 0x0f : 0;
+    if (version > 0) at += 2;
+    at += 2; // data reference index
+    if (method > 1) throw new Error('AVIF: an item constructed from other items');
+    const fileOffsets = method === 0;
+    if (fileOffsets && baseSize > 0) shift(baseSize);
+    else at += baseSize;
+    if (at + 2 > out.length) throw new Error('AVIF: iloc is cut');
+    const extents = view.getUint16(at);
+    at += 2;
+    for (let extent = 0; extent < extents; extent++) {
+      at += indexSize;
+      if (fileOffsets && baseSize === 0) {
+        if (offsetSize === 0) throw new Error('AVIF: an item without offsets');
+        shift(offsetSize);
+      } else at += offsetSize;
+      at += lengthSize;
+    }
+  }
+  if (at > out.length) throw new Error('AVIF: iloc is cut');
+  return out;
+}
+
+/**
+ * AVIF: a `colr` box of type `prof` appended to `ipco` and associated with the primary item in `ipma`; `meta` grows,
+ * so the image data after it moves and `iloc`'s file offsets move with it.
+ */
+function attachToAvif(avif: Uint8Array, icc: Uint8Array): Uint8Array {
+  const top = boxes(avif, 0, avif.length);
+  const meta = top.find((b) => b.type === 'meta');
+  if (!meta) throw new Error('AVIF: no meta box');
+  const children = boxes(avif, meta.start + 12, meta.end);
+  const pitm = children.find((b) => b.type === 'pitm');
+  const iprp = children.find((b) => b.type === 'iprp');
+  if (!pitm || !iprp || !children.some((b) => b.type === 'iloc'))
+    throw new Error('AVIF: meta without pitm, iloc or iprp');
+  const pitmView = new DataView(avif.buffer, avif.byteOffset + pitm.start, pitm.end - pitm.start);
+  const primary = avif[pitm.start + 8] === 0 ? pitmView.getUint16(12) : pitmView.getUint32(12);
+  const properties = boxes(avif, iprp.start + 8, iprp.end);
+  const ipco = properties.find((b) => b.type === 'ipco');
+  const ipmas = properties.filter((b) => b.type === 'ipma');
+  if (!ipco || ipmas.length !== 1) throw new Error('AVIF: iprp without ipco or with several ipma');
+  const existing = boxes(avif, ipco.start + 8, ipco.end);
+  const colr = box('colr', ascii('prof'), icc);
+  const newIpco = box('ipco', avif.subarray(ipco.start + 8, ipco.end), colr);
+  const newIprp = box(
+    'iprp',
+    ...properties.map((b) =>
+      b === ipco
+        ? newIpco
+        : b.type === 'ipma'
+          ? withAssociation(avif.subarray(b.start, b.end), primary, existing.length + 1)
+          : avif.subarray(b.start, b.end),
+    ),
+  );
+  const delta = newIprp.length - (iprp.end - iprp.start);
+  const newMeta = box(
+    'meta',
+    avif.subarray(meta.start + 8, meta.start + 12),
+    ...children.map((b) =>
+      b === iprp
+        ? newIprp
+        : b.type === 'iloc'
+          ? shiftedIloc(avif.subarray(b.start, b.end), meta.end, delta)
+          : avif.subarray(b.start, b.end),
+    ),
+  );
+  return concat([avif.subarray(0, meta.start), newMeta, avif.subarray(meta.end)]);
+}
+
 /** The encoded variant with `icc` attached; `width` and `height` are the variant's. */
 export async function attachProfile(
   encoded: Uint8Array,
@@ -130,6 +293,6 @@ export async function attachProfile(
     case 'png':
       return attachToPng(encoded, icc);
     case 'avif':
-      throw new Error('an ICC profile cannot be attached to AVIF here');
+      return attachToAvif(encoded, icc);
   }
 }

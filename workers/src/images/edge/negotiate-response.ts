@@ -9,7 +9,6 @@ import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { checkSource, orientationOption } from '../core/source-checks';
 import { type EncoderRung, planEncode } from '../core/work-budget';
-import { carriesProfile } from './attach-profile';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
@@ -73,15 +72,12 @@ export async function negotiateImage(
   if (!checked.ok) return pass(checked.reason);
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
-  // Numbers in another RGB profile: variants carry the profile, which AVIF cannot here (attach-profile.ts).
-  const carried = colour.profile ? formats.filter(carriesProfile) : formats;
-  if (carried.length === 0) return pass(`colours: ${colour.why}; AVIF cannot carry the profile here`);
   // Remembered only when the headers name this very body (Content-Length was the length actually read).
   const identity = headerIdentity(response.headers);
   if (identity && identity === (await sourceIdentity(response.headers, bytes))) {
     rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
   }
-  const candidates = affordableFormats(carried, checked, config);
+  const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
     const source: CheckedSource = {
@@ -119,8 +115,7 @@ async function storedVariantOfKnownSource(
   const identity = headerIdentity(response.headers);
   const checked = identity ? knownCheck(identity) : undefined;
   if (!identity || !checked) return null;
-  const carried = checked.keepsProfile ? formats.filter(carriesProfile) : formats;
-  for (const candidate of affordableFormats(carried, checked, context.config)) {
+  for (const candidate of affordableFormats(formats, checked, context.config)) {
     const key = await variantKey(
       identity,
       optionsFor(candidate, checked.orientation, checked.keepsProfile),

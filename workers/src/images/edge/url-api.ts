@@ -11,7 +11,6 @@ import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
 import { checkSource, orientationOption, type SourceCheck, shownHeader } from '../core/source-checks';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
-import { carriesProfile } from './attach-profile';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { describeError, originalResponse, variantResponse } from './responses';
@@ -64,12 +63,8 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!checked.ok) return passThrough(reply, bytes, header.format, checked.reason);
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return passThrough(reply, bytes, header.format, `colours: ${colour.reason}`);
-  const decided = decideTransform(checked, options, ranges, colour.profile ? carryingConfig(config) : config);
+  const decided = decideTransform(checked, options, ranges, config);
   if (decided instanceof Response) return decided;
-  // An explicit `format=avif` (or an AVIF source kept as AVIF) for numbers in another profile: the original instead.
-  if (colour.profile && decided !== 'unchanged' && !carriesProfile(decided.target)) {
-    return passThrough(reply, bytes, header.format, `colours: ${colour.why}; AVIF cannot carry the profile here`);
-  }
   if (decided === 'unchanged')
     return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
   try {
@@ -118,12 +113,6 @@ function parseUrlApiRequest(
   if (!located.ok) return jsonError(located.problem.status, located.problem.error, located.problem.detail);
   return { url, options, source: located.source };
 }
-
-/** For a source whose variants carry its ICC profile: `auto` never picks a format that cannot carry it. */
-const carryingConfig = (config: ImagesConfig): ImagesConfig => ({
-  ...config,
-  formats: config.formats.filter(carriesProfile),
-});
 
 /** What every answer about a fetched source needs: the request, its options and the origin's response. */
 interface SourceReply {

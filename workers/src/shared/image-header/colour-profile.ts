@@ -299,7 +299,7 @@ function avifColour(bytes: Uint8Array): ColourRead {
       const body = at + (type === 'meta' ? 12 : 8);
       if ((type === 'meta' || type === 'iprp' || type === 'ipco') && depth < 4) {
         const inner = walk(body, at + size, depth + 1);
-        if (!inner.ok) return inner;
+        if (!inner.ok || inner.profile) return inner;
       }
       at += size;
     }
