@@ -8,8 +8,7 @@ import { jpegSegments } from './jpeg-segments';
 // Chromium on a P3 JPEG: a mean difference of 7.8 levels per channel, up to 42, against 3.1 and 25 for re-encoding the
 // sRGB copy). A file whose colours are sRGB, or near enough that the difference stays under a level or two, may be
 // re-encoded as it is; one with another well-formed RGB profile is re-encoded with that profile copied into the
-// output (images/edge/attach-profile.ts; formats that cannot carry it here, AVIF, are not offered); any other is a
-// doubt, and the original is served. Pure apart from inflating a PNG's compressed profile; never throws; every
+// output (images/edge/attach-profile.ts); any other is a doubt, and the original is served. Pure apart from inflating a PNG's compressed profile; never throws; every
 // length is checked before it is read and every structure count is bounded.
 
 /**
