@@ -159,6 +159,13 @@ async function generateInto(outputDir) {
       .toFile(join(outputDir, 'small', `coffee-icc-${profile}.${format}`));
   }
 
+  // Print workflows write CMYK JPEGs, which the codec cannot decode.
+  await coffee
+    .clone()
+    .toColourspace('cmyk')
+    .jpeg({ quality: 90 })
+    .toFile(join(outputDir, 'broken', 'cmyk.jpg'));
+
   const jpeg = await sharp(join(photosDir, 'coffee.png')).jpeg({ quality: 90 }).toBuffer();
   writeFileSync(join(outputDir, 'broken', 'truncated.jpg'), jpeg.subarray(0, Math.floor(jpeg.length / 3)));
   // Bytes that pass a magic-number check but nothing else.

@@ -6,8 +6,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig, readConfig } from '../../src/images/core/config';
 import { walkJpeg } from '../../src/images/core/jpeg-structure';
 import { encoderLadders, estimateWork, planEncode } from '../../src/images/core/work-budget';
+import { decode, instantiations } from '../../src/images/edge/codecs';
 import { transformGate } from '../../src/images/edge/transform-gate';
 import { handleUrlApi } from '../../src/images/edge/url-api';
+import { ensureCodecs } from '../../src/images/edge/wasm-modules';
 import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 import { fakeOrigin, manyScanJpeg } from './hostile';
@@ -297,5 +299,31 @@ describe('AVIF header limits see the largest image, not the first', () => {
       ...new Array(32).fill(0),
     ]);
     expect(readImageHeader(bytes)).toMatchObject({ format: 'avif', width: 20000, height: 20000 });
+  });
+});
+
+describe('files the codec cannot decode', () => {
+  beforeEach(clearVariants);
+
+  it('serves a CMYK JPEG as it is, named before any decoding', async () => {
+    const { bytes, note } = await callImages(
+      '/demo/images/broken/cmyk.jpg',
+      { headers: { accept: chromiumAccept } },
+      { IMAGES_AVIF_MODE: 'sync' },
+    );
+    expect(bytes).toEqual(await assetBytes('broken/cmyk.jpg'));
+    expect(note).toBe(
+      'original; a CMYK or YCCK JPEG (4 components): the codec decodes 8-bit greyscale and colour only',
+    );
+  });
+
+  it('gives the next image a fresh codec instance after a failed call', async () => {
+    await ensureCodecs();
+    await decode(await assetBytes('small/chelsea.jpg'), 'jpeg', 0);
+    const before = instantiations.get('jpegDecode') ?? 0;
+    await expect(decode(await assetBytes('broken/cmyk.jpg'), 'jpeg', 0)).rejects.toBeDefined();
+    expect(instantiations.get('jpegDecode')).toBe(before + 1);
+    expect(await decode(await assetBytes('small/chelsea.jpg'), 'jpeg', 0)).toMatchObject({ width: 96, height: 64 });
+    expect(instantiations.get('jpegDecode')).toBe(before + 1);
   });
 });

@@ -1,4 +1,4 @@
-import { walkJpegMarkers } from '../../shared/image-header/jpeg-markers';
+import { isStartOfFrame, walkJpegMarkers } from '../../shared/image-header/jpeg-markers';
 
 // Counts what a JPEG decoder will have to do before it is given the bytes. A progressive decoder re-walks its whole
 // coefficient buffer once per scan, so a 2 KB file with 10,000 empty scans over a 3 MP frame costs seconds of CPU
@@ -22,18 +22,46 @@ export type JpegWalk =
   | { readonly ok: true; readonly structure: JpegStructure }
   | { readonly ok: false; readonly reason: string };
 
-/** Keeps no payload and follows every segment and scan to the end. */
-const countEverything = { keep: () => false, segment: () => 'continue' as const };
+/**
+ * What the codec (MozJPEG built for 8-bit greyscale and YCbCr/RGB output) cannot decode, from the frame header:
+ * the reason, or null. Refused before decoding, so the original is served with a reason rather than after a failed
+ * decode (a CMYK file made the decoder exit with status 1).
+ */
+function undecodableFrame(marker: number, frame: Uint8Array): string | null {
+  // SOF3, 7, 11, 15 are lossless (predictive) coding.
+  if ((marker & 0x03) === 0x03) return 'a lossless JPEG';
+  if (frame[0] !== 8) return `a ${frame[0]}-bit JPEG`;
+  if (frame[5] === 4) return 'a CMYK or YCCK JPEG (4 components)';
+  return null;
+}
+
+/** Keeps the frame header (SOF) and follows every segment and scan to the end. */
+function frameReader() {
+  let undecodable: string | null = null;
+  return {
+    visitor: {
+      keep: isStartOfFrame,
+      segment: ({ marker, payload }: { marker: number; payload: Uint8Array | null }) => {
+        if (payload && isStartOfFrame(marker) && payload.length >= 6) undecodable ??= undecodableFrame(marker, payload);
+        return 'continue' as const;
+      },
+    },
+    undecodable: () => undecodable,
+  };
+}
 
 /**
- * Walks a JPEG's markers to the end with the shared marker walk (shared/image-header/jpeg-markers.ts). Stops as soon
- * as a limit is passed, so its own cost is bounded by the limits and one pass over the bytes. Never throws; a
+ * Walks a JPEG's markers to the end with the shared marker walk (shared/image-header/jpeg-markers.ts), and refuses
+ * frames the codec cannot decode (lossless, not 8-bit, four components). Stops as soon as a limit is passed, so its own cost is bounded by the limits and one pass over the bytes. Never throws; a
  * structure it cannot follow is reported as such.
  */
 export function walkJpeg(bytes: Uint8Array, limits: JpegLimits): JpegWalk {
   if (bytes.length < 4) return { ok: false, reason: 'not a JPEG' };
-  const { status, scans, markers } = walkJpegMarkers(bytes, countEverything, limits);
+  const frame = frameReader();
+  const { status, scans, markers } = walkJpegMarkers(bytes, frame.visitor, limits);
   if (status.kind === 'invalid') return { ok: false, reason: status.reason };
+  const undecodable = frame.undecodable();
+  if (undecodable) return { ok: false, reason: `${undecodable}: the codec decodes 8-bit greyscale and colour only` };
   // Ran off the end without EOI: the caller's truncation check decides about that; the counts are still true.
   return { ok: true, structure: { scans, markers } };
 }

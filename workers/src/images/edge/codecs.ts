@@ -73,13 +73,21 @@ export function initCodecs(compiled: CodecModules): Promise<void> {
 
 function instantiate(codec: Codec): Promise<unknown> {
   if (!modules) throw new Error('initCodecs() must be called before using a codec');
+  instantiations.set(codec, (instantiations.get(codec) ?? 0) + 1);
   const module = modules[codec];
   if (codec === 'png') return Promise.all([initPngDecode(module), initPngEncode(module)]);
   if (codec === 'resize') return initResize(module);
   return Promise.resolve((emscriptenInits[codec] as Init)(module));
 }
 
-/** Runs `work` with `codec` instantiated, then swaps in a fresh instance if the image was large (see above). */
+/** How many times each codec was instantiated in this isolate (a test reads it to see a failed call replaced). */
+export const instantiations = new Map<Codec, number>();
+
+/**
+ * Runs `work` with `codec` instantiated, then swaps in a fresh instance if the image was large (see above) or if the
+ * call failed: a trap, an abort or an `exit()` inside the module can leave its heap and globals half-written, and the
+ * next request's image must not be decoded by that instance.
+ */
 async function using<T>(codec: Codec, pixels: number, work: () => Promise<T>): Promise<T> {
   let instance = instances.get(codec);
   if (!instance) {
@@ -87,11 +95,14 @@ async function using<T>(codec: Codec, pixels: number, work: () => Promise<T>): P
     instances.set(codec, instance);
   }
   await instance;
+  let failed = true;
   try {
-    return await work();
+    const result = await work();
+    failed = false;
+    return result;
   } finally {
     // wasm-bindgen modules (png, resize) can only be instantiated once per isolate; their heaps stay.
-    if (pixels > releaseAbovePixels && codec in emscriptenInits) instances.set(codec, instantiate(codec));
+    if ((failed || pixels > releaseAbovePixels) && codec in emscriptenInits) instances.set(codec, instantiate(codec));
   }
 }
 
