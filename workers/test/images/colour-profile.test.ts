@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decode } from '../../src/images/edge/codecs';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
+import { concatBytes } from '../../src/shared/image-header/bytes';
 import { judgeProfile, profileIsSrgb, readColour } from '../../src/shared/image-header/colour-profile';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
@@ -50,16 +51,8 @@ const u32 = (...values: number[]) => {
   return out;
 };
 /** `png` with `chunks` inserted after IHDR. */
-function pngWith(png: Uint8Array, ...chunks: Uint8Array[]): Uint8Array {
-  const parts = [png.subarray(0, 33), ...chunks, png.subarray(33)];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+const pngWith = (png: Uint8Array, ...chunks: Uint8Array[]) =>
+  concatBytes([png.subarray(0, 33), ...chunks, png.subarray(33)]);
 async function zlib(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
@@ -192,16 +185,7 @@ describe('readColour', () => {
       out.set(part, 18);
       return out;
     };
-    const build = (...segments: Uint8Array[]) => {
-      const parts = [jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)];
-      const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        out.set(part, at);
-        at += part.length;
-      }
-      return out;
-    };
+    const build = (...segments: Uint8Array[]) => concatBytes([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
     const second = segment(2, 2, icc.subarray(half));
     const first = segment(1, 2, icc.subarray(0, half));
     expect(await readColour(build(second, first), 'jpeg')).toMatchObject({ ok: true, profile: icc });

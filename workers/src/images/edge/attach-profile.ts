@@ -1,3 +1,4 @@
+import { concatBytes } from '../../shared/image-header/bytes';
 import type { TargetFormat } from '../core/formats';
 
 // Copies a source's ICC profile into an encoded variant, so browsers paint its numbers as they painted the
@@ -9,23 +10,13 @@ import type { TargetFormat } from '../core/formats';
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 const u32le = (value: number) => new Uint8Array([value, value >>> 8, value >>> 16, value >>> 24]);
 const u24le = (value: number) => new Uint8Array([value, value >>> 8, value >>> 16]);
 const u32be = (value: number) => new Uint8Array([value >>> 24, value >>> 16, value >>> 8, value]);
 
 /** A RIFF chunk, padded to an even length as RIFF requires. */
 const riffChunk = (type: string, data: Uint8Array) =>
-  concat([ascii(type), u32le(data.length), data, data.length % 2 ? new Uint8Array(1) : new Uint8Array(0)]);
+  concatBytes([ascii(type), u32le(data.length), data, data.length % 2 ? new Uint8Array(1) : new Uint8Array(0)]);
 
 /**
  * WebP: an extended file (`VP8X` with the ICC flag, 0x20) whose `ICCP` chunk comes right after `VP8X`, before the
@@ -39,17 +30,17 @@ function attachToWebp(webp: Uint8Array, icc: Uint8Array, width: number, height: 
   if (first === 'VP8X') {
     const vp8x = webp.slice(12, 30);
     vp8x[8] = (vp8x[8] as number) | 0x20;
-    body = concat([vp8x, iccp, webp.subarray(30)]);
+    body = concatBytes([vp8x, iccp, webp.subarray(30)]);
   } else {
     // VP8L's header: signature 0x2f, 14 bits width − 1, 14 bits height − 1, then the alpha-is-used bit.
     const alpha = first === 'VP8L' && ((webp[20 + 4] as number) & 0x10) !== 0;
     const vp8x = riffChunk(
       'VP8X',
-      concat([new Uint8Array([0x20 | (alpha ? 0x10 : 0), 0, 0, 0]), u24le(width - 1), u24le(height - 1)]),
+      concatBytes([new Uint8Array([0x20 | (alpha ? 0x10 : 0), 0, 0, 0]), u24le(width - 1), u24le(height - 1)]),
     );
-    body = concat([vp8x, iccp, webp.subarray(12)]);
+    body = concatBytes([vp8x, iccp, webp.subarray(12)]);
   }
-  return concat([ascii('RIFF'), u32le(4 + body.length), ascii('WEBP'), body]);
+  return concatBytes([ascii('RIFF'), u32le(4 + body.length), ascii('WEBP'), body]);
 }
 
 /** Profile bytes per APP2 segment: 65,535 − 2 (length) − 14 (`ICC_PROFILE\0`, sequence, count). */
@@ -61,7 +52,7 @@ function attachToJpeg(jpeg: Uint8Array, icc: Uint8Array): Uint8Array {
   const segments = Array.from({ length: count }, (_, index) => {
     const part = icc.subarray(index * jpegChunkBytes, (index + 1) * jpegChunkBytes);
     const length = 2 + 14 + part.length;
-    return concat([
+    return concatBytes([
       new Uint8Array([0xff, 0xe2, length >> 8, length & 0xff]),
       ascii('ICC_PROFILE\0'),
       new Uint8Array([index + 1, count]),
@@ -70,7 +61,7 @@ function attachToJpeg(jpeg: Uint8Array, icc: Uint8Array): Uint8Array {
   });
   let at = 2;
   if (jpeg[2] === 0xff && jpeg[3] === 0xe0) at += 2 + (((jpeg[4] as number) << 8) | (jpeg[5] as number));
-  return concat([jpeg.subarray(0, at), ...segments, jpeg.subarray(at)]);
+  return concatBytes([jpeg.subarray(0, at), ...segments, jpeg.subarray(at)]);
 }
 
 const crcTable = Uint32Array.from({ length: 256 }, (_, n) => {
@@ -96,8 +87,8 @@ async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
  * or `cHRM` the encoder wrote is dropped, since a PNG with `iCCP` must not also claim sRGB.
  */
 async function attachToPng(png: Uint8Array, icc: Uint8Array): Promise<Uint8Array> {
-  const typeAndData = concat([ascii('iCCP'), ascii('ICC profile\0'), new Uint8Array([0]), await deflate(icc)]);
-  const iccp = concat([u32be(typeAndData.length - 4), typeAndData, u32be(crc32(typeAndData))]);
+  const typeAndData = concatBytes([ascii('iCCP'), ascii('ICC profile\0'), new Uint8Array([0]), await deflate(icc)]);
+  const iccp = concatBytes([u32be(typeAndData.length - 4), typeAndData, u32be(crc32(typeAndData))]);
   const parts: Uint8Array[] = [png.subarray(0, 8)];
   for (let at = 8; at + 12 <= png.length; ) {
     const view = new DataView(png.buffer, png.byteOffset + at, 8);
@@ -108,7 +99,7 @@ async function attachToPng(png: Uint8Array, icc: Uint8Array): Promise<Uint8Array
     if (type === 'IHDR') parts.push(iccp);
     at += 12 + length;
   }
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 interface Box {
@@ -133,8 +124,8 @@ function boxes(bytes: Uint8Array, from: number, to: number): Box[] {
 
 /** A box of `type` with `body`, its size computed. */
 const box = (type: string, ...body: Uint8Array[]) => {
-  const content = concat(body);
-  return concat([u32be(8 + content.length), ascii(type), content]);
+  const content = concatBytes(body);
+  return concatBytes([u32be(8 + content.length), ascii(type), content]);
 };
 
 /**
@@ -273,7 +264,7 @@ function attachToAvif(avif: Uint8Array, icc: Uint8Array): Uint8Array {
           : avif.subarray(b.start, b.end),
     ),
   );
-  return concat([avif.subarray(0, meta.start), newMeta, avif.subarray(meta.end)]);
+  return concatBytes([avif.subarray(0, meta.start), newMeta, avif.subarray(meta.end)]);
 }
 
 /** The encoded variant with `icc` attached; `width` and `height` are the variant's. */

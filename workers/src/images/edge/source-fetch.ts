@@ -1,3 +1,4 @@
+import { concatBytes } from '../../shared/image-header/bytes';
 import type { ImagesConfig } from '../core/config';
 
 /** Where a `/cdn-cgi/image/` source points, after the allow-list check. */
@@ -157,7 +158,7 @@ export async function readLimited(response: Response, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  return concat(chunks, total);
+  return concatBytes(chunks);
 }
 
 /** A body read whole, or, when over the limit, its first bytes (to tell what it is) and the whole body again. */
@@ -181,12 +182,12 @@ export async function readSource(response: Response, maxBytes: number): Promise<
   for (;;) {
     if (declared > maxBytes && total >= headBytes) break;
     const { done, value } = await reader.read();
-    if (done) return { complete: true, bytes: concat(chunks, total) };
+    if (done) return { complete: true, bytes: concatBytes(chunks) };
     chunks.push(value);
     total += value.byteLength;
     if (total > maxBytes) break;
   }
-  const head = concat(chunks, total).subarray(0, headBytes);
+  const head = concatBytes(chunks).subarray(0, headBytes);
   const queued = [...chunks];
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -201,14 +202,4 @@ export async function readSource(response: Response, maxBytes: number): Promise<
     },
   });
   return { complete: false, head, body };
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

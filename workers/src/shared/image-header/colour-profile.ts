@@ -1,4 +1,4 @@
-import { ascii, u16be, u32be } from './bytes';
+import { ascii, concatBytes, u16be, u32be } from './bytes';
 import type { ImageFormat } from './format';
 import { jpegSegments } from './jpeg-segments';
 
@@ -178,18 +178,8 @@ function jpegProfile(bytes: Uint8Array): Uint8Array | null | ColourRead {
   if (chunks.size !== total || total === 0) return doubt('an ICC profile with chunks missing');
   const parts = Array.from({ length: total }, (_, i) => chunks.get(i + 1));
   if (parts.some((part) => !part)) return doubt('an ICC profile with chunks missing');
-  return concat(parts as Uint8Array[]);
+  return concatBytes(parts as Uint8Array[]);
 }
-
-const concat = (parts: readonly Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
 
 /** Inflates a zlib stream (PNG `iCCP`), stopping past `maxProfileBytes`; null when it is corrupt or too large. */
 async function inflate(compressed: Uint8Array): Promise<Uint8Array | null> {
@@ -200,7 +190,7 @@ async function inflate(compressed: Uint8Array): Promise<Uint8Array | null> {
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return concat(parts);
+      if (done) return concatBytes(parts);
       size += value.length;
       if (size > maxProfileBytes) {
         await reader.cancel();
