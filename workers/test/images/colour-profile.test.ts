@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { attachProfile } from '../../src/images/edge/attach-profile';
 import { decode } from '../../src/images/edge/codecs';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
 import { concatBytes } from '../../src/shared/image-header/bytes';
@@ -261,4 +262,18 @@ describe('colour profiles through the Worker', () => {
     expect(note).toBe('avif; encoded');
     expect(await readColour(bytes, 'avif')).toEqual({ ok: true });
   });
+});
+
+describe('attachProfile on bytes it does not expect', () => {
+  it.each(['webp', 'avif', 'jpeg', 'png'] as const)(
+    'refuses a %s it cannot follow instead of writing a broken file',
+    async (format) => {
+      const icc = jpegIcc(await assetBytes('small/coffee-icc-p3.jpg'));
+      const garbage = new Uint8Array(64).fill(0x41);
+      await expect(attachProfile(garbage, format, icc, 8, 8)).rejects.toThrow();
+      // A file of another format is as foreign as garbage.
+      const other = await assetBytes(format === 'png' ? 'small/coffee.jpg' : 'small/coffee.png');
+      await expect(attachProfile(other, format, icc, 96, 64)).rejects.toThrow();
+    },
+  );
 });

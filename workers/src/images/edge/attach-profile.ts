@@ -24,10 +24,15 @@ const riffChunk = (type: string, data: Uint8Array) =>
  * canvas size and, for lossless with an alpha channel, the alpha flag.
  */
 function attachToWebp(webp: Uint8Array, icc: Uint8Array, width: number, height: number): Uint8Array {
-  const first = String.fromCharCode(...webp.subarray(12, 16));
+  const text = (from: number) => String.fromCharCode(...webp.subarray(from, from + 4));
+  const first = text(12);
+  if (text(0) !== 'RIFF' || text(8) !== 'WEBP' || !['VP8X', 'VP8 ', 'VP8L'].includes(first) || webp.length < 30) {
+    throw new Error('WebP: not a file this writer knows');
+  }
   const iccp = riffChunk('ICCP', icc);
   let body: Uint8Array;
   if (first === 'VP8X') {
+    if (webp[16] !== 10 || webp[17] !== 0) throw new Error('WebP: a VP8X chunk of another size');
     const vp8x = webp.slice(12, 30);
     vp8x[8] = (vp8x[8] as number) | 0x20;
     body = concatBytes([vp8x, iccp, webp.subarray(30)]);
@@ -48,6 +53,7 @@ const jpegChunkBytes = 65_519;
 
 /** JPEG: numbered `ICC_PROFILE` APP2 segments after SOI and the JFIF APP0 segment, if there is one. */
 function attachToJpeg(jpeg: Uint8Array, icc: Uint8Array): Uint8Array {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error('JPEG: no SOI');
   const count = Math.ceil(icc.length / jpegChunkBytes);
   const segments = Array.from({ length: count }, (_, index) => {
     const part = icc.subarray(index * jpegChunkBytes, (index + 1) * jpegChunkBytes);
@@ -89,16 +95,23 @@ async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
 async function attachToPng(png: Uint8Array, icc: Uint8Array): Promise<Uint8Array> {
   const typeAndData = concatBytes([ascii('iCCP'), ascii('ICC profile\0'), new Uint8Array([0]), await deflate(icc)]);
   const iccp = concatBytes([u32be(typeAndData.length - 4), typeAndData, u32be(crc32(typeAndData))]);
+  if (png[1] !== 0x50 || png[2] !== 0x4e || png[3] !== 0x47) throw new Error('PNG: no signature');
   const parts: Uint8Array[] = [png.subarray(0, 8)];
-  for (let at = 8; at + 12 <= png.length; ) {
-    const view = new DataView(png.buffer, png.byteOffset + at, 8);
-    const length = view.getUint32(0);
+  let at = 8;
+  let header = false;
+  while (at + 12 <= png.length) {
+    const length = new DataView(png.buffer, png.byteOffset + at, 4).getUint32(0);
     const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
-    const whole = png.subarray(at, at + 12 + length);
-    if (type !== 'sRGB' && type !== 'gAMA' && type !== 'cHRM' && type !== 'iCCP') parts.push(whole);
-    if (type === 'IHDR') parts.push(iccp);
+    if (at + 12 + length > png.length) break;
+    if (type !== 'sRGB' && type !== 'gAMA' && type !== 'cHRM' && type !== 'iCCP')
+      parts.push(png.subarray(at, at + 12 + length));
+    if (type === 'IHDR' && !header) {
+      parts.push(iccp);
+      header = true;
+    }
     at += 12 + length;
   }
+  if (!header || at !== png.length) throw new Error('PNG: chunks this writer does not follow');
   return concatBytes(parts);
 }
 
