@@ -52,8 +52,9 @@ function frameReader() {
 
 /**
  * Walks a JPEG's markers to the end with the shared marker walk (shared/image-header/jpeg-markers.ts), and refuses
- * frames the codec cannot decode (lossless, not 8-bit, four components). Stops as soon as a limit is passed, so its own cost is bounded by the limits and one pass over the bytes. Never throws; a
- * structure it cannot follow is reported as such.
+ * frames the codec cannot decode (lossless, not 8-bit, four components). Stops as soon as a limit is passed, so its
+ * own cost is bounded by the limits and one pass over the bytes. Never throws; a structure it cannot follow is
+ * reported as such.
  */
 export function walkJpeg(bytes: Uint8Array, limits: JpegLimits): JpegWalk {
   if (bytes.length < 4) return { ok: false, reason: 'not a JPEG' };

@@ -19,8 +19,13 @@ export type SourceCheck =
     }
   | { readonly ok: false; readonly reason: string };
 
-/** The part of a variant key naming the turn applied to the pixels: none for 1 (keys stored before stay valid). */
-export const orientationOption = (orientation: Orientation) => (orientation === 1 ? '' : `,o=${orientation}`);
+/**
+ * The part of a variant key naming what was done for the source beyond the options: the turn applied to the pixels
+ * (`,o=6`) and a carried ICC profile (`,icc`). Empty for neither, so keys stored before both stay valid, and a variant
+ * stored before turns and profiles were kept is never served for such a source.
+ */
+export const sourceKeyOptions = (orientation: Orientation, keepsProfile: boolean) =>
+  `${orientation === 1 ? '' : `,o=${orientation}`}${keepsProfile ? ',icc' : ''}`;
 
 /** The header with the size the image is shown at. */
 export const shownHeader = <T extends ImageHeader>(header: T, orientation: Orientation): T =>

@@ -7,7 +7,7 @@ import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
-import { checkSource, orientationOption } from '../core/source-checks';
+import { checkSource, sourceKeyOptions } from '../core/source-checks';
 import { type EncoderRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
@@ -185,12 +185,13 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
 }
 
 /**
- * Variant key options. They name a reduced encoder setting (full effort keeps the old key), a turn applied to the
- * pixels (`o=6`) and a carried ICC profile (`icc`), so a variant stored before turns and profiles were kept is never
- * served for such a source.
+ * Variant key options: the turn and profile kept for the source (`sourceKeyOptions`), and a reduced encoder setting
+ * (full effort keeps the old key).
  */
-const optionsFor = (candidate: Candidate, orientation: Orientation, keepsProfile: boolean) =>
-  `${negotiatedOptions}${orientationOption(orientation)}${keepsProfile ? ',icc' : ''}${candidate.reduced ? `,enc=${candidate.rung.id}` : ''}`;
+const optionsFor = (candidate: Candidate, orientation: Orientation, keepsProfile: boolean) => {
+  const setting = candidate.reduced ? `,enc=${candidate.rung.id}` : '';
+  return `${negotiatedOptions}${sourceKeyOptions(orientation, keepsProfile)}${setting}`;
+};
 const settingNote = (candidate: Candidate) =>
   candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
 

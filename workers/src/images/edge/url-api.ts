@@ -8,7 +8,7 @@ import { chooseFormat } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
-import { checkSource, orientationOption, type SourceCheck, shownHeader } from '../core/source-checks';
+import { checkSource, type SourceCheck, shownHeader, sourceKeyOptions } from '../core/source-checks';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
@@ -258,7 +258,8 @@ async function serveVariant(
   const { config } = context;
   const sourceId = await sourceIdentity(origin.headers, bytes);
   // A reduced encoder setting is part of the key (full effort keeps the key it always had), and of the note.
-  const keyOptions = `${canonicalOptions(options)}${orientationOption(source.orientation)}${source.profile ? ',icc' : ''}${reduced ? `,enc=${rung.id}` : ''}`;
+  const kept = sourceKeyOptions(source.orientation, !!source.profile);
+  const keyOptions = `${canonicalOptions(options)}${kept}${reduced ? `,enc=${rung.id}` : ''}`;
   const key = await variantKey(sourceId, keyOptions, target);
   const settingNote = reduced ? ` (${rung.id}: full effort over budget)` : '';
   const format = target === 'baseline-jpeg' ? 'jpeg' : target;

@@ -8,8 +8,9 @@ import { jpegSegments } from './jpeg-segments';
 // Chromium on a P3 JPEG: a mean difference of 7.8 levels per channel, up to 42, against 3.1 and 25 for re-encoding the
 // sRGB copy). A file whose colours are sRGB, or near enough that the difference stays under a level or two, may be
 // re-encoded as it is; one with another well-formed RGB profile is re-encoded with that profile copied into the
-// output (images/edge/attach-profile.ts); any other is a doubt, and the original is served. Pure apart from inflating a PNG's compressed profile; never throws; every
-// length is checked before it is read and every structure count is bounded.
+// output (images/edge/attach-profile.ts); any other is a doubt, and the original is served. Pure apart from
+// inflating a PNG's compressed profile; never throws; every length is checked before it is read and every structure
+// count is bounded.
 
 /**
  * Whether the decoded numbers may be re-encoded, or why not. With `profile`, they are not sRGB's but the file's RGB
@@ -39,7 +40,7 @@ const srgbColorants = [
 ] as const;
 /** How far a colorant may be from sRGB's: profiles round them differently (v2 and v4 sRGB differ by ~0.0005). */
 const colorantTolerance = 0.004;
-/** How far a tone curve may be from sRGB's, as a fraction of full scale: 0.012 ≈ 3 levels of 255 (gamma 2.2 is 0.004). */
+/** How far a tone curve may be from sRGB's, as a share of full scale: 0.012 ≈ 3 levels of 255 (gamma 2.2: 0.004). */
 const curveTolerance = 0.012;
 
 /** sRGB's decoding curve (IEC 61966-2-1): the number's share of full scale to linear light. */
