@@ -10,6 +10,7 @@ import { decode, instantiations } from '../../src/images/edge/codecs';
 import { transformGate } from '../../src/images/edge/transform-gate';
 import { handleUrlApi } from '../../src/images/edge/url-api';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
+import { concatBytes } from '../../src/shared/image-header/bytes';
 import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 import { fakeOrigin, manyScanJpeg } from './hostile';
@@ -325,5 +326,66 @@ describe('files the codec cannot decode', () => {
     expect(instantiations.get('jpegDecode')).toBe(before + 1);
     expect(await decode(await assetBytes('small/chelsea.jpg'), 'jpeg', 0)).toMatchObject({ width: 96, height: 64 });
     expect(instantiations.get('jpegDecode')).toBe(before + 1);
+  });
+});
+
+describe('HDR gain map JPEGs', () => {
+  beforeEach(clearVariants);
+  const text = (value: string) => Uint8Array.from(value, (c) => c.charCodeAt(0));
+  /** `jpeg` with an APP1 segment holding `payload` after SOI. */
+  const withApp1 = (jpeg: Uint8Array, payload: Uint8Array) =>
+    concatBytes([
+      jpeg.subarray(0, 2),
+      new Uint8Array([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]),
+      payload,
+      jpeg.subarray(2),
+    ]);
+
+  it.each([
+    [
+      'Ultra HDR XMP in the primary image',
+      (jpeg: Uint8Array) =>
+        withApp1(
+          jpeg,
+          text('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><rdf:Description hdrgm:Version="1.0"/></x:xmpmeta>'),
+        ),
+    ],
+    [
+      'an Apple gain map appended after the primary image',
+      (jpeg: Uint8Array) =>
+        concatBytes([
+          jpeg,
+          withApp1(
+            jpeg,
+            text(
+              'http://ns.adobe.com/xap/1.0/\0<apdi:AuxiliaryImageType>urn:com:apple:photo:2020:aux:hdrgainmap</apdi:AuxiliaryImageType>',
+            ),
+          ),
+        ]),
+    ],
+  ])('serves %s as it is', async (_name, make) => {
+    const jpeg = make(await assetBytes('small/chelsea.jpg'));
+    const { bytes, note } = await callImages(
+      '/demo/images/small/chelsea.jpg',
+      { headers: { accept: chromiumAccept } },
+      { IMAGES_AVIF_MODE: 'sync' },
+      async () => new Response(jpeg, { headers: { 'content-type': 'image/jpeg' } }),
+    );
+    expect(bytes).toEqual(jpeg);
+    expect(note).toBe('original; an HDR gain map JPEG');
+  });
+
+  it('still converts a JPEG whose XMP has no gain map', async () => {
+    const jpeg = withApp1(
+      await assetBytes('small/chelsea.jpg'),
+      text('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><dc:title>hdr</dc:title></x:xmpmeta>'),
+    );
+    const { note } = await callImages(
+      '/demo/images/small/chelsea.jpg',
+      { headers: { accept: chromiumAccept } },
+      { IMAGES_AVIF_MODE: 'sync' },
+      async () => new Response(jpeg, { headers: { 'content-type': 'image/jpeg' } }),
+    );
+    expect(note).toBe('avif; encoded');
   });
 });

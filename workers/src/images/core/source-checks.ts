@@ -1,3 +1,4 @@
+import { hasGainMap } from '../../shared/image-header/gain-map';
 import { type Orientation, readOrientation, swapsAxes } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
 import { isComplete } from './completeness';
@@ -32,9 +33,10 @@ export const shownHeader = <T extends ImageHeader>(header: T, orientation: Orien
   swapsAxes(orientation) ? { ...header, width: header.height, height: header.width } : header;
 
 /**
- * Everything decided from the bytes before a decoder sees them: animation, format, truncation, input megapixels,
- * orientation (a turn the pipeline cannot reproduce exactly as browsers do is a doubt) and, for JPEG, the scan and
- * marker counts. A failure names the reason; callers serve the original and log it.
+ * Everything decided from the bytes before a decoder sees them: animation, format, truncation, input megapixels, an
+ * HDR gain map (which a re-encode would drop), orientation (a turn the pipeline cannot reproduce exactly as browsers
+ * do is a doubt) and, for JPEG, the scan and marker counts. A failure names the reason; callers serve the original
+ * and log it.
  */
 export function checkSource(bytes: Uint8Array, header: ImageHeader, config: ImagesConfig): SourceCheck {
   if (header.animated) return { ok: false, reason: 'animated' };
@@ -42,6 +44,7 @@ export function checkSource(bytes: Uint8Array, header: ImageHeader, config: Imag
   if (!isComplete(bytes, header.format)) return { ok: false, reason: 'truncated' };
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return { ok: false, reason: `over ${config.maxInputMegapixels} MP` };
+  if (header.format === 'jpeg' && hasGainMap(bytes)) return { ok: false, reason: 'an HDR gain map JPEG' };
   const orientation = readOrientation(bytes, header.format);
   if (!orientation.ok) return { ok: false, reason: orientation.reason };
   let jpegScans = 0;
