@@ -88,6 +88,17 @@ describe('readOrientation', () => {
     expect(readOrientation(agreeing, 'jpeg')).toEqual({ ok: true, value: 6 });
   });
 
+  it('reads a large PNG whose image data comes in more chunks than the structure limit', async () => {
+    // libpng writes 8 KB IDAT chunks: a 9 MB PNG photo has over a thousand of them.
+    const png = await assetBytes('small/coffee.png');
+    const idat = new Uint8Array([0, 0, 0, 0, ...[...'IDAT'].map((c) => c.charCodeAt(0)), 0, 0, 0, 0]);
+    const many = new Uint8Array(33 + 1100 * idat.length + 12);
+    many.set(png.subarray(0, 33));
+    for (let i = 0; i < 1100; i++) many.set(idat, 33 + i * idat.length);
+    many.set(png.subarray(png.length - 12), 33 + 1100 * idat.length);
+    expect(readOrientation(many, 'png')).toEqual({ ok: true, value: 1 });
+  });
+
   it('never throws on any prefix or any single-byte change of an EXIF segment', async () => {
     const turned = await assetBytes('small/chelsea-orientation-6.jpg');
     for (let length = 0; length < 256; length++) readOrientation(turned.subarray(0, length), 'jpeg');

@@ -80,14 +80,19 @@ function jpegOrientation(bytes: Uint8Array): OrientationRead {
   return walked === 'too-many' ? doubt('more JPEG segments before the first scan than a photo has') : found;
 }
 
-/** A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. */
+/**
+ * A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. Image
+ * data chunks do not count towards the limit: libpng writes one per 8 KB, over a thousand in a large photo, and
+ * stepping over one is a single jump.
+ */
 function pngOrientation(bytes: Uint8Array): OrientationRead {
   let at = 8;
-  for (let chunks = 0; chunks < maxStructures && at + 12 <= bytes.length; chunks++) {
+  for (let chunks = 0; chunks < maxStructures && at + 12 <= bytes.length; ) {
     const length = u32be(bytes, at);
     const type = ascii(bytes, at + 4, 4);
     if (type === 'IEND' || at + 12 + length > bytes.length) return asStored;
     if (type === 'eXIf') return turnIsDoubt(tiffOrientation(bytes.subarray(at + 8, at + 8 + length)), 'PNG');
+    if (type !== 'IDAT') chunks++;
     at += 12 + length;
   }
   return at + 12 > bytes.length ? asStored : doubt(`more than ${maxStructures} PNG chunks`);
