@@ -89,3 +89,38 @@ export function readAvifHeader(
     at = box.end;
   }
 }
+
+/** One item property of an AVIF: its type and payload span in the file. */
+export interface AvifProperty {
+  readonly type: string;
+  /** First byte of the payload. */
+  readonly body: number;
+  readonly end: number;
+}
+
+/**
+ * The item properties of a whole AVIF (the boxes in `meta/iprp/ipco`), for readers that look for one (`colr`, `irot`,
+ * …), within the first `limit` bytes; null past `maxBoxes` boxes walked (a file of thousands of boxes is an attack).
+ * A box that does not fit ends its list.
+ */
+export function avifProperties(b: Uint8Array, limit: number, maxBoxes = 1024): AvifProperty[] | null {
+  let walked = 0;
+  const children = (from: number, to: number): Box[] | null => {
+    const found: Box[] = [];
+    for (let at = from; at < to; ) {
+      if (++walked > maxBoxes) return null;
+      const box = boxAt(b, at, to);
+      if (box === undefined || box === 'bad') break;
+      found.push(box);
+      at = box.end;
+    }
+    return found;
+  };
+  const inside = (boxes: Box[] | null, name: string, skip = 0): Box[] | null => {
+    if (!boxes) return null;
+    const box = boxes.find((candidate) => candidate.type === name);
+    return box ? children(box.body + skip, box.end) : [];
+  };
+  // `meta` is a full box: 4 bytes of version and flags before its children.
+  return inside(inside(inside(children(0, Math.min(b.length, limit)), 'meta', 4), 'iprp'), 'ipco');
+}

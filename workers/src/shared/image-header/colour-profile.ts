@@ -1,4 +1,6 @@
+import { avifProperties } from './avif';
 import { ascii, concatBytes, u16be, u32be } from './bytes';
+import { pngChunks, webpChunks } from './chunks';
 import type { ImageFormat } from './format';
 import { jpegSegments } from './jpeg-segments';
 
@@ -28,7 +30,7 @@ const doubt = (reason: string): ColourRead => ({ ok: false, reason });
 const maxScanBytes = 1024 * 1024;
 /** An ICC profile larger than this (inflated, for PNG) is not read: real RGB profiles are 0.5–4 KB, some 60 KB. */
 const maxProfileBytes = 256 * 1024;
-/** More chunks or boxes than this before the image data are an attack, not a photo. */
+/** More boxes than this in an AVIF are an attack, not a photo (the chunk walks have the same limit). */
 const maxStructures = 1024;
 const maxProfileTags = 256;
 
@@ -214,30 +216,33 @@ const gammaTolerance = 2500;
  * A PNG's colours, as browsers rank them: `iCCP` first, then `sRGB`, then `cHRM` and `gAMA`, all before `IDAT`.
  */
 async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
-  let at = 8;
+  let compressedProfile: Uint8Array | undefined;
   let chromaticities: ColourRead = srgb;
   let gamma: ColourRead = srgb;
   let explicitSrgb = false;
-  for (let chunks = 0; chunks < maxStructures && at + 12 <= bytes.length; chunks++) {
-    const length = u32be(bytes, at);
-    const type = ascii(bytes, at + 4, 4);
-    if (type === 'IDAT' || type === 'IEND' || at + 12 + length > bytes.length) break;
-    const data = bytes.subarray(at + 8, at + 8 + length);
+  // Beyond the chunk limit, what was read decides (the image data is not reached).
+  pngChunks(bytes, ({ type, data }) => {
+    if (type === 'IDAT') return 'stop';
     if (type === 'iCCP') {
-      const nameEnd = data.indexOf(0);
-      if (nameEnd < 1 || nameEnd > 79 || data[nameEnd + 1] !== 0) return doubt('a PNG iCCP chunk that is not zlib');
-      const icc = await inflate(data.subarray(nameEnd + 2));
-      return icc ? judgeProfile(icc) : doubt('a PNG ICC profile that does not inflate within its limit');
+      compressedProfile = data;
+      return 'stop';
     }
     if (type === 'sRGB') explicitSrgb = true;
-    if (type === 'cHRM' && length === 32) {
+    if (type === 'cHRM' && data.length === 32) {
       const off = srgbChromaticities.some((value, i) => Math.abs(u32be(data, i * 4) - value) > chromaticityTolerance);
       if (off) chromaticities = doubt('PNG chromaticities (cHRM) other than those of sRGB');
     }
-    if (type === 'gAMA' && length === 4 && Math.abs(u32be(data, 0) - srgbGamma) > gammaTolerance) {
+    if (type === 'gAMA' && data.length === 4 && Math.abs(u32be(data, 0) - srgbGamma) > gammaTolerance) {
       gamma = doubt(`a PNG gamma (gAMA) of 1/${(100000 / Math.max(1, u32be(data, 0))).toFixed(2)}`);
     }
-    at += 12 + length;
+    return 'continue';
+  });
+  if (compressedProfile) {
+    const data = compressedProfile;
+    const nameEnd = data.indexOf(0);
+    if (nameEnd < 1 || nameEnd > 79 || data[nameEnd + 1] !== 0) return doubt('a PNG iCCP chunk that is not zlib');
+    const icc = await inflate(data.subarray(nameEnd + 2));
+    return icc ? judgeProfile(icc) : doubt('a PNG ICC profile that does not inflate within its limit');
   }
   if (explicitSrgb) return srgb;
   return chromaticities.ok ? gamma : chromaticities;
@@ -246,17 +251,14 @@ async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
 /** A WebP's `ICCP` chunk (VP8X files with the ICC flag). */
 function webpColour(bytes: Uint8Array): ColourRead {
   if (ascii(bytes, 12, 4) !== 'VP8X' || ((bytes[20] ?? 0) & 0x20) === 0) return srgb;
-  let at = 12;
-  for (let chunks = 0; chunks < maxStructures && at + 8 <= bytes.length; chunks++) {
-    const length = (bytes[at + 4] as number) | ((bytes[at + 5] as number) << 8) | ((bytes[at + 6] as number) << 16);
-    const size = length + (bytes[at + 7] as number) * 0x1000000;
-    if (ascii(bytes, at, 4) === 'ICCP') {
-      if (at + 8 + size > bytes.length || size > maxProfileBytes) return doubt('a cut or oversized WebP ICC profile');
-      return judgeProfile(bytes.subarray(at + 8, at + 8 + size));
-    }
-    at += 8 + size + (size & 1);
-  }
-  return doubt('a WebP that announces an ICC profile and has none');
+  let found = doubt('a WebP that announces an ICC profile and has none');
+  webpChunks(bytes, ({ type, data, complete }) => {
+    if (type !== 'ICCP') return 'continue';
+    found =
+      !complete || data.length > maxProfileBytes ? doubt('a cut or oversized WebP ICC profile') : judgeProfile(data);
+    return 'stop';
+  });
+  return found;
 }
 
 /**
@@ -265,37 +267,23 @@ function webpColour(bytes: Uint8Array): ColourRead {
  * and HLG HDR) is a doubt.
  */
 function avifColour(bytes: Uint8Array): ColourRead {
-  let structures = 0;
-  const end = Math.min(bytes.length, maxScanBytes);
-  const walk = (from: number, to: number, depth: number): ColourRead => {
-    for (let at = from; at + 8 <= to; ) {
-      if (++structures > maxStructures) return doubt('more AVIF boxes than an image has');
-      const size = u32be(bytes, at);
-      const type = ascii(bytes, at + 4, 4);
-      if (size < 8 || at + size > to) return srgb;
-      if (type === 'colr' && size >= 12) {
-        const kind = ascii(bytes, at + 8, 4);
-        if (kind === 'prof' || kind === 'rICC') {
-          const read = judgeProfile(bytes.subarray(at + 12, at + size));
-          if (!read.ok || read.profile) return read;
-        } else if (kind === 'nclx' && size >= 19) {
-          const primaries = u16be(bytes, at + 12);
-          const transfer = u16be(bytes, at + 14);
-          if (![1, 2].includes(primaries) || ![2, 13].includes(transfer)) {
-            return doubt(`AVIF colours with primaries ${primaries} and transfer ${transfer} (not sRGB)`);
-          }
-        }
+  const properties = avifProperties(bytes, maxScanBytes, maxStructures);
+  if (!properties) return doubt('more AVIF boxes than an image has');
+  for (const { type, body, end } of properties) {
+    if (type !== 'colr' || end - body < 4) continue;
+    const kind = ascii(bytes, body, 4);
+    if (kind === 'prof' || kind === 'rICC') {
+      const read = judgeProfile(bytes.subarray(body + 4, end));
+      if (!read.ok || read.profile) return read;
+    } else if (kind === 'nclx' && end - body >= 11) {
+      const primaries = u16be(bytes, body + 4);
+      const transfer = u16be(bytes, body + 6);
+      if (![1, 2].includes(primaries) || ![2, 13].includes(transfer)) {
+        return doubt(`AVIF colours with primaries ${primaries} and transfer ${transfer} (not sRGB)`);
       }
-      const body = at + (type === 'meta' ? 12 : 8);
-      if ((type === 'meta' || type === 'iprp' || type === 'ipco') && depth < 4) {
-        const inner = walk(body, at + size, depth + 1);
-        if (!inner.ok || inner.profile) return inner;
-      }
-      at += size;
     }
-    return srgb;
-  };
-  return walk(0, end, 0);
+  }
+  return srgb;
 }
 
 /** Whether a whole file's decoded numbers may be re-encoded as sRGB (no profile means sRGB, as browsers assume). */

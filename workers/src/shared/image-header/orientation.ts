@@ -1,4 +1,6 @@
+import { avifProperties } from './avif';
 import { ascii, u16be, u16le, u32be } from './bytes';
+import { pngChunks, webpChunks } from './chunks';
 import type { ImageFormat } from './format';
 import { jpegSegments } from './jpeg-segments';
 
@@ -28,7 +30,7 @@ export const swapsAxes = (orientation: Orientation) => orientation >= 5;
 const maxScanBytes = 256 * 1024;
 /** A TIFF directory with more entries than this is not one a camera wrote. */
 const maxIfdEntries = 512;
-/** More segments, chunks or boxes than this before the image data are an attack, not a photo. */
+/** More boxes than this in an AVIF are an attack, not a photo (the chunk and segment walks have the same limit). */
 const maxStructures = 1024;
 const orientationTag = 0x0112;
 const tiffShort = 3;
@@ -80,61 +82,36 @@ function jpegOrientation(bytes: Uint8Array): OrientationRead {
   return walked === 'too-many' ? doubt('more JPEG segments before the first scan than a photo has') : found;
 }
 
-/**
- * A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. Image
- * data chunks do not count towards the limit: libpng writes one per 8 KB, over a thousand in a large photo, and
- * stepping over one is a single jump.
- */
+/** A PNG's `eXIf` chunk (anywhere before IEND): browsers differ on honouring it, so any turn in it is a doubt. */
 function pngOrientation(bytes: Uint8Array): OrientationRead {
-  let at = 8;
-  for (let chunks = 0; chunks < maxStructures && at + 12 <= bytes.length; ) {
-    const length = u32be(bytes, at);
-    const type = ascii(bytes, at + 4, 4);
-    if (type === 'IEND' || at + 12 + length > bytes.length) return asStored;
-    if (type === 'eXIf') return turnIsDoubt(tiffOrientation(bytes.subarray(at + 8, at + 8 + length)), 'PNG');
-    if (type !== 'IDAT') chunks++;
-    at += 12 + length;
-  }
-  return at + 12 > bytes.length ? asStored : doubt(`more than ${maxStructures} PNG chunks`);
+  let found: OrientationRead = asStored;
+  const walked = pngChunks(bytes, ({ type, data }) => {
+    if (type !== 'eXIf') return 'continue';
+    found = turnIsDoubt(tiffOrientation(data), 'PNG');
+    return 'stop';
+  });
+  return walked === 'too-many' ? doubt(`more than ${maxStructures} PNG chunks`) : found;
 }
 
 /** A WebP's `EXIF` chunk (VP8X files only); some writers keep the `Exif\0\0` prefix inside it. */
 function webpOrientation(bytes: Uint8Array): OrientationRead {
   if (ascii(bytes, 12, 4) !== 'VP8X' || ((bytes[20] ?? 0) & 0x08) === 0) return asStored;
-  let at = 12;
-  for (let chunks = 0; chunks < maxStructures && at + 8 <= bytes.length; chunks++) {
-    const length = u16le(bytes, at + 4) + u16le(bytes, at + 6) * 0x10000;
-    if (ascii(bytes, at, 4) === 'EXIF') {
-      let tiff = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + length));
-      if (tiff.length >= 6 && ascii(tiff, 0, 6) === 'Exif\0\0') tiff = tiff.subarray(6);
-      return turnIsDoubt(tiffOrientation(tiff), 'WebP');
-    }
-    at += 8 + length + (length & 1);
-  }
-  return asStored;
+  let found: OrientationRead = asStored;
+  webpChunks(bytes, ({ type, data }) => {
+    if (type !== 'EXIF') return 'continue';
+    const tiff = data.length >= 6 && ascii(data, 0, 6) === 'Exif\0\0' ? data.subarray(6) : data;
+    found = turnIsDoubt(tiffOrientation(tiff), 'WebP');
+    return 'stop';
+  });
+  return found;
 }
 
 /** AVIF transform properties under `meta/iprp/ipco`, which the codec does not apply. */
 function avifOrientation(bytes: Uint8Array): OrientationRead {
-  let structures = 0;
-  const walk = (from: number, to: number, depth: number): OrientationRead => {
-    for (let at = from; at + 8 <= to; ) {
-      if (++structures > maxStructures) return doubt(`more than ${maxStructures} AVIF boxes`);
-      const size = u32be(bytes, at);
-      const type = ascii(bytes, at + 4, 4);
-      if (size < 8 || at + size > to) return asStored;
-      if (type === 'irot' || type === 'imir' || type === 'clap') return doubt(`AVIF ${type} transform`);
-      // `meta` is a full box: 4 bytes of version and flags before its children.
-      const body = at + (type === 'meta' ? 12 : 8);
-      if ((type === 'meta' || type === 'iprp' || type === 'ipco') && depth < 4) {
-        const inner = walk(body, at + size, depth + 1);
-        if (!inner.ok) return inner;
-      }
-      at += size;
-    }
-    return asStored;
-  };
-  return walk(0, Math.min(bytes.length, maxScanBytes), 0);
+  const properties = avifProperties(bytes, maxScanBytes, maxStructures);
+  if (!properties) return doubt(`more than ${maxStructures} AVIF boxes`);
+  const transform = properties.find(({ type }) => type === 'irot' || type === 'imir' || type === 'clap');
+  return transform ? doubt(`AVIF ${transform.type} transform`) : asStored;
 }
 
 const turnIsDoubt = (read: OrientationRead, format: string): OrientationRead =>
