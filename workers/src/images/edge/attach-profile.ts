@@ -1,4 +1,5 @@
-import { concatBytes } from '../../shared/image-header/bytes';
+import { type Box, boxAt } from '../../shared/image-header/avif';
+import { concatBytes, u32be as readU32be } from '../../shared/image-header/bytes';
 import type { TargetFormat } from '../core/formats';
 
 // Copies a source's ICC profile into an encoded variant, so browsers paint its numbers as they painted the
@@ -115,22 +116,20 @@ async function attachToPng(png: Uint8Array, icc: Uint8Array): Promise<Uint8Array
   return concatBytes(parts);
 }
 
-interface Box {
-  readonly type: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** The boxes between `from` and `to`; throws on a size that does not fit (64-bit and to-the-end sizes included). */
+/**
+ * The boxes between `from` and `to` (avif.ts `boxAt`); throws on one that is cut, does not fit, or has a 64-bit or
+ * to-the-end size, which this writer does not rewrite (libavif writes neither inside `meta`).
+ */
 function boxes(bytes: Uint8Array, from: number, to: number): Box[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const found: Box[] = [];
   for (let at = from; at < to; ) {
-    if (at + 8 > to) throw new Error('AVIF: a box header is cut');
-    const size = view.getUint32(at);
-    if (size < 8 || at + size > to) throw new Error('AVIF: a box size this writer does not handle');
-    found.push({ type: String.fromCharCode(...bytes.subarray(at + 4, at + 8)), start: at, end: at + size });
-    at += size;
+    const box = boxAt(bytes, at, to);
+    // A compact header: 32-bit size, not 1 (64-bit) nor 0 (to the end).
+    if (box === undefined || box === 'bad' || box.body !== at + 8 || readU32be(bytes, at) === 0) {
+      throw new Error('AVIF: a box size this writer does not handle');
+    }
+    found.push(box);
+    at = box.end;
   }
   return found;
 }

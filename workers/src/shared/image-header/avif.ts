@@ -6,7 +6,7 @@ import { type HeaderScan, unusable as invalid, needMore as more } from './scan';
 
 const type = (b: Uint8Array, at: number) => text(b, at, 4);
 
-interface Box {
+export interface Box {
   type: string;
   start: number;
   /** First byte of the payload (after size, type and any 64-bit size). */
@@ -15,7 +15,7 @@ interface Box {
 }
 
 /** Reads the box header at `at`; `undefined` when its header is not complete in `b` yet. */
-function boxAt(b: Uint8Array, at: number, limit: number): Box | 'bad' | undefined {
+export function boxAt(b: Uint8Array, at: number, limit: number): Box | 'bad' | undefined {
   if (at + 8 > b.length) return undefined;
   let size = u32(b, at);
   let body = at + 8;
