@@ -1,8 +1,9 @@
-import { type Orientation, swapsAxes } from '../../shared/image-header/orientation';
+import type { Orientation } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
 import type { CodecFormat, TargetFormat } from '../core/formats';
 import { cropPixels, flattenOnWhite, hasAlpha, orientPixels, type Pixels, padPixels } from '../core/pixels';
 import type { ResizePlan } from '../core/resize-plan';
+import { shownHeader } from '../core/source-checks';
 import type { EncoderSetting } from '../core/work-budget';
 import { attachProfile } from './attach-profile';
 import { decode, encode, encodeBaselineJpeg, resizePixels } from './codecs';
@@ -72,9 +73,8 @@ async function encodePlanned(
  */
 export async function decodeChecked(source: CheckedSource): Promise<Pixels> {
   const { header, orientation } = source;
-  const [storedWidth, storedHeight] = swapsAxes(orientation)
-    ? [header.height, header.width]
-    : [header.width, header.height];
+  // The header gives the size as shown; the same swap gives back the stored size.
+  const { width: storedWidth, height: storedHeight } = shownHeader(header, orientation);
   const pixels = await decode(source.bytes, header.format, storedWidth * storedHeight);
   if (pixels.width !== storedWidth || pixels.height !== storedHeight) {
     throw new Error(`decoded ${pixels.width}x${pixels.height}, header said ${storedWidth}x${storedHeight}`);
