@@ -22,6 +22,33 @@ describe('readImageHeader on the real fixtures', () => {
     expect(readImageHeader(await assetBytes('small/chelsea-exif.jpg'))).toMatchObject({ width: 451, height: 300 });
   });
 
+  it('marks an APNG by its acTL chunk before the image data, and not one after it', async () => {
+    const png = await assetBytes('small/coffee.png');
+    const acTL = new Uint8Array([
+      0,
+      0,
+      0,
+      8,
+      ...[...'acTL'].map((c) => c.charCodeAt(0)),
+      0,
+      0,
+      0,
+      2,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+    ]);
+    const before = new Uint8Array([...png.subarray(0, 33), ...acTL, ...png.subarray(33)]);
+    const after = new Uint8Array([...png.subarray(0, png.length - 12), ...acTL, ...png.subarray(png.length - 12)]);
+    expect(readImageHeader(before)?.animated).toBe(true);
+    expect(readImageHeader(after)?.animated).toBe(false);
+  });
+
   it('marks animated GIFs and leaves stills alone', async () => {
     expect(readImageHeader(await assetBytes('broken/animated.gif'))?.animated).toBe(true);
     expect(readImageHeader(await assetBytes('chelsea.png'))?.animated).toBe(false);

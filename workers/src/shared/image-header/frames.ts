@@ -1,4 +1,5 @@
-import { ascii, u32be } from './bytes';
+import { ascii } from './bytes';
+import { pngChunks } from './chunks';
 import type { ImageFormat } from './format';
 
 // Whether a file holds several frames (animated GIF, APNG, animated WebP, AVIF image sequence): re-encoding would keep
@@ -6,14 +7,12 @@ import type { ImageFormat } from './format';
 
 /** APNG declares itself with an `acTL` chunk before the first `IDAT`. */
 function pngAnimated(bytes: Uint8Array, maxScanBytes: number): boolean {
-  let offset = 8;
-  while (offset + 8 <= Math.min(bytes.length, maxScanBytes)) {
-    const type = ascii(bytes, offset + 4, 4);
-    if (type === 'acTL') return true;
-    if (type === 'IDAT') return false;
-    offset += 12 + u32be(bytes, offset);
-  }
-  return false;
+  let animated = false;
+  pngChunks(bytes.subarray(0, maxScanBytes), ({ type }) => {
+    animated = type === 'acTL';
+    return animated || type === 'IDAT' ? 'stop' : 'continue';
+  });
+  return animated;
 }
 
 /** More than one image descriptor means animation; walks blocks instead of trusting the NETSCAPE extension. */
