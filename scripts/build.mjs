@@ -92,8 +92,8 @@ export async function build() {
   });
   // Before the SPA: vite copies apps/speedtest/public (with the generated demo images) into dist.
   await cachedStep(
-    'Images: demo + test fixtures (sharp, from fixtures/images)',
-    ['scripts/images-fixtures.mjs', 'fixtures/images'],
+    'Images: demo + test fixtures (sharp, from fixtures/images and fixtures/graphics)',
+    ['scripts/images-fixtures.mjs', 'fixtures/images', 'fixtures/graphics'],
     'apps/speedtest/public/demo/images',
     async () => (await import('./images-fixtures.mjs')).generate(),
   );

@@ -2,11 +2,11 @@
 // JPEG (baseline and progressive), PNG and WebP variants, small copies for slow-codec tests, and deliberately broken
 // files (truncated, garbage, a decompression-bomb header, an animated GIF). Output is gitignored; scripts/build.mjs
 // runs this as a cached step before the SPA build, which copies apps/speedtest/public into dist.
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, parse } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { photosDir, repoRoot } from './lib/tools.mjs';
+import { graphicsDir, photosDir, repoRoot } from './lib/tools.mjs';
 
 export const outputDir = join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'images');
 
@@ -158,6 +158,20 @@ async function generateInto(outputDir) {
       .toFormat(format === 'jpg' ? 'jpeg' : format)
       .toFile(join(outputDir, 'small', `coffee-icc-${profile}.${format}`));
   }
+
+  // Graphics (fixtures/graphics: screenshots of text, a chart, a page around a photo) as sites serve them: the PNG
+  // itself, and text and the photo again as lossless WebP, the other lossless source the graphics rule judges.
+  mkdirSync(join(outputDir, 'graphics'), { recursive: true });
+  for (const file of readdirSync(graphicsDir).filter((name) => name.endsWith('.png'))) {
+    copyFileSync(join(graphicsDir, file), join(outputDir, 'graphics', file));
+  }
+  await sharp(join(graphicsDir, 'text.png'))
+    .webp({ lossless: true })
+    .toFile(join(outputDir, 'graphics', 'text-lossless.webp'));
+  await sharp(join(photosDir, 'chelsea.png'))
+    .resize({ width: 96 })
+    .webp({ lossless: true })
+    .toFile(join(outputDir, 'small', 'chelsea-lossless.webp'));
 
   // Print workflows write CMYK JPEGs, which the codec cannot decode.
   await coffee

@@ -8,6 +8,8 @@ export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url))
 
 /** The real photos every image fixture, demo and benchmark is derived from (fixtures/images/README.md). */
 export const photosDir = join(repoRoot, 'fixtures', 'images');
+/** Screenshots of text, a chart and a page around a photo (scripts/render-graphics-fixtures.mjs). */
+export const graphicsDir = join(repoRoot, 'fixtures', 'graphics');
 
 export const versions = {
   node: '22.23.3',

@@ -28,6 +28,11 @@ export interface ImagesConfig {
   readonly maxOutputDimension: number;
   /** `background`: serve the best ready variant and encode AVIF in `ctx.waitUntil`; `sync`: encode before answering. */
   readonly avifMode: 'background' | 'sync';
+  /**
+   * `auto`: a negotiated PNG or lossless WebP that looks like a graphic is tried as lossless WebP and served so when
+   * that costs at most 1.25× the lossy variant's bytes (core/lossless.ts); `off`: every variant is lossy.
+   */
+  readonly lossless: 'auto' | 'off';
   /** `wasm`: our codecs in the Worker; `cloudflare`: `fetch(url, { cf: { image } })` on a zone with Image Resizing. */
   readonly engine: 'wasm' | 'cloudflare';
   /** Redirect hops followed for a source, each re-checked against the allow-list. */
@@ -64,6 +69,7 @@ export const defaultConfig: ImagesConfig = {
   maxAvifMegapixels: 2,
   maxOutputDimension: 4096,
   avifMode: 'background',
+  lossless: 'auto',
   engine: 'wasm',
   maxRedirects: 3,
   maxOutputMegapixels: 3,
@@ -110,6 +116,7 @@ export function readConfig(env: Vars): ImagesConfig {
     maxAvifMegapixels: number('IMAGES_MAX_AVIF_MEGAPIXELS', defaultConfig.maxAvifMegapixels),
     maxOutputDimension: number('IMAGES_MAX_OUTPUT_DIMENSION', defaultConfig.maxOutputDimension),
     avifMode: read('IMAGES_AVIF_MODE', oneOf(['background', 'sync'] as const), defaultConfig.avifMode),
+    lossless: read('IMAGES_LOSSLESS', oneOf(['auto', 'off'] as const), defaultConfig.lossless),
     engine: read('IMAGES_ENGINE', oneOf(['wasm', 'cloudflare'] as const), defaultConfig.engine),
     maxRedirects: defaultConfig.maxRedirects,
     maxOutputMegapixels: number('IMAGES_MAX_OUTPUT_MEGAPIXELS', defaultConfig.maxOutputMegapixels),

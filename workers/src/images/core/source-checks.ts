@@ -1,3 +1,4 @@
+import { webpChunks } from '../../shared/image-header/chunks';
 import { hasGainMap } from '../../shared/image-header/gain-map';
 import { type Orientation, readOrientation, swapsAxes } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
@@ -17,16 +18,19 @@ export type SourceCheck =
       readonly header: ImageHeader & { readonly format: CodecFormat };
       readonly jpegScans: number;
       readonly orientation: Orientation;
+      /** Stored without loss (PNG, lossless WebP): its variants follow the graphics rule (core/lossless.ts). */
+      readonly lossless: boolean;
     }
   | { readonly ok: false; readonly reason: string };
 
 /**
  * The part of a variant key naming what was done for the source beyond the options: the turn applied to the pixels
- * (`,o=6`) and a carried ICC profile (`,icc`). Empty for neither, so keys stored before both stay valid, and a variant
- * stored before turns and profiles were kept is never served for such a source.
+ * (`,o=6`), a carried ICC profile (`,icc`) and a lossless source judged by the graphics rule (`,ll`, negotiation
+ * only). Empty for none, so keys stored before all three stay valid, and a variant stored before turns, profiles and
+ * the rule were kept is never served for such a source.
  */
-export const sourceKeyOptions = (orientation: Orientation, keepsProfile: boolean) =>
-  `${orientation === 1 ? '' : `,o=${orientation}`}${keepsProfile ? ',icc' : ''}`;
+export const sourceKeyOptions = (orientation: Orientation, keepsProfile: boolean, judgedLossless = false) =>
+  `${orientation === 1 ? '' : `,o=${orientation}`}${keepsProfile ? ',icc' : ''}${judgedLossless ? ',ll' : ''}`;
 
 /** The header with the size the image is shown at. */
 export const shownHeader = <T extends ImageHeader>(header: T, orientation: Orientation): T =>
@@ -58,5 +62,18 @@ export function checkSource(bytes: Uint8Array, header: ImageHeader, config: Imag
     header: shownHeader({ ...header, format: header.format }, orientation.value),
     jpegScans,
     orientation: orientation.value,
+    lossless: isLossless(bytes, header.format),
   };
+}
+
+/** PNG always; WebP when its image is VP8L (alone, or inside VP8X), not VP8 with or without an alpha plane. */
+function isLossless(bytes: Uint8Array, format: CodecFormat): boolean {
+  if (format === 'png') return true;
+  if (format !== 'webp') return false;
+  let lossless = false;
+  webpChunks(bytes, (chunk) => {
+    if (chunk.type === 'VP8L') lossless = true;
+    return chunk.type === 'VP8L' || chunk.type === 'VP8 ' ? 'stop' : 'continue';
+  });
+  return lossless;
 }

@@ -25,6 +25,8 @@ export interface EncoderSetting {
   readonly webpMethod?: number;
   /** libavif `speed`, 0 (slowest) … 10 (fastest). */
   readonly avifSpeed?: number;
+  /** WebP lossless (VP8L) instead of lossy: exact pixels, `webpMethod` sets the effort. */
+  readonly webpLossless?: boolean;
 }
 
 /** One encoder setting of a format with its measured cost. */
@@ -77,6 +79,19 @@ export const encoderLadders: Readonly<Record<TargetFormat, readonly EncoderRung[
   jpeg: [{ id: 'mozjpeg', setting: {}, encodeMsPerMegapixel: 775 }],
   'baseline-jpeg': [{ id: 'baseline', setting: {}, encodeMsPerMegapixel: 610 }],
   png: [{ id: 'png', setting: {}, encodeMsPerMegapixel: 125 }],
+};
+
+/**
+ * Lossless WebP for graphics (core/lossless.ts), tried after the lossy encode it competes with. libwebp lossless
+ * method 1 at quality 75 came within 2 % of method 4's bytes on text, UI and chart screenshots (0.84 vs 0.87×,
+ * 0.10 vs 0.09×, 1.09 vs 1.10× the lossy bytes) for about two thirds of its time. Its cost is 1725 ms/MP on the
+ * calibration scale above: 3.0× lossy method 4, the most measured on graphics with method 1 (0.35–2.99×, largest
+ * on a product page around a photo; bench/images/lossless.mjs on 2026-11-28).
+ */
+export const losslessWebpRung: EncoderRung = {
+  id: 'll',
+  setting: { webpLossless: true, webpMethod: 1 },
+  encodeMsPerMegapixel: 1725,
 };
 
 const fullEffort = (target: TargetFormat): EncoderRung => {

@@ -173,7 +173,9 @@ export async function encode(
     }
     case 'webp': {
       const method = setting.webpMethod ?? webpMethod;
-      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, { quality, method })));
+      // Lossless reads `quality` as effort, not fidelity: 75 is libwebp's default (bench/images/lossless.mjs).
+      const options = setting.webpLossless ? { lossless: 1, quality: 75, method } : { quality, method };
+      return using('webpEncode', count, async () => new Uint8Array(await webpEncode(image, options)));
     }
     case 'jpeg':
       return using(

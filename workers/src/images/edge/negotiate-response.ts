@@ -5,10 +5,11 @@ import { readImageHeader } from '../../shared/image-header/whole-file';
 import { acceptableFormats } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
+import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { checkSource, sourceKeyOptions } from '../core/source-checks';
-import { type EncoderRung, planEncode } from '../core/work-budget';
+import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
@@ -80,19 +81,20 @@ export async function negotiateImage(
   const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
-    const source: CheckedSource = {
+    const source: NegotiatedSource = {
       bytes,
       header: checked.header,
       orientation: checked.orientation,
       ...(colour.profile && { profile: colour.profile }),
+      judgedLossless: judgesLossless(checked, config),
     };
     const served = await firstSmallerVariant(request, response, source, candidates, context);
     if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
     if (served) return served;
     return pass(
       formats.includes('avif') && config.avifMode === 'background'
-        ? 'variant pending or not smaller'
-        : 'variant not smaller',
+        ? 'variant pending, not smaller or kept lossless'
+        : 'variant not smaller or kept lossless',
     );
   } catch (error) {
     return pass(`transform failed: ${describeError(error)}`);
@@ -118,7 +120,7 @@ async function storedVariantOfKnownSource(
   for (const candidate of affordableFormats(formats, checked, context.config)) {
     const key = await variantKey(
       identity,
-      optionsFor(candidate, checked.orientation, checked.keepsProfile),
+      optionsFor(candidate, checked.orientation, checked.keepsProfile, judgesLossless(checked, context.config)),
       candidate.format,
     );
     const stored = await getVariant(context.bucket, key);
@@ -158,6 +160,14 @@ function withVaryOnAccept(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** A checked source on its way to negotiated variants. */
+interface NegotiatedSource extends CheckedSource {
+  /** A lossless source whose variants follow the graphics rule (core/lossless.ts); it adds `,ll` to their keys. */
+  readonly judgedLossless: boolean;
+}
+
+const judgesLossless = (checked: CheckedOk, config: ImagesConfig) => config.lossless === 'auto' && checked.lossless;
+
 /** An accepted format this source may be encoded to, with the encoder setting that fits the CPU budget. */
 interface Candidate {
   readonly format: ModernFormat;
@@ -185,12 +195,12 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
 }
 
 /**
- * Variant key options: the turn and profile kept for the source (`sourceKeyOptions`), and a reduced encoder setting
- * (full effort keeps the old key).
+ * Variant key options: the turn, profile and lossless rule of the source (`sourceKeyOptions`), and a reduced encoder
+ * setting (full effort keeps the old key).
  */
-const optionsFor = (candidate: Candidate, orientation: Orientation, keepsProfile: boolean) => {
+const optionsFor = (candidate: Candidate, orientation: Orientation, keepsProfile: boolean, judgedLossless: boolean) => {
   const setting = candidate.reduced ? `,enc=${candidate.rung.id}` : '';
-  return `${negotiatedOptions}${sourceKeyOptions(orientation, keepsProfile)}${setting}`;
+  return `${negotiatedOptions}${sourceKeyOptions(orientation, keepsProfile, judgedLossless)}${setting}`;
 };
 const settingNote = (candidate: Candidate) =>
   candidate.reduced ? ` (${candidate.rung.id}: full effort over budget)` : '';
@@ -218,7 +228,7 @@ const storedVariantResponse = (
 async function firstSmallerVariant(
   request: Request,
   response: Response,
-  source: CheckedSource,
+  source: NegotiatedSource,
   candidates: readonly Candidate[],
   context: NegotiationContext,
 ): Promise<Response | 'busy' | null> {
@@ -229,32 +239,34 @@ async function firstSmallerVariant(
     pixels ??= ensureCodecs().then(() => decodeChecked(source));
     return pixels;
   };
+  const work: Work = { source, decoded, lossless: losslessAnswer(source, decoded, config) };
   for (const candidate of candidates) {
     const { format } = candidate;
-    const key = await variantKey(sourceId, optionsFor(candidate, source.orientation, !!source.profile), format);
+    const options = optionsFor(candidate, source.orientation, !!source.profile, source.judgedLossless);
+    const key = await variantKey(sourceId, options, format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'variant') return storedVariantResponse(request, response, stored.bytes, candidate, key);
     if (stored?.kind === 'not-smaller') continue;
     if (format === 'avif' && config.avifMode === 'background') {
-      scheduleEncode(context, key, decoded, source, candidate);
+      scheduleEncode(context, key, work, candidate);
       continue;
     }
     const release = await gate(config).acquire(config.queueWaitMs);
     if (!release) return 'busy';
-    let encoded: Uint8Array;
+    let encoded: Encoded;
     try {
-      encoded = await encodeNegotiated(decoded, source, candidate);
+      encoded = await encodeNegotiated(work, candidate);
     } finally {
       release();
     }
-    const smaller = encoded.byteLength < source.bytes.byteLength;
-    context.ctx.waitUntil(putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]));
+    const smaller = encoded && encoded.bytes.byteLength < source.bytes.byteLength ? encoded : null;
+    context.ctx.waitUntil(putVariant(context.bucket, key, smaller?.bytes ?? null, mimeTypes[format]));
     if (smaller) {
       return variantResponse(request, response.headers, {
-        bytes: encoded,
+        bytes: smaller.bytes,
         format,
         key,
-        note: `${format}; encoded${settingNote(candidate)}`,
+        note: `${format}; encoded${smaller.lossless ? ' lossless' : settingNote(candidate)}`,
         vary: true,
       });
     }
@@ -262,28 +274,94 @@ async function firstSmallerVariant(
   return null;
 }
 
-async function encodeNegotiated(decoded: () => Promise<Pixels>, source: CheckedSource, candidate: Candidate) {
-  const plan = planResize(
-    source.header,
-    { fit: 'scale-down', dpr: 1, gravity: { x: 0.5, y: 0.5 } },
-    Number.POSITIVE_INFINITY,
-  );
+/** One request's source, its pixels decoded once, and its lossless answer found once, for every candidate. */
+interface Work {
+  readonly source: NegotiatedSource;
+  readonly decoded: () => Promise<Pixels>;
+  /** The lossless answer a lossy candidate competes with (given the candidate's encode estimate), or null. */
+  readonly lossless: (competitorEncodeMs: number) => Promise<LosslessAnswer | null>;
+}
+
+/** The exact-pixel answer for a graphic: lossless WebP we encode, or a lossless WebP source itself. */
+interface LosslessAnswer {
+  readonly bytes: Uint8Array;
+  readonly kind: 'webp' | 'original';
+}
+
+/** What a candidate's encode gives: its bytes (lossless WebP when the rule chose it), or null when it gives way. */
+type Encoded = { readonly bytes: Uint8Array; readonly lossless: boolean } | null;
+
+const sameSize = (source: CheckedSource) =>
+  planResize(source.header, { fit: 'scale-down', dpr: 1, gravity: { x: 0.5, y: 0.5 } }, Number.POSITIVE_INFINITY);
+
+/**
+ * The lossless answer of a source under the graphics rule, decided at most once per request: null for a lossy
+ * source, pixels that do not look like a graphic, or (PNG) a lossless encode whose estimate, with the lossy encode
+ * it competes with, would pass the work budget; that candidate is then served lossy as before.
+ */
+function losslessAnswer(
+  source: NegotiatedSource,
+  decoded: () => Promise<Pixels>,
+  config: ImagesConfig,
+): Work['lossless'] {
+  let answer: Promise<LosslessAnswer | null> | undefined;
+  const find = async (competitorEncodeMs: number): Promise<LosslessAnswer | null> => {
+    if (!source.judgedLossless) return null;
+    const pixels = await decoded();
+    if (!looksLikeGraphic(pixels)) return null;
+    // A lossless WebP source is its own lossless answer; only AVIF competes with it.
+    if (source.header.format === 'webp') return { bytes: source.bytes, kind: 'original' };
+    if (!config.formats.includes('webp')) return null;
+    const shape = { source: source.header, resized: false, output: source.header, target: 'webp' as const };
+    if (estimateWork(shape, losslessWebpRung).totalMs + competitorEncodeMs > config.maxWorkMs) return null;
+    const bytes = await transformImage(
+      pixels,
+      sameSize(source),
+      'webp',
+      negotiatedQuality,
+      losslessWebpRung.setting,
+      source.profile,
+    );
+    return { bytes, kind: 'webp' };
+  };
+  return (competitorEncodeMs) => {
+    answer ??= find(competitorEncodeMs);
+    return answer;
+  };
+}
+
+/**
+ * The candidate's lossy variant, or the lossless answer in its place when the graphics rule picks it: served as the
+ * WebP candidate's variant when it is a lossless WebP we encoded; otherwise the candidate gives way (null: stored as
+ * the marker, so the WebP candidate or the original answers instead).
+ */
+async function encodeNegotiated(work: Work, candidate: Candidate): Promise<Encoded> {
+  const { source } = work;
   const { setting } = candidate.rung;
-  return transformImage(await decoded(), plan, candidate.format, negotiatedQuality, setting, source.profile);
+  const pixels = await work.decoded();
+  const lossy = await transformImage(
+    pixels,
+    sameSize(source),
+    candidate.format,
+    negotiatedQuality,
+    setting,
+    source.profile,
+  );
+  const competitorEncodeMs = estimateWork(
+    { source: source.header, resized: false, output: source.header, target: candidate.format },
+    candidate.rung,
+  ).encodeMs;
+  const lossless = await work.lossless(competitorEncodeMs);
+  if (!lossless || !losslessWins(lossless.bytes.byteLength, lossy.byteLength)) return { bytes: lossy, lossless: false };
+  return candidate.format === 'webp' && lossless.kind === 'webp' ? { bytes: lossless.bytes, lossless: true } : null;
 }
 
 /** Encodes after the response is sent and stores the result (or the not-smaller marker) for the next request. */
-function scheduleEncode(
-  context: NegotiationContext,
-  key: string,
-  decoded: () => Promise<Pixels>,
-  source: CheckedSource,
-  candidate: Candidate,
-): void {
+function scheduleEncode(context: NegotiationContext, key: string, work: Work, candidate: Candidate): void {
   const { format } = candidate;
   if (inFlight.has(key)) return;
   inFlight.add(key);
-  const work = (async () => {
+  const job = (async () => {
     // Wasm encoding blocks the isolate's only thread; yield first so the response already returned gets written.
     await new Promise((resolve) => setTimeout(resolve, 0));
     // Background work takes a slot like any other transform; when none frees up it is simply tried again on a later
@@ -295,9 +373,9 @@ function scheduleEncode(
       return;
     }
     try {
-      const encoded = await encodeNegotiated(decoded, source, candidate);
-      const smaller = encoded.byteLength < source.bytes.byteLength;
-      await putVariant(context.bucket, key, smaller ? encoded : null, mimeTypes[format]);
+      const encoded = await encodeNegotiated(work, candidate);
+      const smaller = encoded !== null && encoded.bytes.byteLength < work.source.bytes.byteLength;
+      await putVariant(context.bucket, key, smaller ? encoded.bytes : null, mimeTypes[format]);
     } catch (error) {
       console.warn(`images: background ${format} encode failed, storing marker: ${String(error)}`);
       await putVariant(context.bucket, key, null, mimeTypes[format]);
@@ -306,5 +384,5 @@ function scheduleEncode(
       inFlight.delete(key);
     }
   })();
-  context.ctx.waitUntil(work);
+  context.ctx.waitUntil(job);
 }
