@@ -70,7 +70,7 @@ test('the speed test links to the demos and to the baseline comparison; the demo
   for (const path of demoPages.slice(1)) expect(links).toContain(path);
 });
 
-test('the images demo lists original and served bytes per photo and the total saved', async ({ page }) => {
+test('the images demo lists original and served bytes per image and the total saved', async ({ page }) => {
   await page.goto('/demo/images.html');
   const table = page.locator('#savings');
   await expect(table).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
@@ -81,7 +81,7 @@ test('the images demo lists original and served bytes per photo and the total sa
       served: Number(tr.dataset.served),
     })),
   );
-  expect(rows).toHaveLength(5);
+  expect(rows).toHaveLength(7);
   const coffee = rows.find((row) => row.path === '/demo/images/coffee.png');
   // The PNG fixture itself, and a much smaller AVIF or WebP in its place.
   expect(coffee?.original).toBeGreaterThan(500_000);

@@ -162,5 +162,7 @@ execFileSync(process.execPath, ['--expose-gc', join(repoRoot, 'bench', 'images',
 // The per-stage costs behind workers/src/images/core/work-budget.ts, and /meta under the hostile requests of issue #20.
 process.stdout.write('\nCost per megapixel of each transform stage\n');
 execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'cost.mjs')], { stdio: 'inherit' });
+// Lossless sources: the graphics rule of workers/src/images/core/lossless.ts on graphics and photos saved as PNG.
+execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'lossless.mjs')], { stdio: 'inherit' });
 process.stdout.write('\n/meta while hostile image requests run against wrangler dev\n');
 execFileSync(process.execPath, [join(repoRoot, 'bench', 'images', 'attack.mjs')], { stdio: 'inherit' });

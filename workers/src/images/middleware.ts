@@ -1,6 +1,8 @@
+import { etagMatches, isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import { jsonError } from '../shared/json';
 import type { Middleware } from '../shared/middleware';
 import { readConfig } from './core/config';
+import { judgesConditions } from './core/revalidation';
 import { negotiateImage } from './edge/negotiate-response';
 import { handleUrlApi, urlApiPrefix } from './edge/url-api';
 
@@ -22,12 +24,30 @@ export const imagesMiddleware: Middleware = async (request, env, ctx, next) => {
       return jsonError(500, 'the image could not be processed', { reason: String(error) });
     }
   }
-  const response = await next(request);
+  const judged = judgesConditions({ method: request.method, pathname: url.pathname, headers: request.headers }, config);
+  const response = await next(judged ? withoutConditionals(request) : request);
+  let served: Response;
   try {
-    return await negotiateImage(request, response, { config, bucket, ctx });
+    served = await negotiateImage(request, response, { config, bucket, ctx });
   } catch (error) {
     // negotiateImage catches its own failures; this guards against a bug before it has read the body.
     console.error(`images: negotiation failed, passing the response through: ${String(error)}`);
-    return response;
+    served = response;
   }
+  return judged ? answerConditions(request, response, served) : served;
 };
+
+/**
+ * The conditions the origin did not see, judged against what is served. The original (the origin's ETag kept) by
+ * RFC 9110 as the origin would have; a variant or a `cf.image` answer by its own ETag only, never by a date, since
+ * a Last-Modified copied from the origin would let a date saved with the original stand for the variant.
+ */
+async function answerConditions(request: Request, origin: Response, served: Response): Promise<Response> {
+  if (served.status !== 200) return served;
+  const etag = served.headers.get('etag');
+  const isOriginal = etag === origin.headers.get('etag');
+  const fresh = isOriginal ? isNotModified(request, served) : etagMatches(request.headers.get('if-none-match'), etag);
+  if (!fresh) return served;
+  await served.body?.cancel();
+  return notModified(served, ['x-speedkit-image']);
+}

@@ -1,22 +1,22 @@
 // When a lossless source (PNG, lossless WebP) keeps exact pixels. A screenshot, chart or page of text re-encoded
-// lossy loses colour on thin lines and text edges (4:2:0 chroma: a red line turns dull), and often saves nothing:
-// measured with this Worker's codecs on Chromium screenshots (bench/images/lossless.mjs), lossless WebP was 0.09×
-// the bytes of lossy WebP at quality 85 for a page of text, 0.84× for a table UI and 1.09× for a line chart, while a
-// photo saved as PNG took 5–9× (a product page with a photo 5.4×). So the rule is measured per image, not guessed from
-// its format: a lossy variant is served only when lossless costs clearly more.
+// lossy loses colour on thin lines and text edges (4:2:0 chroma: a red line turns dull, channel errors up to 105–150
+// levels), and often saves nothing: with this Worker's codecs (`node bench/images/lossless.mjs`), lossless WebP was
+// 0.18× the bytes of lossy WebP at quality 85 for a page of text and 1.09× for a line chart, while photos saved as PNG
+// took 2.0–9.2× and a product page around a photo 5.2×. So the rule is measured per image, not guessed from its
+// format: a lossy variant is served only when lossless costs clearly more.
 import type { Pixels } from './pixels';
 
 /**
  * Only images where at least this share of pixels repeats its left or upper neighbour are tried lossless: flat
- * fills are what lossless coding lives on. Measured: text, UI and chart screenshots 0.87–0.97, a product page with a
- * photo 0.82; photos 0.02–0.12 and grey textures up to 0.48. Photos so never pay for a lossless encode they would lose.
+ * fills are what lossless coding lives on. Measured: text and chart screenshots 0.91–0.97, a product page around a
+ * photo 0.69; photos 0.04–0.12, a brick texture 0.48. Photos so never pay for a lossless encode they would lose.
  */
 export const graphicMinRepeatShare = 0.5;
 
 /**
- * Lossless is served when it costs at most this many times the lossy variant's bytes. 1.25 keeps charts (1.09×) and
- * UI (0.84×) exact and leaves photos and pages built around a photo (≥ 1.9× measured) lossy, so a graphic costs at
- * most a quarter more bytes than the lossy answer the same browser would get.
+ * Lossless is served when it costs at most this many times the lossy variant's bytes. 1.25 keeps a chart (1.09× lossy
+ * WebP) exact and leaves photos and pages built around a photo (2.0× and more) lossy, so a graphic costs at most a
+ * quarter more bytes than the lossy answer the same browser would get.
  */
 export const losslessByteAllowance = 1.25;
 

@@ -83,15 +83,16 @@ export const encoderLadders: Readonly<Record<TargetFormat, readonly EncoderRung[
 
 /**
  * Lossless WebP for graphics (core/lossless.ts), tried after the lossy encode it competes with. libwebp lossless
- * method 1 at quality 75 came within 2 % of method 4's bytes on text, UI and chart screenshots (0.84 vs 0.87×,
- * 0.10 vs 0.09×, 1.09 vs 1.10× the lossy bytes) for about two thirds of its time. Its cost is 1725 ms/MP on the
- * calibration scale above: 3.0× lossy method 4, the most measured on graphics with method 1 (0.35–2.99×, largest
- * on a product page around a photo; bench/images/lossless.mjs on 2026-11-28).
+ * method 1 at quality 75 came within 2 % of method 4's bytes on the text and chart fixtures (5.7 vs 5.8 KB, 16.1 vs
+ * 15.9 KB), and took 0.6–0.8 of method 4's time on screenshots. Its cost is 3.2× lossy method 4's
+ * on the calibration scale above: the most measured on the graphics with method 1 was 3.1× (shop.png, a page around
+ * a photo; text 0.49×, chart 0.81×), in `node bench/images/lossless.mjs` on 2026-11-28 (results in
+ * bench/results/images-lossless.{csv,json}).
  */
 export const losslessWebpRung: EncoderRung = {
   id: 'll',
   setting: { webpLossless: true, webpMethod: 1 },
-  encodeMsPerMegapixel: 1725,
+  encodeMsPerMegapixel: 1840,
 };
 
 const fullEffort = (target: TargetFormat): EncoderRung => {
