@@ -40,6 +40,13 @@ test('Chromium gets AVIF or WebP for plain <img> tags and renders them at their 
   ]);
   // Graphics come as lossless WebP on the first load (text keeps it; the chart may later become AVIF).
   expect(types.get('/demo/images/graphics/text.png')).toBe('image/webp');
+  // Each caption's "now served as" comes from a second request that Chromium revalidates with the ETag of the
+  // original the page fetched just before; the Worker used to pass the origin's 304 through, and the captions read
+  // image/jpeg and image/png.
+  const shown = await page
+    .locator('output[data-type]')
+    .evaluateAll((outputs) => (outputs as HTMLElement[]).map((output) => output.dataset.type));
+  for (const type of shown) expect(['image/avif', 'image/webp']).toContain(type);
   // URL-API images are encoded synchronously, so the best format arrives on the first load.
   expect(types.get('/cdn-cgi/image/width=320,format=auto/demo/images/astronaut.png')).toBe('image/avif');
   await page.screenshot({ path: testInfo.outputPath('images-first-load.png'), fullPage: true });
