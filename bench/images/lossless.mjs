@@ -120,7 +120,8 @@ for (const row of rows) {
   );
 }
 const inexact = rows.filter((row) => !row.losslessExact);
-if (inexact.length > 0) throw new Error(`lossless WebP changed pixels of ${inexact.map((row) => row.image).join(', ')}`);
+if (inexact.length > 0)
+  throw new Error(`lossless WebP changed pixels of ${inexact.map((row) => row.image).join(', ')}`);
 
 const resultsDir = join(repoRoot, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
