@@ -15,15 +15,15 @@ const maxEntries = 1000;
 const checks = new Map<string, KnownSource>();
 
 /**
- * A source's identity from the origin's headers alone: `etag:<ETag>:<Content-Length>`, the identity `sourceIdentity`
- * gives the same response once its body is read, so both name the same stored variants. Null without an ETag or a
- * plain decimal Content-Length (a compressed or chunked body cannot be matched without reading it).
+ * A source's identity from its URL and the origin's headers alone (URL, ETag, Content-Length), the identity
+ * `sourceIdentity` gives the same response once its body is read, so both name the same stored variants. Null without
+ * an ETag or a plain decimal Content-Length (a compressed or chunked body cannot be matched without reading it).
  */
-export function headerIdentity(headers: Headers): string | null {
+export function headerIdentity(url: string, headers: Headers): string | null {
   const etag = headers.get('etag');
   const length = headers.get('content-length')?.trim() ?? '';
   if (!etag || !/^\d{1,15}$/.test(length)) return null;
-  return etagIdentity(etag, Number(length));
+  return etagIdentity(url, etag, Number(length));
 }
 
 /** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */

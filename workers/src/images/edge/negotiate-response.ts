@@ -74,8 +74,8 @@ export async function negotiateImage(
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
   // Remembered only when the headers name this very body (Content-Length was the length actually read).
-  const identity = headerIdentity(response.headers);
-  if (identity && identity === (await sourceIdentity(response.headers, bytes))) {
+  const identity = headerIdentity(request.url, response.headers);
+  if (identity && identity === (await sourceIdentity(request.url, response.headers, bytes))) {
     rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
   }
   const candidates = affordableFormats(formats, checked, config);
@@ -114,7 +114,7 @@ async function storedVariantOfKnownSource(
   formats: readonly ModernFormat[],
   context: NegotiationContext,
 ): Promise<Response | null> {
-  const identity = headerIdentity(response.headers);
+  const identity = headerIdentity(request.url, response.headers);
   const checked = identity ? knownCheck(identity) : undefined;
   if (!identity || !checked) return null;
   for (const candidate of affordableFormats(formats, checked, context.config)) {
@@ -233,7 +233,7 @@ async function firstSmallerVariant(
   context: NegotiationContext,
 ): Promise<Response | 'busy' | null> {
   const { config } = context;
-  const sourceId = await sourceIdentity(response.headers, source.bytes);
+  const sourceId = await sourceIdentity(request.url, response.headers, source.bytes);
   let pixels: Promise<Pixels> | undefined;
   const decoded = () => {
     pixels ??= ensureCodecs().then(() => decodeChecked(source));

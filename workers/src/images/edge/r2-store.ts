@@ -6,16 +6,22 @@ import { sha256Hex } from '../../shared/sha256';
 /** A stored variant, or the marker saying the original is better. */
 export type StoredVariant = { readonly kind: 'variant'; readonly bytes: Uint8Array } | { readonly kind: 'not-smaller' };
 
-/** A source version named by its ETag and body length (bytes), before or after its body is read. */
-export const etagIdentity = (etag: string, byteLength: number) => `etag:${etag}:${byteLength}`;
+/**
+ * A source version named by its URL, ETag and body length (bytes), before or after its body is read. The URL is part
+ * of it because an ETag only tells versions of one resource apart: nginx's is the file's mtime (whole seconds) and
+ * size, Express's its size and mtime, so two images of one deploy with the same byte length (flat icons, colour
+ * swatches) can share one, and without the URL one image's variant was served for the other.
+ */
+export const etagIdentity = (url: string, etag: string, byteLength: number) =>
+  `etag:${JSON.stringify([url, etag, byteLength])}`;
 
 /**
- * Identifies a source version: its ETag and length when the origin sends an ETag (so the key is known before the
- * body is read), otherwise a SHA-256 of the bytes.
+ * Identifies a source version: its URL, ETag and length when the origin sends an ETag (so the key is known before
+ * the body is read), otherwise a SHA-256 of the bytes (which names the content wherever it is served from).
  */
-export async function sourceIdentity(headers: Headers, bytes: Uint8Array): Promise<string> {
+export async function sourceIdentity(url: string, headers: Headers, bytes: Uint8Array): Promise<string> {
   const etag = headers.get('etag');
-  if (etag) return etagIdentity(etag, bytes.byteLength);
+  if (etag) return etagIdentity(url, etag, bytes.byteLength);
   return `sha256:${await sha256Hex(bytes)}`;
 }
 

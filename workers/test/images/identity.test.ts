@@ -1,0 +1,52 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Pixels } from '../../src/images/core/pixels';
+import { decode, encode } from '../../src/images/edge/codecs';
+import { ensureCodecs } from '../../src/images/edge/wasm-modules';
+import { callImages, clearVariants } from './helpers';
+
+/** A flat colour swatch, 64×64: two swatches of different colours encode to PNGs of the same byte length. */
+async function swatch(rgb: readonly [number, number, number]): Promise<Uint8Array> {
+  await ensureCodecs();
+  const data = new Uint8ClampedArray(64 * 64 * 4);
+  for (let index = 0; index < data.length; index += 4) data.set([...rgb, 255], index);
+  const pixels: Pixels = { data, width: 64, height: 64 };
+  return encode(pixels, 'png', 85);
+}
+
+/**
+ * An origin serving each swatch with the ETag nginx would give both files of one deploy: mtime (the same second)
+ * and size (the same bytes).
+ */
+function origin(files: Record<string, Uint8Array>) {
+  return async (request: Request) => {
+    const body = files[new URL(request.url).pathname];
+    if (!body) return new Response('not found', { status: 404 });
+    const etag = `"6745a2c0-${body.byteLength.toString(16)}"`;
+    return new Response(body, {
+      headers: { 'content-type': 'image/png', etag, 'content-length': String(body.length) },
+    });
+  };
+}
+
+describe('stored variants belong to their URL, not only to an ETag', () => {
+  beforeEach(clearVariants);
+
+  it('serves each of two same-sized swatches with one ETag in its own colour', async () => {
+    const red = await swatch([220, 30, 30]);
+    const blue = await swatch([30, 30, 220]);
+    expect(red.byteLength).toBe(blue.byteLength);
+    const next = origin({ '/swatches/red.png': red, '/swatches/blue.png': blue });
+    const accept = { headers: { accept: 'image/webp' } };
+    const firstRed = await callImages('/swatches/red.png', accept, {}, next);
+    expect(firstRed.header?.format).toBe('webp');
+    // The blue swatch's request finds the same ETag and length; the red one's variant must not answer it, whether
+    // looked up straight from the headers (a known source) or after reading the body.
+    for (let round = 0; round < 2; round += 1) {
+      const { bytes, header } = await callImages('/swatches/blue.png', accept, {}, next);
+      expect(header?.format).toBe('webp');
+      await ensureCodecs();
+      const pixels = await decode(bytes, 'webp', 1);
+      expect([pixels.data[0], pixels.data[1], pixels.data[2]]).toEqual([30, 30, 220]);
+    }
+  });
+});
