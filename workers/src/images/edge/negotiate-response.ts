@@ -8,6 +8,7 @@ import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats'
 import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
+import { isSharedResponse } from '../core/shared-source';
 import { checkSource, sourceKeyOptions } from '../core/source-checks';
 import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
@@ -74,8 +75,8 @@ export async function negotiateImage(
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
   // Remembered only when the headers name this very body (Content-Length was the length actually read).
-  const identity = headerIdentity(request.url, response.headers);
-  if (identity && identity === (await sourceIdentity(request.url, response.headers, bytes))) {
+  const identity = sharedIdentity(request, response);
+  if (identity && identity === (await negotiatedIdentity(request, response, bytes))) {
     rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
   }
   const candidates = affordableFormats(formats, checked, config);
@@ -114,7 +115,7 @@ async function storedVariantOfKnownSource(
   formats: readonly ModernFormat[],
   context: NegotiationContext,
 ): Promise<Response | null> {
-  const identity = headerIdentity(request.url, response.headers);
+  const identity = sharedIdentity(request, response);
   const checked = identity ? knownCheck(identity) : undefined;
   if (!identity || !checked) return null;
   for (const candidate of affordableFormats(formats, checked, context.config)) {
@@ -131,6 +132,16 @@ async function storedVariantOfKnownSource(
   }
   return null;
 }
+
+/** The identity of a shared response from its headers (null for one meant for one visitor: `isSharedResponse`). */
+const sharedIdentity = (request: Request, response: Response) =>
+  isSharedResponse(request.headers, response.headers) ? headerIdentity(request.url, response.headers) : null;
+
+/** The source's identity once its body is read: by URL and ETag when shared, else by a hash of the bytes. */
+const negotiatedIdentity = (request: Request, response: Response, bytes: Uint8Array) => {
+  const shared = isSharedResponse(request.headers, response.headers);
+  return sourceIdentity(request.url, shared ? response.headers.get('etag') : null, bytes);
+};
 
 /**
  * The source's format when this response may be negotiated: a plain 200 GET/HEAD image on a configured route, no
@@ -233,7 +244,7 @@ async function firstSmallerVariant(
   context: NegotiationContext,
 ): Promise<Response | 'busy' | null> {
   const { config } = context;
-  const sourceId = await sourceIdentity(request.url, response.headers, source.bytes);
+  const sourceId = await negotiatedIdentity(request, response, source.bytes);
   let pixels: Promise<Pixels> | undefined;
   const decoded = () => {
     pixels ??= ensureCodecs().then(() => decodeChecked(source));

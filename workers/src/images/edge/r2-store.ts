@@ -19,8 +19,7 @@ export const etagIdentity = (url: string, etag: string, byteLength: number) =>
  * Identifies a source version: its URL, ETag and length when the origin sends an ETag (so the key is known before
  * the body is read), otherwise a SHA-256 of the bytes (which names the content wherever it is served from).
  */
-export async function sourceIdentity(url: string, headers: Headers, bytes: Uint8Array): Promise<string> {
-  const etag = headers.get('etag');
+export async function sourceIdentity(url: string, etag: string | null, bytes: Uint8Array): Promise<string> {
   if (etag) return etagIdentity(url, etag, bytes.byteLength);
   return `sha256:${await sha256Hex(bytes)}`;
 }

@@ -256,7 +256,7 @@ async function serveVariant(
   const { request, origin, options } = reply;
   const { bytes, header } = source;
   const { config } = context;
-  const sourceId = await sourceIdentity(reply.sourceUrl.href, origin.headers, bytes);
+  const sourceId = await sourceIdentity(reply.sourceUrl.href, origin.headers.get('etag'), bytes);
   // A reduced encoder setting is part of the key (full effort keeps the key it always had), and of the note.
   const kept = sourceKeyOptions(source.orientation, !!source.profile);
   const keyOptions = `${canonicalOptions(options)}${kept}${reduced ? `,enc=${rung.id}` : ''}`;
