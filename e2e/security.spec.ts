@@ -62,7 +62,7 @@ test('the baseline page (@cloudflare/speedtest) loads under its CSP', async ({ p
 test('the images demo fills every caption (its inline module runs with the nonce)', async ({ page }) => {
   const violations = await watchViolations(page);
   await expectSecurityHeaders(page, '/demo/images.html');
-  await expect(page.locator('output[data-type]')).toHaveCount(5, { timeout: 30_000 });
+  await expect(page.locator('output[data-type]')).toHaveCount(7, { timeout: 30_000 });
   expect(await violations()).toEqual([]);
 });
 

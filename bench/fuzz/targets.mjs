@@ -178,6 +178,10 @@ const optionWords = [
   'pad',
   '\u0000',
   '..',
+  // Names every object literal answers to (`g=valueOf` once gave a NaN crop).
+  'valueOf',
+  '__proto__',
+  'constructor',
 ];
 
 /**

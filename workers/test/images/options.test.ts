@@ -86,6 +86,13 @@ describe('parseOptions', () => {
   it('rejects an option given twice, including through an alias', () => {
     expect(rejected('width=10,w=20')).toMatchObject({ option: 'w', reason: 'given more than once' });
   });
+
+  it('knows no names from Object.prototype, as values or as options (the fuzz smoke found g=valueOf)', () => {
+    for (const name of ['valueOf', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(rejected(`w=40,h=40,fit=cover,g=${name}`)).toMatchObject({ option: 'g', value: name });
+      expect(rejected(`${name}=1`)).toMatchObject({ option: name.toLowerCase(), reason: 'unknown option' });
+    }
+  });
 });
 
 describe('canonicalOptions', () => {

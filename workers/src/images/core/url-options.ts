@@ -41,17 +41,25 @@ export type ParseResult =
 const defaultQuality = 85;
 const maxDpr = 2;
 
-const aliases: Readonly<Record<string, string>> = { w: 'width', h: 'height', q: 'quality', f: 'format', g: 'gravity' };
+// Maps, not object literals: a lookup in a literal finds Object.prototype's names too (`g=valueOf` read a function
+// as the gravity, and the crop came out NaN; found by the fuzz smoke).
+const aliases: ReadonlyMap<string, string> = new Map([
+  ['w', 'width'],
+  ['h', 'height'],
+  ['q', 'quality'],
+  ['f', 'format'],
+  ['g', 'gravity'],
+]);
 const fits: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'pad'];
 const formats: readonly OutputFormat[] = ['auto', 'avif', 'webp', 'jpeg', 'baseline-jpeg', 'png', 'json'];
-const sides: Readonly<Record<string, Gravity>> = {
-  auto: { x: 0.5, y: 0.5 },
-  center: { x: 0.5, y: 0.5 },
-  left: { x: 0, y: 0.5 },
-  right: { x: 1, y: 0.5 },
-  top: { x: 0.5, y: 0 },
-  bottom: { x: 0.5, y: 1 },
-};
+const sides: ReadonlyMap<string, Gravity> = new Map([
+  ['auto', { x: 0.5, y: 0.5 }],
+  ['center', { x: 0.5, y: 0.5 }],
+  ['left', { x: 0, y: 0.5 }],
+  ['right', { x: 1, y: 0.5 }],
+  ['top', { x: 0.5, y: 0 }],
+  ['bottom', { x: 0.5, y: 1 }],
+]);
 
 type MutableOptions = { -readonly [K in keyof UrlOptions]: UrlOptions[K] };
 
@@ -98,7 +106,7 @@ const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionP
   [
     'gravity',
     (value) => {
-      const gravity = sides[value] ?? parsePoint(value);
+      const gravity = sides.get(value) ?? parsePoint(value);
       return gravity ? { gravity } : 'must be auto, center, left, right, top, bottom or XxY with fractions from 0 to 1';
     },
   ],
@@ -142,7 +150,7 @@ export function parseOptions(segment: string, maxDimension: number): ParseResult
     const equals = pair.indexOf('=');
     const rawName = (equals < 0 ? pair : pair.slice(0, equals)).trim().toLowerCase();
     const value = equals < 0 ? '' : pair.slice(equals + 1).trim();
-    const option = aliases[rawName] ?? rawName;
+    const option = aliases.get(rawName) ?? rawName;
     const fail = (reason: string): ParseResult => ({ ok: false, error: { option: rawName, value, reason } });
     if (seen.has(option)) return fail('given more than once');
     seen.add(option);

@@ -20,7 +20,8 @@ import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
 
-const formatOfMime: Readonly<Record<string, ImageFormat>> = Object.fromEntries(
+// A Map: the Content-Type is the origin's text, and an object literal would also answer `constructor` or `valueOf`.
+const formatOfMime: ReadonlyMap<string, ImageFormat> = new Map(
   Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat]),
 );
 
@@ -149,7 +150,7 @@ const negotiatedIdentity = (request: Request, response: Response, bytes: Uint8Ar
  */
 function negotiableFormat(request: Request, response: Response, config: ImagesConfig): ImageFormat | null {
   const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  const sourceFormat = formatOfMime[mime];
+  const sourceFormat = formatOfMime.get(mime);
   const { pathname } = new URL(request.url);
   if (
     (request.method !== 'GET' && request.method !== 'HEAD') ||
