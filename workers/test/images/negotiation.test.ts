@@ -161,6 +161,29 @@ describe('Accept negotiation passes the original through when in doubt', () => {
   });
 });
 
+describe('origins that name image types the old way', () => {
+  it.each([
+    ['image/jpg', 'small/chelsea.jpg'],
+    ['image/pjpeg', 'small/chelsea.jpg'],
+    ['Image/JPEG; charset=binary', 'small/chelsea.jpg'],
+    ['image/x-png', 'small/chelsea.png'],
+  ])('negotiates an image sent as %s', async (type, file) => {
+    const bytes = await assetBytes(file);
+    const origin = async () => new Response(bytes, { headers: { 'content-type': type } });
+    const { response, header } = await callImages(`/uploads/${file}`, accept('image/webp'), {}, origin);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(header?.format).toBe('webp');
+  });
+
+  it('still passes through bytes that are not the format the type names', async () => {
+    const png = await assetBytes('small/chelsea.png');
+    const origin = async () => new Response(png, { headers: { 'content-type': 'image/jpg' } });
+    const { bytes, note } = await callImages('/uploads/lying.jpg', accept('image/webp'), {}, origin);
+    expect(bytes).toEqual(png);
+    expect(note).toContain('not a decodable image');
+  });
+});
+
 describe('through the all-in-one Worker', () => {
   it('negotiates a demo image for Chromium', async () => {
     const response = await exports.default.fetch(new Request(`http://speedkit.test${image}`, accept('image/webp')));

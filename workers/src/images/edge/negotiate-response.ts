@@ -20,10 +20,18 @@ import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
 
-// A Map: the Content-Type is the origin's text, and an object literal would also answer `constructor` or `valueOf`.
-const formatOfMime: ReadonlyMap<string, ImageFormat> = new Map(
-  Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat]),
-);
+/**
+ * Image types an origin may send, with the non-standard names servers and upload tools still write (`image/jpg`,
+ * old Internet Explorer's `image/pjpeg` and `image/x-png`, kept in S3 metadata for years): browsers show those
+ * images, so they are negotiated too, and the bytes must still be of the named format. A Map: the Content-Type is
+ * the origin's text, and an object literal would also answer `constructor` or `valueOf`.
+ */
+const formatOfMime: ReadonlyMap<string, ImageFormat> = new Map([
+  ...Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat] as const),
+  ['image/jpg', 'jpeg'],
+  ['image/pjpeg', 'jpeg'],
+  ['image/x-png', 'png'],
+]);
 
 const gate = (config: ImagesConfig) =>
   transformGate({ maxConcurrent: config.maxConcurrentTransforms, maxQueued: config.maxQueuedTransforms });
