@@ -4,7 +4,8 @@
 // WebP (method 1, the Worker's rung, and method 4), what the lossy variants change (mean and largest channel error on
 // visible pixels), the encode time of lossless against lossy WebP in the same run (the ratio behind
 // `losslessWebpRung`), and what the Worker serves to a WebP-only browser and to one that also takes AVIF.
-// Writes bench/results/images-lossless.{csv,json}.
+// Writes bench/results/images-lossless.{csv,json}. `--extra DIR` adds every PNG of DIR (your own graphics) as kind
+// `extra`; those runs print the table and write nothing.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,15 @@ function channelError(a, b) {
   return { mean: count ? sum / count : 0, max };
 }
 
+const extraAt = process.argv.indexOf('--extra');
+const extraDir = extraAt > 0 ? process.argv[extraAt + 1] : undefined;
+if (extraAt > 0 && !extraDir) throw new Error('--extra needs a folder of PNG files');
 const sources = [
+  ...(extraDir
+    ? readdirSync(extraDir)
+        .filter((name) => name.endsWith('.png'))
+        .map((name) => ({ kind: 'extra', name, path: join(extraDir, name) }))
+    : []),
   ...readdirSync(graphicsDir)
     .filter((name) => name.endsWith('.png'))
     .map((name) => ({ kind: 'graphic', name, path: join(graphicsDir, name) })),
@@ -123,6 +132,7 @@ const inexact = rows.filter((row) => !row.losslessExact);
 if (inexact.length > 0)
   throw new Error(`lossless WebP changed pixels of ${inexact.map((row) => row.image).join(', ')}`);
 
+if (extraDir) process.exit(0);
 const resultsDir = join(repoRoot, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
 const header = Object.keys(rows[0] ?? {});

@@ -115,7 +115,7 @@ describe('negotiated graphics keep exact pixels when lossless pays', () => {
   });
 
   it('serves lossy when the lossless encode would pass the work budget', async () => {
-    // 0.24 MP: decode 70 + lossy WebP 138 ms fit in 400; with a lossless encode on top (442 ms) they do not.
+    // 0.24 MP: decode 70 + lossy WebP 138 ms fit in 400; with a lossless encode on top (484 ms) they do not.
     const { note, bytes } = await callImages(text, accept('image/webp'), { IMAGES_MAX_WORK_MS: '400' });
     expect(note).toBe('webp; encoded');
     expect(webpCoding(bytes)).toBe('VP8 ');

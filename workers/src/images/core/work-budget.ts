@@ -84,15 +84,15 @@ export const encoderLadders: Readonly<Record<TargetFormat, readonly EncoderRung[
 /**
  * Lossless WebP for graphics (core/lossless.ts), tried after the lossy encode it competes with. libwebp lossless
  * method 1 at quality 75 came within 2 % of method 4's bytes on the text and chart fixtures (5.7 vs 5.8 KB, 16.1 vs
- * 15.9 KB), and took 0.6–0.8 of method 4's time on screenshots. Its cost is 3.2× lossy method 4's
- * on the calibration scale above: the most measured on the graphics with method 1 was 3.1× (shop.png, a page around
- * a photo; text 0.49×, chart 0.81×), in `node bench/images/lossless.mjs` on 2026-11-28 (results in
- * bench/results/images-lossless.{csv,json}).
+ * 15.9 KB), and took 0.6–0.8 of method 4's time on screenshots. Its cost is 3.5× lossy method 4's on the
+ * calibration scale above: the most measured with method 1 on images the rule tries (repeat share ≥ 0.5) was 3.3×
+ * (a map and a product photo on white, both then served lossy; a page around a photo 3.1×, text 0.49×, a chart
+ * 0.81×), in `node bench/images/lossless.mjs` (and `--extra` on six unseen screenshots) on 2026-11-28.
  */
 export const losslessWebpRung: EncoderRung = {
   id: 'll',
   setting: { webpLossless: true, webpMethod: 1 },
-  encodeMsPerMegapixel: 1840,
+  encodeMsPerMegapixel: 2015,
 };
 
 const fullEffort = (target: TargetFormat): EncoderRung => {
