@@ -75,7 +75,7 @@ describe('negotiated graphics keep exact pixels when lossless pays', () => {
     expect(variant.data).toEqual(original.data);
     // The background AVIF gave way to the lossless WebP (lossy AVIF cost more than it), so WebP stays the answer.
     const second = await callImages(text, accept(chromiumAccept));
-    expect(second.note).toBe('webp; stored');
+    expect(second.note).toBe('webp; stored lossless');
     expect(webpCoding(second.bytes)).toBe('VP8L');
   });
 

@@ -67,7 +67,7 @@ export function checkSource(bytes: Uint8Array, header: ImageHeader, config: Imag
 }
 
 /** PNG always; WebP when its image is VP8L (alone, or inside VP8X), not VP8 with or without an alpha plane. */
-function isLossless(bytes: Uint8Array, format: CodecFormat): boolean {
+export function isLossless(bytes: Uint8Array, format: CodecFormat): boolean {
   if (format === 'png') return true;
   if (format !== 'webp') return false;
   let lossless = false;

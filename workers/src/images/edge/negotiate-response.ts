@@ -9,7 +9,7 @@ import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { isSharedResponse } from '../core/shared-source';
-import { checkSource, sourceKeyOptions } from '../core/source-checks';
+import { checkSource, isLossless, sourceKeyOptions } from '../core/source-checks';
 import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
@@ -237,7 +237,8 @@ const storedVariantResponse = (
     bytes,
     format: candidate.format,
     key,
-    note: `${candidate.format}; stored${settingNote(candidate)}`,
+    // A stored WebP of a graphic may be the lossless one (core/lossless.ts): say so, as the encoding request did.
+    note: `${candidate.format}; stored${candidate.format === 'webp' && isLossless(bytes, 'webp') ? ' lossless' : settingNote(candidate)}`,
     vary: true,
   });
 
