@@ -79,6 +79,14 @@ describe('negotiated graphics keep exact pixels when lossless pays', () => {
     expect(webpCoding(second.bytes)).toBe('VP8L');
   });
 
+  it('gives way to lossless WebP in sync AVIF mode too, in one request', async () => {
+    const sync = { IMAGES_AVIF_MODE: 'sync' };
+    const first = await callImages(text, accept(chromiumAccept), sync);
+    expect(first.note).toBe('webp; encoded lossless');
+    expect(webpCoding(first.bytes)).toBe('VP8L');
+    expect((await callImages(text, accept(chromiumAccept), sync)).note).toBe('webp; stored lossless');
+  });
+
   it('keeps a chart lossless for WebP and lets a much smaller lossy AVIF through', async () => {
     const chart = '/demo/images/graphics/chart.png';
     const first = await callImages(chart, accept(chromiumAccept));
