@@ -3,6 +3,7 @@ import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import type { Middleware } from '../shared/middleware';
 import { sha256Hex } from '../shared/sha256';
+import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
 import { encodeVerified } from './codec';
 import { type BinastConfig, readConfig } from './config';
@@ -62,6 +63,8 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
   const url = new URL(request.url);
   const store = env.VARIANTS;
   if (!store) return withVary(response, 'no store');
+  // A script meant for one visitor (per-user settings, a signed-in page's data) is neither stored nor looked up.
+  if (!isSharedResponse(request.headers, response.headers)) return withVary(response, 'private');
   const config = readConfig(env as unknown as Record<string, unknown>);
   let body: string | null = null;
   try {
@@ -71,7 +74,11 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
     // Without an ETag the body itself is the identity: read it once and keep serving that text.
     body = etag === null ? await response.text() : null;
     const original = body === null ? response : new Response(body, response);
-    const key = await variantKey(url.pathname, etag ?? (await sha256Hex(body ?? '')), config);
+    const key = await variantKey(
+      `${url.host}${url.pathname}${url.search}`,
+      etag ?? (await sha256Hex(body ?? '')),
+      config,
+    );
     const stored = await store.get(key);
     if (stored) {
       // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).

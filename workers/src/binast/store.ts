@@ -11,11 +11,12 @@ export const variantPrefix = (config: BinastConfig) =>
   `${config.layout}-f${layoutFormats[config.layout]}-lazy${config.lazyLevel}`;
 
 /**
- * Where an encoding lives in R2: identity of the source (its ETag plus path, because unrelated files can share an
- * mtime-based ETag, or a hash of the body when there is no ETag) under the variant's prefix.
+ * Where an encoding lives in R2: identity of the source (its ETag plus host, path and query, because unrelated files
+ * can share an mtime-based ETag, on one site or on two sites behind one deployment, or a hash of the body when there
+ * is no ETag) under the variant's prefix.
  */
-export async function variantKey(path: string, identity: string, config: BinastConfig): Promise<string> {
-  return `binast/${variantPrefix(config)}/${await sha256Hex(`${path}\n${identity}`)}`;
+export async function variantKey(location: string, identity: string, config: BinastConfig): Promise<string> {
+  return `binast/${variantPrefix(config)}/${await sha256Hex(`${location}\n${identity}`)}`;
 }
 
 /** Marks a source the encoder rejected, so later requests do not parse it again. */

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Pixels } from '../../src/images/core/pixels';
-import { isSharedResponse } from '../../src/images/core/shared-source';
 import { decode, encode } from '../../src/images/edge/codecs';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
+import { isSharedResponse } from '../../src/shared/shared-cache';
 import { callImages, clearVariants } from './helpers';
 
 /** A flat colour swatch, 64×64: two swatches of different colours encode to PNGs of the same byte length. */

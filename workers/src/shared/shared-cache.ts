@@ -1,9 +1,9 @@
-// Whether an origin response may name its stored variants by URL and ETag, which lets a later request for the same
-// URL be answered from the store without its body being read. A response meant for one visitor (RFC 9111 §3, §3.5:
-// `private`, `no-store`, or a reply to an `Authorization` request without `public`, `s-maxage` or `must-revalidate`;
-// cookies do not count, as for any shared cache, or no image of a site with analytics cookies would) may differ from the
-// next visitor's under the same URL and an ETag that only counts mtime and size, so its variants are named by a hash
-// of its bytes instead: a visitor can then only ever get the variant of bytes the origin sent them.
+// Whether an origin response may be stored for other visitors under its URL and validators (RFC 9111 §3, §3.5): not
+// `private`, not `no-store`, and not a reply to an `Authorization` request unless it says `public`, `s-maxage` or
+// `must-revalidate`. Cookies do not count, as for any shared cache, or no image or script of a site with analytics
+// cookies would be. A response meant for one visitor may differ from the next visitor's under the same URL and an
+// ETag that only counts mtime and size, so the content Workers never answer another visitor from what it left:
+// images name its variants by a hash of its bytes, BinaryAST serves it as JavaScript without storing an encoding.
 
 const directives = (value: string | null) =>
   new Set(
