@@ -260,7 +260,9 @@ test("a slow link's first view remembers the link and fetches the decoder after 
   request,
 }) => {
   test.setTimeout(180_000);
-  await primeBinast(request, libraryPaths);
+  // The new deploy below serves the same files at `?v=2`: encodings are keyed by the full URL, so it has its own,
+  // encoded by its first BinaryAST requests (here before the views, as a first visitor after a deploy would).
+  await primeBinast(request, [...libraryPaths, ...libraryPaths.map((path) => `${path}?v=2`)]);
   const errors = pageErrors(page);
   const reference = await plainRender(page);
   const cdp = await page.context().newCDPSession(page);
