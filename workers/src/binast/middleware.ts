@@ -82,12 +82,12 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
     const stored = await store.get(key);
     if (stored) {
       // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
-      ctx.waitUntil(storeHintIfMissing(store, hintKey(url.pathname, config), key, original));
+      ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
       return binastResponse(stored, original, key);
     }
     if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
     const source = body ?? (await original.clone().text());
-    ctx.waitUntil(encodeAndStore(store, key, source, url.pathname, config));
+    ctx.waitUntil(encodeAndStore(store, key, source, url, config));
     return withVary(original, 'miss; encoding');
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
@@ -127,9 +127,10 @@ async function encodeAndStore(
   store: R2Bucket,
   key: string,
   source: string,
-  path: string,
+  url: URL,
   config: BinastConfig,
 ): Promise<void> {
+  const path = url.pathname;
   const sourceUtf8 = new TextEncoder().encode(source);
   const sourceBytes = sourceUtf8.length;
   if (sourceBytes > config.maxSourceBytes) {
@@ -151,5 +152,5 @@ async function encodeAndStore(
     customMetadata: { sourceBytes: String(sourceBytes), encodeMs: (performance.now() - startMs).toFixed(1) },
   });
   // The loader's cost model reads both wire sizes from the page (size-hint.ts).
-  await store.put(hintKey(path, config), formatHint(await gzipBytes(sourceUtf8), await gzipBytes(bytes)));
+  await store.put(hintKey(url, config), formatHint(await gzipBytes(sourceUtf8), await gzipBytes(bytes)));
 }

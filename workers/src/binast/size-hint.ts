@@ -28,8 +28,12 @@ import { variantPrefix } from './store';
  * `data-binast-fetch` with that URL, which the loader fetches instead of asking by `Accept`.
  */
 
-/** Where the hint for a script path lives in R2, per layout, format number and lazy level like the encodings. */
-export const hintKey = (path: string, config: BinastConfig) => `binast-hint/${variantPrefix(config)}${path}`;
+/**
+ * Where the hint for a script lives in R2, per layout, format number and lazy level like the encodings, and per host
+ * and path: two sites behind one deployment can each have an `/app.js` of their own.
+ */
+export const hintKey = (url: URL, config: BinastConfig) =>
+  `binast-hint/${variantPrefix(config)}/${url.host}${url.pathname}`;
 
 /** Bytes after gzip (CompressionStream, the runtime's default level): what a compressing CDN sends, for both formats. */
 export async function gzipBytes(bytes: Uint8Array): Promise<number> {
@@ -121,7 +125,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   );
   /** The stored size hint of a script, else null (not encoded yet). */
   const storedHint = async (url: URL) => {
-    const stored = await store.get(hintKey(url.pathname, config));
+    const stored = await store.get(hintKey(url, config));
     return stored && parseHint(await stored.text());
   };
   try {

@@ -2,7 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeScript } from '../../src/binast/codec';
+import { defaultConfig } from '../../src/binast/config';
 import { binastMiddleware } from '../../src/binast/middleware';
+import { hintKey } from '../../src/binast/size-hint';
 import { binastAccept, clearVariants } from './helpers';
 
 beforeEach(clearVariants);
@@ -37,6 +39,13 @@ describe('BinaryAST encodings belong to their host, path and query', () => {
     // The blog's script has the same path, ETag and size: it must be encoded for itself, not served the shop's.
     expect((await get('https://blog.example/app.js')).note).toBe('miss; encoding');
     expect(decodeScript((await get('https://blog.example/app.js')).bytes)).toBe('var site="blog";');
+  });
+
+  it('keeps each site’s size hint for the loader apart too', async () => {
+    await get('https://shop.example/app.js');
+    const hint = (url: string) => env.VARIANTS?.get(hintKey(new URL(url), defaultConfig));
+    expect(await hint('https://shop.example/app.js')).not.toBeNull();
+    expect(await hint('https://blog.example/app.js')).toBeNull();
   });
 
   it('keys a cache-busting query apart from the plain URL', async () => {
