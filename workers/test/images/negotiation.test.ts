@@ -153,6 +153,24 @@ describe('Accept negotiation passes the original through when in doubt', () => {
     expect(html.response.headers.get('content-type')).toContain('text/html');
   });
 
+  it('answers HEAD with the stored variant’s headers once the source is known, as a GET would be answered', async () => {
+    const sync = { IMAGES_AVIF_MODE: 'sync' };
+    const bytes = await assetBytes('small/chelsea.jpg');
+    // An origin as nginx answers: ETag and Content-Length on GET and HEAD alike.
+    const origin = async (request: Request) =>
+      new Response(request.method === 'HEAD' ? null : bytes, {
+        headers: { 'content-type': 'image/jpeg', etag: '"head-1"', 'content-length': String(bytes.byteLength) },
+      });
+    const get = await callImages('/head/chelsea.jpg', accept(chromiumAccept), sync, origin);
+    expect(get.header?.format).toBe('avif');
+    const headRequest = { method: 'HEAD', headers: { accept: chromiumAccept } };
+    const head = await callImages('/head/chelsea.jpg', headRequest, sync, origin);
+    expect(head.response.headers.get('content-type')).toBe('image/avif');
+    expect(head.response.headers.get('content-length')).toBe(String(get.bytes.byteLength));
+    expect(head.response.headers.get('etag')).toBe(get.response.headers.get('etag'));
+    expect(head.bytes.byteLength).toBe(0);
+  });
+
   it('answers HEAD with the original headers and Vary: Accept', async () => {
     const { response, bytes } = await callImages(image, { method: 'HEAD', headers: { accept: chromiumAccept } });
     expect(response.headers.get('content-type')).toBe('image/jpeg');

@@ -65,12 +65,17 @@ export async function negotiateImage(
   const sourceFormat = negotiableFormat(request, response, config);
   if (!sourceFormat) return response;
   const formats = acceptableFormats(parseAccept(request.headers.get('accept')), sourceFormat, config.formats);
-  if (formats.length === 0 || request.method === 'HEAD' || response.headers.has('content-encoding')) {
-    return withVaryOnAccept(response);
+  if (formats.length === 0 || response.headers.has('content-encoding')) return withVaryOnAccept(response);
+  if (config.engine === 'cloudflare') {
+    return request.method === 'HEAD'
+      ? withVaryOnAccept(response)
+      : negotiateOnCloudflare(request, response, formats[0] ?? 'webp');
   }
-  if (config.engine === 'cloudflare') return negotiateOnCloudflare(request, response, formats[0] ?? 'webp');
   const stored = await storedVariantOfKnownSource(request, response, formats, context);
   if (stored) return stored;
+  // A HEAD gets the headers a GET would get when the variant is stored (above); otherwise the original's, since
+  // finding out what a GET would get could cost a full encode.
+  if (request.method === 'HEAD') return withVaryOnAccept(response);
   const bytes = await readLimited(response.clone(), config.maxInputBytes);
   if (!bytes) return originalResponse(request, response, null, `over ${config.maxInputBytes} bytes`, true);
   const header = readImageHeader(bytes);
