@@ -17,7 +17,10 @@ export const imagesMiddleware: Middleware = async (request, env, ctx, next) => {
   if (url.pathname.startsWith(urlApiPrefix)) {
     const network = (source: Request) => fetch(source);
     try {
-      return await handleUrlApi(request, { config, bucket, ctx, fetchers: { own: next, network } });
+      const served = await handleUrlApi(request, { config, bucket, ctx, fetchers: { own: next, network } });
+      // The source is fetched without the visitor's validators; an original served in place of a variant answers
+      // them here by its ETag, as a variant does (variantResponse).
+      return answerByEtag(request, served);
     } catch (error) {
       // Every expected failure is handled inside (4xx JSON or the original); reaching this is a bug: say so.
       console.error(`images: URL API failed unexpectedly: ${String(error)}`);
@@ -37,6 +40,15 @@ export const imagesMiddleware: Middleware = async (request, env, ctx, next) => {
   return judged ? answerConditions(request, response, served) : served;
 };
 
+/** A 304 when the client already holds `served` by its ETag (the weak comparison of If-None-Match). */
+async function answerByEtag(request: Request, served: Response): Promise<Response> {
+  if (served.status !== 200 || !etagMatches(request.headers.get('if-none-match'), served.headers.get('etag'))) {
+    return served;
+  }
+  await served.body?.cancel();
+  return notModified(served, ['x-speedkit-image']);
+}
+
 /**
  * The conditions the origin did not see, judged against what is served. The original (the origin's ETag kept) by
  * RFC 9110 as the origin would have; a variant or a `cf.image` answer by its own ETag only, never by a date, since
@@ -46,8 +58,8 @@ async function answerConditions(request: Request, origin: Response, served: Resp
   if (served.status !== 200) return served;
   const etag = served.headers.get('etag');
   const isOriginal = etag === origin.headers.get('etag');
-  const fresh = isOriginal ? isNotModified(request, served) : etagMatches(request.headers.get('if-none-match'), etag);
-  if (!fresh) return served;
+  if (!isOriginal) return answerByEtag(request, served);
+  if (!isNotModified(request, served)) return served;
   await served.body?.cancel();
   return notModified(served, ['x-speedkit-image']);
 }

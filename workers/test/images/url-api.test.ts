@@ -56,6 +56,19 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(explicit.header).toMatchObject({ format: 'png', width: 96, height: 64 });
   });
 
+  it('answers If-None-Match with 304 for an original served in place of a variant, as for a variant', async () => {
+    const source = 'demo/images/small/coffee-q5.jpg';
+    const first = await api('f=auto', source, { headers: { accept: 'image/webp' } });
+    const etag = first.response.headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    const again = await api('f=auto', source, { headers: { accept: 'image/webp', 'if-none-match': etag } });
+    expect(again.response.status).toBe(304);
+    expect(again.bytes.byteLength).toBe(0);
+    const variant = await api('w=32,f=webp');
+    const variantEtag = variant.response.headers.get('etag') ?? '';
+    expect((await api('w=32,f=webp', small, { headers: { 'if-none-match': variantEtag } })).response.status).toBe(304);
+  });
+
   it('format=baseline-jpeg writes a sequential JPEG, jpeg a progressive one', async () => {
     const baseline = (await api('w=32,f=baseline-jpeg')).bytes;
     const progressive = (await api('w=32,f=jpeg')).bytes;
