@@ -235,8 +235,9 @@ describe('an image whose full-effort encode is over the work budget (the Speed P
 describe('a repeat request for a source this isolate has read (same ETag and Content-Length)', () => {
   const sync = { IMAGES_AVIF_MODE: 'sync' };
   /** An origin serving `bytes` under `etag` that counts how often its body is read (nothing is pulled unasked). */
-  function countingOrigin(bytes: Uint8Array, etag: string) {
+  function countingOrigin(bytes: Uint8Array, etag: string, declaresLength = true) {
     const origin = { reads: 0 };
+    const length: Record<string, string> = declaresLength ? { 'content-length': String(bytes.byteLength) } : {};
     const next = async () =>
       new Response(
         new ReadableStream(
@@ -249,7 +250,7 @@ describe('a repeat request for a source this isolate has read (same ETag and Con
           },
           { highWaterMark: 0 },
         ),
-        { headers: { 'content-type': 'image/jpeg', etag, 'content-length': String(bytes.byteLength) } },
+        { headers: { 'content-type': 'image/jpeg', etag, ...length } },
       );
     return { origin, next };
   }
@@ -265,6 +266,14 @@ describe('a repeat request for a source this isolate has read (same ETag and Con
       reads: readsAfterFirst,
       same: true,
     });
+  });
+
+  it('does so for a source sent without Content-Length too (chunked, or the static assets binding)', async () => {
+    const { origin, next } = countingOrigin(await assetBytes('small/chelsea.jpg'), '"chelsea-chunked"', false);
+    expect((await callImages(image, accept('image/webp'), sync, next)).note).toBe('webp; encoded');
+    const readsAfterFirst = origin.reads;
+    const second = await callImages(image, accept('image/webp'), sync, next);
+    expect({ note: second.note, reads: origin.reads }).toEqual({ note: 'webp; stored', reads: readsAfterFirst });
   });
 
   it('reads and converts the source again when its ETag changed', async () => {

@@ -15,15 +15,15 @@ const maxEntries = 1000;
 const checks = new Map<string, KnownSource>();
 
 /**
- * A source's identity from its URL and the origin's headers alone (URL, ETag, Content-Length), the identity
- * `sourceIdentity` gives the same response once its body is read, so both name the same stored variants. Null without
- * an ETag or a plain decimal Content-Length (a compressed or chunked body cannot be matched without reading it).
+ * A source's identity from its URL and the origin's headers alone (URL, ETag, Content-Length when there is one), the
+ * identity `sourceIdentity` gives the same response once its body is read, so both name the same stored variants.
+ * Null without an ETag, or with a Content-Length that is not a plain decimal.
  */
 export function headerIdentity(url: string, headers: Headers): string | null {
   const etag = headers.get('etag');
-  const length = headers.get('content-length')?.trim() ?? '';
-  if (!etag || !/^\d{1,15}$/.test(length)) return null;
-  return etagIdentity(url, etag, Number(length));
+  const length = headers.get('content-length')?.trim() ?? null;
+  if (!etag || (length !== null && !/^\d{1,15}$/.test(length))) return null;
+  return etagIdentity(url, etag, length === null ? null : Number(length));
 }
 
 /** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */

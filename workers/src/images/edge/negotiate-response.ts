@@ -88,7 +88,7 @@ export async function negotiateImage(
   if (!checked.ok) return pass(checked.reason);
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
-  // Remembered only when the headers name this very body (Content-Length was the length actually read).
+  // Remembered only when the headers name this very body (a declared Content-Length was the length actually read).
   const identity = sharedIdentity(request, response);
   if (identity && identity === (await negotiatedIdentity(request, response, bytes))) {
     rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
@@ -154,7 +154,8 @@ const sharedIdentity = (request: Request, response: Response) =>
 /** The source's identity once its body is read: by URL and ETag when shared, else by a hash of the bytes. */
 const negotiatedIdentity = (request: Request, response: Response, bytes: Uint8Array) => {
   const shared = isSharedResponse(request.headers, response.headers);
-  return sourceIdentity(request.url, shared ? response.headers.get('etag') : null, bytes);
+  const etag = shared ? response.headers.get('etag') : null;
+  return sourceIdentity(request.url, etag, bytes, response.headers.has('content-length'));
 };
 
 /**

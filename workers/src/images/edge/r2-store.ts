@@ -12,15 +12,22 @@ export type StoredVariant = { readonly kind: 'variant'; readonly bytes: Uint8Arr
  * size, Express's its size and mtime, so two images of one deploy with the same byte length (flat icons, colour
  * swatches) can share one, and without the URL one image's variant was served for the other.
  */
-export const etagIdentity = (url: string, etag: string, byteLength: number) =>
+export const etagIdentity = (url: string, etag: string, byteLength: number | null) =>
   `etag:${JSON.stringify([url, etag, byteLength])}`;
 
 /**
  * Identifies a source version: its URL, ETag and length when the origin sends an ETag (so the key is known before
- * the body is read), otherwise a SHA-256 of the bytes (which names the content wherever it is served from).
+ * the body is read), otherwise a SHA-256 of the bytes (which names the content wherever it is served from). The
+ * length is left out for a response that declared none (`lengthDeclared` false: a chunked body, or the static assets
+ * binding, which sends no Content-Length), so the identity its headers give is the same before and after reading.
  */
-export async function sourceIdentity(url: string, etag: string | null, bytes: Uint8Array): Promise<string> {
-  if (etag) return etagIdentity(url, etag, bytes.byteLength);
+export async function sourceIdentity(
+  url: string,
+  etag: string | null,
+  bytes: Uint8Array,
+  lengthDeclared = true,
+): Promise<string> {
+  if (etag) return etagIdentity(url, etag, lengthDeclared ? bytes.byteLength : null);
   return `sha256:${await sha256Hex(bytes)}`;
 }
 
