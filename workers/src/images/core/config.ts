@@ -59,6 +59,10 @@ export interface ImagesConfig {
   readonly maxJpegMarkers: number;
 }
 
+/** Whether a path is under one of `IMAGES_ROUTES`, whose image responses are negotiated. */
+export const onImageRoute = (pathname: string, config: ImagesConfig) =>
+  config.routes.some((route) => pathname.startsWith(route));
+
 export const defaultConfig: ImagesConfig = {
   origin: null,
   allowedOrigins: [],

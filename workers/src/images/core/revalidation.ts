@@ -6,7 +6,7 @@
 // condition is judged against what the Worker serves (the variant's own ETag, or the original's validators).
 import { parseAccept } from '../../shared/accept';
 import { acceptableFormats } from './choose-format';
-import type { ImagesConfig } from './config';
+import { type ImagesConfig, onImageRoute } from './config';
 
 /**
  * `Sec-Fetch-Dest` values of requests that may be negotiated: `<img>`, CSS images and `image-set` (`image`),
@@ -30,7 +30,7 @@ export function judgesConditions(request: RevalidationRequest, config: ImagesCon
   const { headers } = request;
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   if (!headers.get('if-none-match') && !headers.get('if-modified-since')) return false;
-  if (!config.routes.some((route) => request.pathname.startsWith(route))) return false;
+  if (!onImageRoute(request.pathname, config)) return false;
   const destination = headers.get('sec-fetch-dest');
   if (destination !== null && !imageDestinations.has(destination.toLowerCase())) return false;
   // JPEG can become either modern format: a client that would get neither for it gets none for any source.

@@ -4,7 +4,7 @@ import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
 import { isSharedResponse } from '../../shared/shared-cache';
 import { acceptableFormats } from '../core/choose-format';
-import type { ImagesConfig } from '../core/config';
+import { type ImagesConfig, onImageRoute } from '../core/config';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
@@ -171,7 +171,7 @@ function negotiableFormat(request: Request, response: Response, config: ImagesCo
     request.headers.has('range') ||
     response.status !== 200 ||
     !sourceFormat ||
-    !config.routes.some((route) => pathname.startsWith(route)) ||
+    !onImageRoute(pathname, config) ||
     /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
   ) {
     return null;
@@ -200,6 +200,8 @@ interface Candidate {
   readonly rung: EncoderRung;
   /** The full-effort setting was over the budget; `rung` is a faster one. */
   readonly reduced: boolean;
+  /** The estimated encode time at `rung`, which a lossless encode competing with this one must fit beside. */
+  readonly encodeMs: number;
 }
 
 /**
@@ -215,7 +217,7 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
     // Same pixels out as in: the estimate is a decode plus one encode, no resize.
     const shape = { source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format };
     const plan = planEncode(shape, config.maxWorkMs);
-    if (plan.ok) candidates.push({ format, rung: plan.rung, reduced: plan.reduced });
+    if (plan.ok) candidates.push({ format, rung: plan.rung, reduced: plan.reduced, encodeMs: plan.estimate.encodeMs });
   }
   return candidates;
 }
@@ -374,11 +376,7 @@ async function encodeNegotiated(work: Work, candidate: Candidate): Promise<Encod
     setting,
     source.profile,
   );
-  const competitorEncodeMs = estimateWork(
-    { source: source.header, resized: false, output: source.header, target: candidate.format },
-    candidate.rung,
-  ).encodeMs;
-  const lossless = await work.lossless(competitorEncodeMs);
+  const lossless = await work.lossless(candidate.encodeMs);
   if (!lossless || !losslessWins(lossless.bytes.byteLength, lossy.byteLength)) return { bytes: lossy, lossless: false };
   return candidate.format === 'webp' && lossless.kind === 'webp' ? { bytes: lossless.bytes, lossless: true } : null;
 }
