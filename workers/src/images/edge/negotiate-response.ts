@@ -5,6 +5,7 @@ import { readImageHeader } from '../../shared/image-header/whole-file';
 import { isSharedResponse } from '../../shared/shared-cache';
 import { acceptableFormats } from '../core/choose-format';
 import { type ImagesConfig, onImageRoute } from '../core/config';
+import { allowsVariant } from '../core/disposition';
 import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
@@ -160,7 +161,7 @@ const negotiatedIdentity = (request: Request, response: Response, bytes: Uint8Ar
 
 /**
  * The source's format when this response may be negotiated: a plain 200 GET/HEAD image on a configured route, no
- * range request, no `no-transform`; null to pass it through untouched.
+ * range request, no `no-transform`, not a download (core/disposition.ts); null to pass it through untouched.
  */
 function negotiableFormat(request: Request, response: Response, config: ImagesConfig): ImageFormat | null {
   const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -172,7 +173,8 @@ function negotiableFormat(request: Request, response: Response, config: ImagesCo
     response.status !== 200 ||
     !sourceFormat ||
     !onImageRoute(pathname, config) ||
-    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
+    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '') ||
+    !allowsVariant(response.headers.get('content-disposition'))
   ) {
     return null;
   }

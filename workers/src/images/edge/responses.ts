@@ -1,5 +1,6 @@
 import { etagMatches } from '../../shared/conditional';
 import { addVary } from '../../shared/vary';
+import { variantDisposition } from '../core/disposition';
 import { type ImageFormat, mimeTypes } from '../core/formats';
 
 /**
@@ -54,6 +55,8 @@ export function variantResponse(request: Request, originHeaders: Headers, varian
   const headers = new Headers(originHeaders);
   for (const name of representationHeaders) headers.delete(name);
   headers.set('content-type', mimeTypes[variant.format]);
+  const disposition = variantDisposition(originHeaders.get('content-disposition'), variant.format);
+  if (disposition) headers.set('content-disposition', disposition);
   headers.set('content-length', String(variant.bytes.byteLength));
   const etag = `"${variant.key
     .replace(/^images\/v1\//, '')
