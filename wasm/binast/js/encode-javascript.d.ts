@@ -20,5 +20,9 @@ export interface EncodeOptions {
 /** The wire format number each layout writes after the BINJS magic (the context layout's changes with its models). */
 export declare const layoutFormats: { readonly multipart: 1; readonly optimised: 2; readonly context: 7 };
 export declare function parseJavaScript(source: string, sourceType?: 'script' | 'module'): Program;
+export declare function parseForPath(
+  source: string,
+  path: string,
+): { program: Program; sourceType: 'script' | 'module' };
 export declare function encodeJavaScript(source: string, options?: EncodeOptions): Uint8Array;
 export declare function encodeProgram(ast: Program, options?: Omit<EncodeOptions, 'sourceType'>): Uint8Array;

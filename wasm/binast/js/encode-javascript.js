@@ -22,6 +22,26 @@ export function parseJavaScript(source, sourceType = 'script') {
 }
 
 /**
+ * Parses a script as the Worker and `binast prebuild` encode it: a `.mjs` path, or a `.js` file that only parses as
+ * a module (import/export), is a module. Throws the script parse's SyntaxError when neither parses.
+ * @param {string} source
+ * @param {string} path
+ * @returns {{ program: import('acorn').Program, sourceType: 'script' | 'module' }}
+ */
+export function parseForPath(source, path) {
+  if (path.endsWith('.mjs')) return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
+  try {
+    return { program: parseJavaScript(source, 'script'), sourceType: 'script' };
+  } catch (scriptError) {
+    try {
+      return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
+    } catch {
+      throw scriptError;
+    }
+  }
+}
+
+/**
  * Encodes JavaScript source as BinaryAST.
  * @param {string} source
  * @param {import('./encode-javascript').EncodeOptions} [options]

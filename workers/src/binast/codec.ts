@@ -1,8 +1,7 @@
-import { encodeProgram, parseJavaScript } from '@speedkit/binast';
-import { firstDifference } from '@speedkit/binast/ast-equal';
+import { encodeProgram, parseForPath } from '@speedkit/binast';
+import { verifyEncoding } from '@speedkit/binast/verify';
 import { __wbg_reset_state, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 import wasmModule from '@speedkit/binast/wasm/binast_bg.wasm';
-import type { Program } from 'acorn';
 import type { BinastConfig } from './config';
 
 let initialised = false;
@@ -36,35 +35,12 @@ export function withBinastWasm<T>(work: () => T): T {
   }
 }
 
-/** A source parsed the way it will be encoded. */
-interface Parsed {
-  readonly program: Program;
-  readonly sourceType: 'script' | 'module';
-}
-
-/**
- * Parses a script as the encoder will: a `.mjs` path, or a `.js` file that only parses as a module
- * (import/export), is a module. Throws acorn's SyntaxError.
- */
-function parseSource(source: string, path: string): Parsed {
-  if (path.endsWith('.mjs')) return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
-  try {
-    return { program: parseJavaScript(source, 'script'), sourceType: 'script' };
-  } catch (scriptError) {
-    try {
-      return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
-    } catch {
-      throw scriptError;
-    }
-  }
-}
-
 /**
  * Encodes a script with the deployment's layout and lazy level. Throws on syntax errors and on trees nested
  * deeper than the crate allows (an Error, never a trap).
  */
 export function encodeScript(source: string, path: string, config: BinastConfig): Uint8Array {
-  const { program } = parseSource(source, path);
+  const { program } = parseForPath(source, path);
   return withBinastWasm(() => encodeProgram(program, { layout: config.layout, lazyLevel: config.lazyLevel }));
 }
 
@@ -74,26 +50,22 @@ export function encodeScript(source: string, path: string, config: BinastConfig)
  * regeneration bug must cost a cache miss, never a broken page. Throws when they differ.
  */
 export function encodeVerified(source: string, path: string, config: BinastConfig): Uint8Array {
-  const { program, sourceType } = parseSource(source, path);
+  const { program, sourceType } = parseForPath(source, path);
   const bytes = withBinastWasm(() => encodeProgram(program, { layout: config.layout, lazyLevel: config.lazyLevel }));
-  verifyEncoding(program, sourceType, bytes);
+  verifyEncoding(program, sourceType, bytes, decodeScript);
   return bytes;
-}
-
-/** Throws unless `bytes` decodes to JavaScript that parses to `program`. */
-export function verifyEncoding(program: Program, sourceType: 'script' | 'module', bytes: Uint8Array): void {
-  const regenerated = decodeScript(bytes);
-  let reparsed: Program;
-  try {
-    reparsed = parseJavaScript(regenerated, sourceType);
-  } catch (error) {
-    throw new Error(`encoding regenerates JavaScript that does not parse: ${String(error)}`);
-  }
-  const difference = firstDifference(program, reparsed);
-  if (difference !== null) throw new Error(`encoding regenerates a different program, first at ${difference}`);
 }
 
 /** BinaryAST -> JavaScript in the Worker (the pre-store check, tests and diagnostics). */
 export function decodeScript(bytes: Uint8Array): string {
   return withBinastWasm(() => decodeToJavaScript(bytes));
+}
+
+/**
+ * Checks an encoding made elsewhere (a prebuilt file) as this Worker checks its own: the source, parsed as the
+ * encoder would, must be the program the encoding regenerates. Throws when it is not (or the source does not parse).
+ */
+export function verifyForeignEncoding(source: string, path: string, bytes: Uint8Array): void {
+  const { program, sourceType } = parseForPath(source, path);
+  verifyEncoding(program, sourceType, bytes, decodeScript);
 }

@@ -7,6 +7,7 @@ import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
 import { encodeVerified } from './codec';
 import { type BinastConfig, readConfig } from './config';
+import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
 import { failureKey, variantKey } from './store';
 
@@ -53,12 +54,18 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
     return isScript ? withVary(response, 'not requested') : response;
   }
   // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
-  const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)));
+  const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)), next);
   return isNotModified(request, served) ? notModified(served, ['x-speedkit-binast']) : served;
 };
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
-async function negotiate(request: Request, env: Env, ctx: ExecutionContext, response: Response): Promise<Response> {
+async function negotiate(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  response: Response,
+  origin: (request: Request) => Promise<Response>,
+): Promise<Response> {
   if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return response;
   const url = new URL(request.url);
   const store = env.VARIANTS;
@@ -66,17 +73,17 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
   // A script meant for one visitor (per-user settings, a signed-in page's data) is neither stored nor looked up.
   if (!isSharedResponse(request.headers, response.headers)) return withVary(response, 'private');
   const config = readConfig(env as unknown as Record<string, unknown>);
-  let body: string | null = null;
+  let body: Uint8Array | null = null;
   try {
     const declaredBytes = Number(response.headers.get('content-length') ?? 0);
-    if (declaredBytes > config.maxSourceBytes) return withVary(response, 'too large');
+    if (declaredBytes > largestServed(config)) return withVary(response, 'too large');
     const etag = response.headers.get('etag');
-    // Without an ETag the body itself is the identity: read it once and keep serving that text.
-    body = etag === null ? await response.text() : null;
+    // Without an ETag the body itself is the identity: read it once and keep serving those bytes.
+    body = etag === null ? new Uint8Array(await response.arrayBuffer()) : null;
     const original = body === null ? response : new Response(body, response);
     const key = await variantKey(
       `${url.host}${url.pathname}${url.search}`,
-      etag ?? (await sha256Hex(body ?? '')),
+      etag ?? (await sha256Hex(body ?? new Uint8Array())),
       config,
     );
     const stored = await store.get(key);
@@ -86,14 +93,18 @@ async function negotiate(request: Request, env: Env, ctx: ExecutionContext, resp
       return binastResponse(stored, original, key);
     }
     if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
-    const source = body ?? (await original.clone().text());
-    ctx.waitUntil(encodeAndStore(store, key, source, url, config));
+    const source = body ?? new Uint8Array(await original.clone().arrayBuffer());
+    ctx.waitUntil(storeEncoding(store, key, source, url, config, origin));
     return withVary(original, 'miss; encoding');
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
     return withVary(body === null ? response : new Response(body, response), 'error');
   }
 }
+
+/** The largest script that may become BinaryAST: one this Worker encodes, or one a trusted prebuilt file covers. */
+const largestServed = (config: BinastConfig) =>
+  config.prebuilt === 'trust' ? Math.max(config.maxSourceBytes, config.maxPrebuiltBytes) : config.maxSourceBytes;
 
 function binastResponse(stored: R2ObjectBody, original: Response, key: string): Response {
   const headers = new Headers({
@@ -123,34 +134,48 @@ async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, or
   }
 }
 
-async function encodeAndStore(
+/**
+ * Stores the encoding of `source` under `key`, with its size hint: the prebuilt file beside the script when there is
+ * a usable one (prebuilt.ts), else one made and checked here; a failure marker when neither can be had.
+ */
+async function storeEncoding(
   store: R2Bucket,
   key: string,
-  source: string,
+  source: Uint8Array,
   url: URL,
   config: BinastConfig,
+  origin: (request: Request) => Promise<Response>,
 ): Promise<void> {
   const path = url.pathname;
-  const sourceUtf8 = new TextEncoder().encode(source);
-  const sourceBytes = sourceUtf8.length;
-  if (sourceBytes > config.maxSourceBytes) {
-    console.warn(`binast: ${path} is ${sourceBytes} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`);
+  const startMs = performance.now();
+  const prebuilt = await prebuiltEncoding(url, source, config, origin);
+  if (!prebuilt.ok && config.prebuilt !== 'off') console.log(`binast: ${path} encoded here: ${prebuilt.reason}`);
+  let bytes: Uint8Array;
+  if (prebuilt.ok) {
+    bytes = prebuilt.bytes;
+  } else if (source.byteLength > config.maxSourceBytes) {
+    console.warn(
+      `binast: ${path} is ${source.byteLength} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`,
+    );
     await store.put(failureKey(key), `over ${config.maxSourceBytes} bytes`);
     return;
-  }
-  const startMs = performance.now();
-  let bytes: Uint8Array;
-  try {
-    bytes = encodeVerified(source, path, config);
-  } catch (error) {
-    console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
-    await store.put(failureKey(key), String(error).slice(0, 500));
-    return;
+  } else {
+    try {
+      bytes = encodeVerified(new TextDecoder().decode(source), path, config);
+    } catch (error) {
+      console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
+      await store.put(failureKey(key), String(error).slice(0, 500));
+      return;
+    }
   }
   await store.put(key, bytes, {
     httpMetadata: { contentType: binastMediaType },
-    customMetadata: { sourceBytes: String(sourceBytes), encodeMs: (performance.now() - startMs).toFixed(1) },
+    customMetadata: {
+      sourceBytes: String(source.byteLength),
+      encodeMs: (performance.now() - startMs).toFixed(1),
+      origin: prebuilt.ok ? 'prebuilt' : 'encoded',
+    },
   });
   // The loader's cost model reads both wire sizes from the page (size-hint.ts).
-  await store.put(hintKey(url, config), formatHint(await gzipBytes(sourceUtf8), await gzipBytes(bytes)));
+  await store.put(hintKey(url, config), formatHint(await gzipBytes(source), await gzipBytes(bytes)));
 }

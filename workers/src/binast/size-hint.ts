@@ -19,7 +19,7 @@ import { variantPrefix } from './store';
 /**
  * The size hint the loader's cost model reads (packages/binast-loader/src/model.ts): how many bytes a script takes
  * on the wire as JavaScript and as BinaryAST, both gzipped the same way, so the model sees the real ratio of
- * whatever format the Worker ships. Written next to each encoding (`encodeAndStore`) and put on the page as
+ * whatever format the Worker ships. Written next to each encoding (`storeEncoding`) and put on the page as
  * `data-binast-size="<js bytes> <binast bytes>"` on each `<script type="binast">` / `"binast-module"`, followed by the
  * link speed (Mbit/s) the visitor's earlier view measured when its cookie says so (`readVisitor`), `1` when its
  * decoder is cached (`visitorHint`). A script an earlier view ran plain (`ranPlainBefore`) is given to the page plain:

@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { firstDifference } from '@speedkit/binast/ast-equal';
+import { verifyEncoding } from '@speedkit/binast/verify';
 import { parse } from 'acorn';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeScript, encodeScript, verifyEncoding, wasmResets, withBinastWasm } from '../../src/binast/codec';
+import { decodeScript, encodeScript, wasmResets, withBinastWasm } from '../../src/binast/codec';
 import { defaultConfig } from '../../src/binast/config';
 import { binastAccept, callBinast, clearVariants } from './helpers';
 
@@ -70,9 +71,11 @@ describe('a hostile script costs only itself', () => {
   it('refuses an encoding that decodes to a different program', () => {
     const program = parseScript('var a = 1 + 2;');
     const other = encodeScript('var a = 1 - 2;', '/a.js', defaultConfig);
-    expect(() => verifyEncoding(program, 'script', other)).toThrow(/different program, first at \$\.body\[0\]/);
+    expect(() => verifyEncoding(program, 'script', other, decodeScript)).toThrow(
+      /different program, first at \$\.body\[0\]/,
+    );
     const same = encodeScript('var a = 1 + 2;', '/a.js', defaultConfig);
-    expect(() => verifyEncoding(program, 'script', same)).not.toThrow();
+    expect(() => verifyEncoding(program, 'script', same, decodeScript)).not.toThrow();
   });
 
   it('replaces the Wasm instance after a trap, so the next call runs on a fresh one', () => {

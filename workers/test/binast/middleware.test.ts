@@ -46,7 +46,9 @@ describe('BinaryAST negotiation for .js responses', () => {
   it('serves BinaryAST to a request marked with the query parameter, whatever its Accept, keyed by the URL without it', async () => {
     const seen: string[] = [];
     const next = (request: Request) => {
-      seen.push(new URL(request.url).search);
+      // The script's requests only (a miss also asks for a prebuilt file beside it: prebuilt.test.ts).
+      const { pathname, search } = new URL(request.url);
+      if (pathname === demoScript) seen.push(search);
       return env.ASSETS.fetch(request);
     };
     // A miss encodes under the script's own URL; the next marked request and an Accept one both find it.
