@@ -3,11 +3,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { decodeToJavaScript, encodeJavaScript, stats } from './codec.mjs';
+import { prebuild, prebuildTable } from './prebuild.mjs';
 
 const usage = `Usage:
   binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
   binast decode <input.binjs> [-o output.js]
   binast stats  <input.binjs | input.js> [--module]
+  binast prebuild <dir> [--layout context|optimised|multipart] [--lazy 0-3]
+                 writes <script>.binast beside every .js/.mjs under <dir>, for the BinaryAST Worker to serve
 `;
 
 /**
@@ -15,9 +18,11 @@ const usage = `Usage:
  */
 
 /**
- * Runs one command; returns the exit code (0 ok, 1 failed, 2 usage).
+ * Runs one command; returns the exit code (0 ok, 1 failed, 2 usage), through a promise for `prebuild` (it hashes
+ * with WebCrypto).
  * @param {string[]} argv
  * @param {Io} io
+ * @returns {number | Promise<number>}
  */
 export function run(argv, io) {
   let parsed;
@@ -49,6 +54,11 @@ export function run(argv, io) {
     io.err(`--layout must be optimised, multipart or context, got ${layout}\n`);
     return 2;
   }
+  if (!/^[0-3]$/.test(values.lazy)) {
+    io.err(`--lazy must be 0, 1, 2 or 3, got ${values.lazy}\n`);
+    return 2;
+  }
+  if (command === 'prebuild') return runPrebuild(input, { layout, lazyLevel }, io);
   const sourceType = values.module ? 'module' : 'script';
   try {
     switch (command) {
@@ -72,6 +82,21 @@ export function run(argv, io) {
     }
   } catch (error) {
     io.err(`binast ${command} ${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/**
+ * @param {string} dir
+ * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number }} settings
+ * @param {Io} io
+ */
+async function runPrebuild(dir, settings, io) {
+  try {
+    io.out(prebuildTable(await prebuild(dir, settings)));
+    return 0;
+  } catch (error) {
+    io.err(`binast prebuild ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }

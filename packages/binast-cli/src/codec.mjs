@@ -1,7 +1,7 @@
 // The Node side of the codec: the same Web build (wasm/binast/build.mjs) the Worker bundles, instantiated from the file's bytes.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { encodeJavaScript, parseJavaScript } from '@speedkit/binast';
+import { encodeJavaScript, encodeProgram, parseForPath, parseJavaScript } from '@speedkit/binast';
 import { binastStats, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 
 const wasmPath = fileURLToPath(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm'));
@@ -17,4 +17,4 @@ export function stats(bytes) {
   return JSON.parse(binastStats(bytes));
 }
 
-export { decodeToJavaScript, encodeJavaScript, parseJavaScript };
+export { decodeToJavaScript, encodeJavaScript, encodeProgram, parseForPath, parseJavaScript };

@@ -1,15 +1,26 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { firstDifference } from '@speedkit/binast/ast-equal';
+import { readPrebuilt, sha256OfBytes } from '@speedkit/binast/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli.mjs';
+import { decodeToJavaScript, parseJavaScript } from '../src/codec.mjs';
 import { libraries } from '../src/corpus.mjs';
 
 function cli(...argv: string[]) {
   let out = '';
   let err = '';
   const code = run(argv, { out: (text) => (out += text), err: (text) => (err += text) });
+  return { code, out, err };
+}
+
+/** `cli` for the asynchronous `prebuild`. */
+async function cliAsync(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { out: (text) => (out += text), err: (text) => (err += text) });
   return { code, out, err };
 }
 
@@ -58,5 +69,47 @@ describe('npx binast', () => {
     expect(cli('encode').code).toBe(2);
     expect(cli('encode', backbone, '--layout', 'zip').code).toBe(2);
     expect(cli('frobnicate', backbone).err).toContain('Usage');
+    expect(cli('encode', backbone, '--lazy', '5').code).toBe(2);
+  });
+});
+
+describe('npx binast prebuild', () => {
+  it('writes a verified prebuilt file beside every script of a build, bound to its bytes', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-'));
+    mkdirSync(join(site, 'assets', 'chunks'), { recursive: true });
+    copyFileSync(backbone, join(site, 'assets', 'backbone.js'));
+    writeFileSync(join(site, 'assets', 'chunks', 'entry.mjs'), 'import { a } from "./a.mjs"; export const b = a + 1;');
+    writeFileSync(join(site, 'assets', 'esm.js'), 'export default function f() { return import.meta.url; }');
+    writeFileSync(join(site, 'broken.js'), 'function (');
+    // Left by an earlier build whose broken.js still parsed: must not stay beside the new bytes.
+    writeFileSync(join(site, 'broken.js.binast'), 'stale');
+    writeFileSync(join(site, 'style.css'), 'body{}');
+
+    const { code, out } = await cliAsync('prebuild', site);
+    expect(code).toBe(0);
+    expect(out).toContain('3 prebuilt, 1 skipped');
+    expect(out).toMatch(/skipped {2}broken\.js \(10 B\): Unexpected token/);
+    expect(existsSync(join(site, 'broken.js.binast'))).toBe(false);
+    expect(existsSync(join(site, 'style.css.binast'))).toBe(false);
+
+    for (const [script, sourceType] of [
+      ['assets/backbone.js', 'script'],
+      ['assets/chunks/entry.mjs', 'module'],
+      ['assets/esm.js', 'module'],
+    ] as const) {
+      const source = readFileSync(join(site, script));
+      const read = await readPrebuilt(new Uint8Array(readFileSync(join(site, `${script}.binast`))));
+      if (!read.ok) throw new Error(`${script}: ${read.reason}`);
+      expect(read.header).toMatchObject({ layout: 'context', lazyLevel: 0, sourceBytes: source.byteLength });
+      expect(read.header.source).toBe(await sha256OfBytes(new Uint8Array(source)));
+      const regenerated = parseJavaScript(decodeToJavaScript(read.encoding), sourceType);
+      expect(firstDifference(parseJavaScript(source.toString('utf8'), sourceType), regenerated), script).toBeNull();
+    }
+  });
+
+  it('fails with exit code 1 on a folder that is not there', async () => {
+    const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
+    expect(code).toBe(1);
+    expect(err).toContain('is not a directory');
   });
 });
