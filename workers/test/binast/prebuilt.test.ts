@@ -80,12 +80,16 @@ describe('prebuilt BinaryAST beside the script', () => {
       ['lazy 1', lazy],
       ['plain JavaScript', script],
     ];
-    for (const [name, file] of cases) {
-      await clearVariants();
-      const { second } = await missThenAgain(origin(script, { [`${scriptPath}.binast`]: file }));
-      expect(second.note, name).toBe('hit');
-      expect(await storedOrigin(), name).toBe('encoded');
-      expect(decodeScript(second.bytes), name).toBe(decodeScript(encodingOf(script)));
+    // Under `trust` too: these checks are all that stands between a visitor and a wrong script there.
+    for (const mode of ['verify', 'trust']) {
+      for (const [name, file] of cases) {
+        await clearVariants();
+        const vars = { BINAST_PREBUILT: mode };
+        const { second } = await missThenAgain(origin(script, { [`${scriptPath}.binast`]: file }), vars);
+        expect(second.note, `${mode}: ${name}`).toBe('hit');
+        expect(await storedOrigin(), `${mode}: ${name}`).toBe('encoded');
+        expect(decodeScript(second.bytes), `${mode}: ${name}`).toBe(decodeScript(encodingOf(script)));
+      }
     }
   });
 
