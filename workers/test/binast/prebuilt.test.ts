@@ -66,7 +66,12 @@ describe('prebuilt BinaryAST beside the script', () => {
 
   it('encodes here when the prebuilt file was made from other bytes, is damaged, or is for another layout', async () => {
     const script = await libraryBytes();
-    const older = new TextEncoder().encode(`${new TextDecoder().decode(script)}\nvar addedLater = 1;`);
+    // An older build of the same length: only the SHA-256 tells them apart.
+    const older = new TextEncoder().encode(
+      new TextDecoder().decode(script).replace('VERSION="1.6.1"', 'VERSION="1.6.0"'),
+    );
+    expect(older).not.toEqual(script);
+    expect(older.byteLength).toBe(script.byteLength);
     const good = await writePrebuilt(script, encodingOf(script), settings);
     const damaged = good.slice();
     damaged[damaged.length - 10] = (damaged[damaged.length - 10] ?? 0) ^ 0x40;
