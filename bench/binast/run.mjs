@@ -17,6 +17,7 @@ import { libraries } from '@speedkit/binast-cli/corpus';
 import { transformSync } from 'esbuild';
 import { chromiumDecodeMs, chromiumFirstDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
+import { measurePrebuilt } from './prebuilt.mjs';
 import { measureUnseen } from './unseen.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, layoutFormats, parseJavaScript } from './wasm.mjs';
 
@@ -318,3 +319,4 @@ writeFileSync(
 );
 process.stdout.write('wrote bench/results/binast.json and bench/results/binast.csv\n');
 measureUnseen(results);
+await measurePrebuilt(results);
