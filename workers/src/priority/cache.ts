@@ -1,7 +1,11 @@
 import type { ImageLayout } from './layout';
 
-/** What was learnt about one representation: its layout, or that it cannot be prioritised (so it is not re-read). */
-export type CachedLayout = ImageLayout | 'unusable';
+/**
+ * What was learnt about one representation: its layout, that it cannot be prioritised (so it is not re-read), or
+ * that an urgent request's read ahead found no preview within its budget (`large-preview`: later urgent requests
+ * send it whole without holding any byte back; a staged request still reads it, and stores the full layout).
+ */
+export type CachedLayout = ImageLayout | 'unusable' | 'large-preview';
 
 /**
  * Offsets per URL + ETag, least recently used evicted first. It lives in the isolate, so repeat requests served by

@@ -1,7 +1,7 @@
 import { LayoutCache } from './cache';
 import type { PriorityConfig } from './config';
 import { type PriorityHeaders, priorityHeaders, scheduleOf, urgentHeaders } from './emit';
-import type { ImageLayout } from './layout';
+import type { ImageLayout, ScanResult } from './layout';
 import { readAhead, replay } from './prefix';
 import { AnyImageScanner } from './scanner';
 import { browserSignal } from './signal';
@@ -22,13 +22,25 @@ function skipReason(request: Request, response: Response): string | undefined {
   const encoding = response.headers.get('content-encoding');
   if (encoding && encoding !== 'identity') return `content-encoding ${encoding}`; // offsets are of the decoded bytes
   if (response.headers.has('cf-priority')) return 'origin already set cf-priority';
+  // RFC 9218's response header is the origin's own say in the schedule, as cf-priority is.
+  if (response.headers.has('priority')) return 'origin already set Priority';
   return undefined;
 }
 
-/** The body's length from `Content-Length`, when it is a plain non-negative integer. */
+/** Why a scan gave no layout. */
+const describe = (result: ScanResult) => (result.kind === 'invalid' ? result.reason : 'undecided');
+
+/**
+ * The body's length from `Content-Length`, when it is a plain non-negative integer. A header the origin repeated
+ * reaches the Worker joined (`43916, 43916`); RFC 9110 §8.6 lets a recipient read identical values as one.
+ */
 function contentLength(headers: Headers): number | undefined {
-  const length = Number(headers.get('content-length') ?? Number.NaN);
-  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+  const values = new Set((headers.get('content-length') ?? '').split(',').map((value) => value.trim()));
+  if (values.size !== 1) return undefined;
+  const [value = ''] = values;
+  if (!/^\d+$/.test(value)) return undefined;
+  const length = Number(value);
+  return Number.isSafeInteger(length) ? length : undefined;
 }
 
 /** The response again with `body` and, when given, the priority headers. */
@@ -38,6 +50,7 @@ function rebuild(response: Response, body: ReadableStream<Uint8Array>, priority?
   const length = contentLength(response.headers);
   // Keep a known length so the client sees Content-Length, not chunked, exactly as from the origin.
   if (length !== undefined) {
+    headers.set('content-length', String(length));
     const fixed = new FixedLengthStream(length);
     body.pipeTo(fixed.writable).catch(() => {}); // a short origin body errors the client stream, as it would anyway
     body = fixed.readable;
@@ -73,9 +86,16 @@ export async function prioritise(
   const previewFirst = schedule === 'preview-first';
   const key = LayoutCache.key(request.url, response.headers);
   const cached = key ? cache.get(key) : undefined;
+  if (cached === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
+  if (cached === 'large-preview' && signal && previewFirst) {
+    // An earlier urgent request found no preview within the budget: the same bytes go whole, nothing held back.
+    return {
+      response: rebuild(response, response.body, urgentHeaders(signal, config)),
+      outcome: { kind: 'urgent', urgency: signal.urgency },
+    };
+  }
   // A layout read only to the preview lacks the good point a staged image uses: read that one again, in full.
-  const known = cached !== 'unusable' && cached?.previewOnly && !previewFirst ? undefined : cached;
-  if (known === 'unusable') return { response, outcome: { kind: 'skipped', reason: 'known to be unusable' } };
+  const known = cached === 'large-preview' || (cached?.previewOnly && !previewFirst) ? undefined : cached;
   if (known) {
     return {
       response: rebuild(response, response.body, priorityHeaders(known, config, signal, schedule)),
@@ -91,27 +111,44 @@ export async function prioritise(
     budgetBytes,
     config.maxWaitMs,
   );
+  if (ahead.failed !== undefined) {
+    // The origin's body broke while it was read ahead: what arrived goes on, then the same failure, as without us.
+    return {
+      response: rebuild(response, replay(ahead)),
+      outcome: { kind: 'unusable', reason: describe(ahead.result), bufferedBytes: ahead.bufferedBytes },
+    };
+  }
   const cut = ahead.timedOut || (!ahead.ended && ahead.bufferedBytes >= budgetBytes);
+  // What the read found holds for every request of these bytes only when the body was neither slow (a deadline
+  // cut it) nor short: a body that ended before the scanner had its answer was finished by `finish()`, a guess from
+  // a prefix, unless the origin's Content-Length says that was all of it (one cut transfer must not stand for the
+  // file in this isolate's cache).
+  const complete = ahead.ended && ahead.bufferedBytes === contentLength(response.headers);
+  const lasting = key !== undefined && !ahead.timedOut && (!ahead.ended || complete);
+  const previewBeyondBudget =
+    previewFirst &&
+    cut &&
+    !ahead.timedOut &&
+    (ahead.result.kind !== 'done' || (!ahead.result.layout.previewOnly && ahead.result.layout.progressive));
+  if (lasting && previewBeyondBudget) cache.set(key, 'large-preview');
   if (signal && previewFirst && ahead.result.kind !== 'done' && cut) {
     // No answer within the preview-first budget (e.g. large metadata before the first scan): an urgent image is
-    // sent whole, as the browser asked, and nothing is remembered (a staged request reads further).
+    // sent whole, as the browser asked (a staged request reads further).
     return {
       response: rebuild(response, replay(ahead), urgentHeaders(signal, config)),
       outcome: { kind: 'urgent', urgency: signal.urgency },
     };
   }
   if (ahead.result.kind !== 'done') {
-    const reason = ahead.result.kind === 'invalid' ? ahead.result.reason : 'undecided';
-    if (key && !ahead.timedOut) cache.set(key, 'unusable');
+    if (lasting) cache.set(key, 'unusable');
     return {
       response: rebuild(response, replay(ahead)),
-      outcome: { kind: 'unusable', reason, bufferedBytes: ahead.bufferedBytes },
+      outcome: { kind: 'unusable', reason: describe(ahead.result), bufferedBytes: ahead.bufferedBytes },
     };
   }
   const layout = ahead.result.layout;
-  // A read cut by the preview-first budget knows less than the file holds: not worth remembering for other requests.
-  const cutShort = previewFirst && !ahead.ended && !layout.previewOnly && layout.progressive && !layout.goodEndBytes;
-  if (key && !ahead.timedOut && !cutShort) cache.set(key, layout);
+  // A read cut by the preview-first budget knows less than the file holds: remembered as `large-preview` above.
+  if (lasting && !previewBeyondBudget) cache.set(key, layout);
   return {
     response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal, schedule)),
     outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },

@@ -29,7 +29,8 @@ export const priorityMiddleware: Middleware = async (request, env, _ctx, next) =
       console.log(`priority: passed ${request.url} through: ${result.outcome.reason}`);
     return result.response;
   } catch (error) {
-    // Reached only before the body was touched (readAhead never rejects on bad bytes): the original is intact.
+    // Reached only before the body was touched (readAhead never rejects, even when the origin's body fails): the
+    // original is intact.
     console.error(`priority: passed ${request.url} through after an error`, error);
     return response;
   }

@@ -12,6 +12,11 @@ export interface ReadAhead {
   ended: boolean;
   /** The answer was cut short by `maxWaitMs`: a later request may get further, so it is not worth caching. */
   timedOut: boolean;
+  /**
+   * The origin's body failed while it was read ahead (a reset connection): the buffered bytes are still sent, then
+   * the client's stream fails with this error, as it would have without the Worker.
+   */
+  failed?: unknown;
 }
 
 const timedOut = Symbol('timed out');
@@ -19,7 +24,7 @@ const timedOut = Symbol('timed out');
 /**
  * Feeds the body to the scanner until it answers, `maxBytes` are held or `maxWaitMs` has passed, whichever is first.
  * Never reads the whole file unless the answer is at its end. A read still pending at the deadline is kept for the
- * stream that forwards the rest, so no byte is lost.
+ * stream that forwards the rest, so no byte is lost. Never rejects: a body that fails is recorded in `failed`.
  */
 export async function readAhead(
   body: ReadableStream<Uint8Array>,
@@ -44,7 +49,15 @@ export async function readAhead(
   try {
     while (state.result.kind === 'more' && state.bufferedBytes < maxBytes) {
       state.pending ??= reader.read();
-      const read = await Promise.race([state.pending, deadline]);
+      let read: Read | typeof timedOut;
+      try {
+        read = await Promise.race([state.pending, deadline]);
+      } catch (error) {
+        state.pending = undefined;
+        state.failed = error;
+        state.result = { kind: 'invalid', reason: `the origin's body failed: ${String(error)}` };
+        break;
+      }
       if (read === timedOut) {
         state.timedOut = true;
         break;
@@ -73,6 +86,7 @@ export function replay(ahead: ReadAhead): ReadableStream<Uint8Array> {
     async pull(controller) {
       const next = queued.shift();
       if (next) return controller.enqueue(next);
+      if (ahead.failed !== undefined) return controller.error(ahead.failed);
       if (ahead.ended) return controller.close();
       const read = await (ahead.pending ?? ahead.reader.read());
       ahead.pending = undefined;

@@ -20,8 +20,11 @@ const headerReaders: Readonly<Record<Exclude<ImageFormat, 'jpeg'>, HeaderReader>
 };
 
 // The prefix is re-read from its start as it grows: an origin trickling one byte per chunk would make that quadratic
-// (64 KiB × 64 Ki reads of an AVIF box walk), so it is re-read only once it grew by this much (or at the end).
+// (64 KiB × 64 Ki reads of an AVIF box walk), so past `rereadEveryChunkBytes` it is re-read only once it grew by
+// `rereadAfterBytes` (or at the end). Below, every chunk re-reads it: PNG, GIF and WebP headers end within a few
+// hundred bytes, and one that is complete must not wait for 512 more bytes (or the read-ahead's deadline).
 const rereadAfterBytes = 512;
+const rereadEveryChunkBytes = 2048;
 
 /** Keeps the first bytes and re-reads them as they grow, for formats whose header is a few dozen bytes. */
 class PrefixScanner implements ImageScanner {
@@ -39,7 +42,8 @@ class PrefixScanner implements ImageScanner {
     grown.set(chunk.subarray(0, room), this.#prefix.length);
     this.#prefix = grown;
     const full = grown.length >= maxHeaderPrefixBytes;
-    if (this.#readBytes === 0 || grown.length - this.#readBytes >= rereadAfterBytes || full) this.#reread();
+    const reread = grown.length <= rereadEveryChunkBytes || grown.length - this.#readBytes >= rereadAfterBytes || full;
+    if (reread) this.#reread();
     if (this.#result.kind === 'more' && full) {
       this.#result = invalid(`no dimensions in the first ${maxHeaderPrefixBytes} bytes`);
     }

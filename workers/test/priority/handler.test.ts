@@ -172,6 +172,7 @@ describe('prioritise: passes through untouched', () => {
     ['non-images', get(), { 'content-type': 'text/html' }, 'not an image'],
     ['compressed bodies', get(), { 'content-encoding': 'gzip' }, 'content-encoding gzip'],
     ['responses the origin already prioritised', get(), { 'cf-priority': '50/0' }, 'origin already set cf-priority'],
+    ['responses with the origin’s own RFC 9218 Priority', get(), { priority: 'u=1' }, 'origin already set Priority'],
   ] as const)('%s', async (_, request, headers, reason) => {
     const original = imageResponse(mozjpeg.bytes, headers);
     const { response, outcome } = await prioritise(request, original, config(), new LayoutCache(10));
@@ -264,7 +265,19 @@ describe('prioritise: images the browser asked for urgently', () => {
     expect(response.headers.has('cf-priority-change')).toBe(false);
     expect(response.headers.get('priority')).toBe('u=2, i');
     expect(await bytesOf(response)).toEqual(progressive.bytes);
-    // What that cut-short read learnt is not remembered: a Low request still finds every stage.
+    // The next urgent request for the same bytes goes whole at once: nothing read ahead, nothing held back.
+    const repeat = countingBody(progressive.bytes, 1024);
+    const again = await prioritise(
+      urgentGet('u=2, i'),
+      imageResponse(progressive.bytes, { etag: '"big"' }, repeat.body),
+      tight,
+      cache,
+    );
+    expect(again.outcome).toEqual({ kind: 'urgent', urgency: 2 });
+    expect(repeat.meter.pulledBytes).toBeLessThanOrEqual(1024); // the stream's own first pull, nothing awaited
+    expect(again.response.headers.get('cf-priority')).toBe('30/0');
+    expect(await bytesOf(again.response)).toEqual(progressive.bytes);
+    // What that cut-short read learnt is not a layout: a Low request still finds every stage.
     const low = await prioritise(urgentGet('i'), imageResponse(progressive.bytes, { etag: '"big"' }), tight, cache);
     expect(low.outcome).toMatchObject({ kind: 'prioritised', cached: false });
     expect(low.response.headers.get('cf-priority-change')).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
@@ -315,5 +328,94 @@ describe('prioritise: images the browser asked for urgently', () => {
     const result = await prioritise(head, imageResponse(progressive.bytes), config(), new LayoutCache(10));
     expect(result.outcome.kind).toBe('skipped');
     expect(result.response.headers.has('cf-priority')).toBe(false);
+  });
+});
+
+describe('prioritise: origins that misbehave', () => {
+  /** A body that sends `bytes`, then fails as a reset connection does. */
+  const failingBody = (bytes: Uint8Array) => {
+    let sent = false;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error('Network connection lost.'));
+        sent = true;
+        controller.enqueue(bytes);
+      },
+    });
+  };
+
+  it('sends what arrived and then the same failure when the origin’s body breaks during the read ahead', async () => {
+    const first = progressive.bytes.slice(0, 3000);
+    const { response, outcome } = await prioritise(
+      get(),
+      imageResponse(progressive.bytes, { etag: '"r"' }, failingBody(first)),
+      config(),
+      new LayoutCache(10),
+    );
+    expect(outcome.kind).toBe('unusable');
+    expect(response.status).toBe(200);
+    expect(response.headers.has('cf-priority')).toBe(false);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const received: number[] = [];
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          received.push(...value);
+        }
+      })(),
+    ).rejects.toThrow();
+    expect(Uint8Array.from(received)).toEqual(first);
+  });
+
+  it('does not let one cut transfer without a length stand for the file', async () => {
+    const cache = new LayoutCache(10);
+    const chunked = (bytes: Uint8Array, etag: string) =>
+      new Response(new Blob([bytes]).stream(), { headers: { 'content-type': 'image/jpeg', etag } });
+    for (const cutBytes of [150, 2000]) {
+      const etag = `"cut-${cutBytes}"`;
+      const cut = await prioritise(get(), chunked(progressive.bytes.slice(0, cutBytes), etag), config(), cache);
+      expect(cut.outcome.kind === 'prioritised' ? cut.outcome.layout.previewEndBytes : undefined).toBeUndefined();
+      const whole = await prioritise(get(), chunked(progressive.bytes, etag), config(), cache);
+      expect(whole.outcome, `after a cut at ${cutBytes} bytes`).toMatchObject({ kind: 'prioritised', cached: false });
+      expect(whole.response.headers.get('cf-priority-change')).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
+    }
+    // A complete body whose Content-Length confirms it ended is remembered as before.
+    const baseline = fixture('coffee--sharp-baseline.jpg');
+    await prioritise(get(), imageResponse(baseline.bytes, { etag: '"b"' }), config(), cache);
+    const again = await prioritise(get(), imageResponse(baseline.bytes, { etag: '"b"' }), config(), cache);
+    expect(again.outcome).toMatchObject({ kind: 'prioritised', cached: true });
+  });
+
+  it('keeps a Content-Length the origin repeated, as one length', async () => {
+    const original = imageResponse(mozjpeg.bytes, {
+      'content-length': `${mozjpeg.bytes.length}, ${mozjpeg.bytes.length}`,
+    });
+    const { response } = await prioritise(get(), original, config(), new LayoutCache(10));
+    expect(response.headers.get('content-length')).toBe(String(mozjpeg.bytes.length));
+    expect(await bytesOf(response)).toEqual(mozjpeg.bytes);
+  });
+
+  it('answers as soon as a small header is complete, not at the deadline, when the origin pauses', async () => {
+    const gif = fixture('coffee--image.gif');
+    const full = scanImage(gif.bytes);
+    if (full.kind !== 'done') throw new Error('fixture: gif');
+    // The header ends inside the second chunk, then the origin stalls: only a re-read on that chunk can answer.
+    const firstChunkBytes = full.layout.headerEndBytes - 100;
+    expect(firstChunkBytes).toBeGreaterThan(16);
+    const { body, meter } = countingBody(gif.bytes, firstChunkBytes, 2 * firstChunkBytes);
+    const cache = new LayoutCache(10);
+    const started = performance.now();
+    const { outcome, response } = await prioritise(
+      get(),
+      imageResponse(gif.bytes, { 'content-type': 'image/gif', etag: '"g"' }, body),
+      config({ maxWaitMs: 5000 }),
+      cache,
+    );
+    expect(outcome).toMatchObject({ kind: 'prioritised', layout: { headerEndBytes: full.layout.headerEndBytes } });
+    expect(performance.now() - started).toBeLessThan(2500);
+    meter.release();
+    expect(await bytesOf(response)).toEqual(gif.bytes);
   });
 });
