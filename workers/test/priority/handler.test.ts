@@ -401,10 +401,26 @@ describe('prioritise: origins that misbehave', () => {
     const gif = fixture('coffee--image.gif');
     const full = scanImage(gif.bytes);
     if (full.kind !== 'done') throw new Error('fixture: gif');
-    // The header ends inside the second chunk, then the origin stalls: only a re-read on that chunk can answer.
+    // The header ends inside a small second chunk (150 bytes), then the origin stalls: only a re-read on that chunk
+    // can answer.
     const firstChunkBytes = full.layout.headerEndBytes - 100;
     expect(firstChunkBytes).toBeGreaterThan(16);
-    const { body, meter } = countingBody(gif.bytes, firstChunkBytes, 2 * firstChunkBytes);
+    const meter = { release: () => {} };
+    const stalled = new Promise<void>((resolve) => {
+      meter.release = resolve;
+    });
+    const chunks = [gif.bytes.slice(0, firstChunkBytes), gif.bytes.slice(firstChunkBytes, firstChunkBytes + 150)];
+    let sentBytes = firstChunkBytes + 150;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = chunks.shift();
+        if (next) return controller.enqueue(next);
+        await stalled;
+        if (sentBytes < gif.bytes.length) controller.enqueue(gif.bytes.slice(sentBytes));
+        sentBytes = gif.bytes.length;
+        controller.close();
+      },
+    });
     const cache = new LayoutCache(10);
     const started = performance.now();
     const { outcome, response } = await prioritise(
