@@ -52,6 +52,35 @@ test('the speed-test SPA runs a measurement under its CSP', async ({ page }) => 
   expect(await violations()).toEqual([]);
 });
 
+test('the speed-test SPA measures against another origin named by ?server=, under its CSP', async ({
+  page,
+  baseURL,
+}) => {
+  // The same Worker under another origin (localhost instead of 127.0.0.1): cross-origin for the page and its policy.
+  const other = new URL(baseURL ?? '');
+  other.hostname = 'localhost';
+  const measured: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).origin === other.origin) measured.push(new URL(request.url()).pathname);
+  });
+  const violations = await watchViolations(page);
+  const policy = await expectSecurityHeaders(
+    page,
+    `/?server=${encodeURIComponent(other.origin)}&bytes=20000000&timeMs=1500&intervalMs=100&pings=5&maxDownBytes=5000000&maxUpBytes=2000000`,
+  );
+  expect(policy).toContain(`connect-src 'self' ${other.origin}`);
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { __speedkitResult?: unknown; __speedkitError?: unknown }).__speedkitResult ??
+      (window as unknown as { __speedkitError?: unknown }).__speedkitError,
+    null,
+    { timeout: 45_000 },
+  );
+  expect(await page.evaluate(() => (window as unknown as { __speedkitError?: unknown }).__speedkitError)).toBeFalsy();
+  expect(await violations()).toEqual([]);
+  expect(measured).toContain('/__down');
+});
+
 test('the baseline page (@cloudflare/speedtest) loads under its CSP', async ({ page }) => {
   const violations = await watchViolations(page);
   await expectSecurityHeaders(page, '/baseline.html');

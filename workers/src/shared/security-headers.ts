@@ -11,6 +11,28 @@ export interface PageScripts {
   readonly pageNonces: readonly string[];
   /** `sha256-…` of each inline event-handler attribute (`onload="…"`), allowed through `'unsafe-hashes'`. */
   readonly handlerHashes: readonly string[];
+  /** The other origin the page's own URL asks the speed test to measure against (`?server=`), if any. */
+  readonly measurementOrigin?: string | undefined;
+}
+
+/**
+ * The origin a page's `?server=` names, as a CSP source: the speed test (SPA and comparison page) measures against
+ * that server instead of this one, and `connect-src 'self'` alone would block every request to it. Only http(s)
+ * origins with a plain host name or IPv4 address (CSP's host grammar has no IPv6 literals); anything else adds
+ * nothing, and the page then reports the server unreachable as before.
+ */
+export function measurementOrigin(pageUrl: URL): string | undefined {
+  const named = pageUrl.searchParams.get('server');
+  if (!named) return undefined;
+  let server: URL;
+  try {
+    server = new URL(named);
+  } catch {
+    return undefined;
+  }
+  if (server.protocol !== 'http:' && server.protocol !== 'https:') return undefined;
+  if (!/^[a-z0-9.-]+$/i.test(server.hostname) || server.origin === pageUrl.origin) return undefined;
+  return server.origin;
 }
 
 /**
@@ -24,9 +46,10 @@ export interface PageScripts {
  *   styles cannot run code, so this is the usual, accepted trade-off.
  * - `img-src 'self' data: blob:`: our images (and `/cdn-cgi/image/` variants), the SPA's data-URL favicon, canvases
  *   exported by Chart.js.
- * - `connect-src 'self'`: the speed test measures only against this origin (`/__down`, `/__up`, `/meta`, and
+ * - `connect-src 'self'`: the speed test measures against this origin (`/__down`, `/__up`, `/meta`, and
  *   `/__up-ws`: CSP 3 lets 'self' match ws:/wss: on the same host, which the e2e upload over it shows); the loader
- *   fetches scripts and `binast_bg.wasm` from here.
+ *   fetches scripts and `binast_bg.wasm` from here. Plus the origin the page's URL names with `?server=`
+ *   (`measurementOrigin`; an https source also matches wss), which is what that option asks for.
  * - `worker-src 'self' blob:`: room for a same-origin measurement worker; nothing else may start one.
  * - `object-src 'none'`: no plugins.
  * - `base-uri 'self'`: an injected `<base>` cannot redirect relative script URLs elsewhere.
@@ -46,7 +69,7 @@ function contentSecurityPolicy(page: PageScripts): string {
     `script-src ${scriptSources.join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    "connect-src 'self'",
+    `connect-src 'self'${page.measurementOrigin ? ` ${page.measurementOrigin}` : ''}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -84,15 +107,17 @@ async function sha256Base64(text: string): Promise<string> {
  * a nonce this response's nonce. Anything that is not HTML is returned as it is. Never throws: a page that cannot be
  * rewritten still gets the headers, with a policy that allows only our own script files.
  */
-export async function withSecurityHeaders(response: Response): Promise<Response> {
+export async function withSecurityHeaders(response: Response, pageUrl?: URL): Promise<Response> {
   if (!isHtml(response)) return response;
+  const otherServer = pageUrl ? measurementOrigin(pageUrl) : undefined;
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(fixedPageHeaders)) headers.set(name, value);
   const init = { status: response.status, statusText: response.statusText, headers };
   const nonce = randomNonce();
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (!response.body || declared > maxRewrittenHtmlBytes || response.headers.has('content-encoding')) {
-    headers.set('content-security-policy', contentSecurityPolicy({ nonce, pageNonces: [], handlerHashes: [] }));
+    const page = { nonce, pageNonces: [], handlerHashes: [], measurementOrigin: otherServer };
+    headers.set('content-security-policy', contentSecurityPolicy(page));
     return new Response(response.body, init);
   }
   const pageNonces = new Set<string>();
@@ -115,7 +140,8 @@ export async function withSecurityHeaders(response: Response): Promise<Response>
     .transform(new Response(response.body, { headers: { 'content-type': 'text/html' } }))
     .text();
   const handlerHashes = await Promise.all([...handlers].map(sha256Base64));
-  headers.set('content-security-policy', contentSecurityPolicy({ nonce, pageNonces: [...pageNonces], handlerHashes }));
+  const page = { nonce, pageNonces: [...pageNonces], handlerHashes, measurementOrigin: otherServer };
+  headers.set('content-security-policy', contentSecurityPolicy(page));
   headers.delete('content-length');
   headers.delete('etag'); // the nonce makes each body unique; a validator for the old bytes would be wrong
   return new Response(response.status === 204 || response.status === 304 ? null : rewritten, init);
@@ -123,4 +149,4 @@ export async function withSecurityHeaders(response: Response): Promise<Response>
 
 /** The chain entry: every HTML answer of whatever runs after it gets the headers above. */
 export const securityHeadersMiddleware: Middleware = async (request, _env, _ctx, next) =>
-  withSecurityHeaders(await next(request));
+  withSecurityHeaders(await next(request), new URL(request.url));

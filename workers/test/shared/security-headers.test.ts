@@ -1,6 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withSecurityHeaders } from '../../src/shared/security-headers';
+import { measurementOrigin, withSecurityHeaders } from '../../src/shared/security-headers';
 
 const call = (path: string, init?: RequestInit) =>
   exports.default.fetch(new Request(`http://speedkit.test${path}`, init));
@@ -62,6 +62,33 @@ describe('security headers on every HTML page', () => {
     expect(scriptSrc).not.toContain("'unsafe-eval'");
     expect(policy).toContain("object-src 'none'");
     expect(policy).toContain("frame-ancestors 'self'");
+  });
+
+  it('lets a page connect to the server its ?server= names, and to nothing else', async () => {
+    const page = (query: string) => new URL(`https://speed.test/${query}`);
+    const connectSrc = async (query: string) =>
+      ((await withSecurityHeaders(html('<p>hi</p>'), page(query))).headers.get('content-security-policy') ?? '')
+        .split(';')
+        .find((directive) => directive.trim().startsWith('connect-src'))
+        ?.trim();
+    expect(await connectSrc('?server=https://measure.example.com/speed')).toBe(
+      "connect-src 'self' https://measure.example.com",
+    );
+    expect(await connectSrc('?server=http://10.0.0.2:8787')).toBe("connect-src 'self' http://10.0.0.2:8787");
+    for (const query of [
+      '',
+      '?server=',
+      '?server=javascript:alert(1)',
+      '?server=ftp://files.example.com',
+      '?server=http://[::1]:8787',
+      '?server=not a url',
+      '?server=https://speed.test/',
+    ]) {
+      expect(await connectSrc(query), query).toBe("connect-src 'self'");
+    }
+    // Whatever the query holds, the host is parsed: no way to smuggle a directive into the policy.
+    expect(measurementOrigin(page("?server=https://a.example.com;script-src%20*'"))).toBeUndefined();
+    expect(measurementOrigin(page('?server=https://a.example.com%3Bscript-src'))).toBeUndefined();
   });
 
   it('leaves JSON, images and scripts alone', async () => {
