@@ -34,7 +34,7 @@ function generatedBody(bytes: number): ReadableStream<Uint8Array> {
 /** `GET /__down?bytes=N`: exactly N bytes of payload; `bytes=0` is the latency probe. */
 export function handleDown(request: Request): Response {
   const startedMs = performance.now();
-  const parsed = parseBytesParam(new URL(request.url).searchParams.get('bytes'), maxDownloadBytes);
+  const parsed = parseBytesParam(new URL(request.url).searchParams.getAll('bytes'), maxDownloadBytes);
   if (!parsed.ok) return jsonError(parsed.status, parsed.error, parsed.detail, { headers: measurementHeaders(0) });
   const headers = measurementHeaders(performance.now() - startedMs);
   headers.set('content-type', 'application/octet-stream');

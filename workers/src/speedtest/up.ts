@@ -45,9 +45,9 @@ async function countBody(
 /** `POST /__up[?bytes=N]`: counts and discards the body; answers how much arrived. */
 export async function handleUp(request: Request): Promise<Response> {
   const startedMs = performance.now();
-  const rawBytes = new URL(request.url).searchParams.get('bytes');
+  const rawBytes = new URL(request.url).searchParams.getAll('bytes');
   let declaredBytes: number | null = null;
-  if (rawBytes !== null) {
+  if (rawBytes.length > 0) {
     const parsed = parseBytesParam(rawBytes, maxUploadBytes, 413);
     if (!parsed.ok) return jsonError(parsed.status, parsed.error, parsed.detail, { headers: measurementHeaders(0) });
     declaredBytes = parsed.bytes;

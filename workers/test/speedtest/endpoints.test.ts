@@ -58,10 +58,24 @@ describe('GET /__down', () => {
     expect(await response.json()).toEqual({ error: 'bytes must be a non-negative integer', detail: { bytes: raw } });
   });
 
-  it('answers 400 with the cap when bytes is above it', async () => {
-    const response = await call(`/__down?bytes=${maxDownloadBytes + 1}`);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ detail: { maxBytes: maxDownloadBytes } });
+  it('answers 400 with the cap when bytes is above it, however many digits it has', async () => {
+    for (const raw of [String(maxDownloadBytes + 1), '99999999999999999999']) {
+      const response = await call(`/__down?bytes=${raw}`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: `bytes must be at most ${maxDownloadBytes}`,
+        detail: { maxBytes: maxDownloadBytes },
+      });
+    }
+  });
+
+  it('answers 400 when bytes is given twice, on both endpoints', async () => {
+    const down = await call('/__down?bytes=10&bytes=20');
+    expect(down.status).toBe(400);
+    expect(await down.json()).toMatchObject({ error: 'give query parameter bytes once' });
+    const up = await call('/__up?bytes=10&bytes=20', { method: 'POST', body: 'x'.repeat(10) });
+    expect(up.status).toBe(400);
+    expect(await up.json()).toMatchObject({ error: 'give query parameter bytes once' });
   });
 
   it('serves the largest default step of @cloudflare/speedtest (250 MB) instead of refusing it', async () => {

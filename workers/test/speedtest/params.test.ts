@@ -37,6 +37,18 @@ describe('parseBytesParam', () => {
   it('refuses values above the cap with 400 by default and 413 when asked', () => {
     expect(parseBytesParam('1000000001', 1e9)).toMatchObject({ ok: false, status: 400, detail: { maxBytes: 1e9 } });
     expect(parseBytesParam('11', 10, 413)).toMatchObject({ ok: false, status: 413 });
+    // Twenty digits: not a safe integer, but plainly over the cap, and the answer says that.
+    expect(parseBytesParam('99999999999999999999', 1e9)).toMatchObject({
+      ok: false,
+      status: 400,
+      error: 'bytes must be at most 1000000000',
+    });
+  });
+
+  it('refuses a repeated bytes rather than picking one', () => {
+    expect(parseBytesParam(['10', '20'], 1e9)).toMatchObject({ ok: false, status: 400, error: /once/ });
+    expect(parseBytesParam(['10'], 1e9)).toEqual({ ok: true, bytes: 10 });
+    expect(parseBytesParam([], 1e9)).toMatchObject({ ok: false, status: 400 });
   });
 
   it('accepts exactly the cap', () => {
