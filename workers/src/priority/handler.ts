@@ -105,12 +105,11 @@ export async function prioritise(
   const budgetBytes = previewFirst
     ? Math.min(config.maxBufferBytes, config.previewFirstMaxBytes)
     : config.maxBufferBytes;
-  const ahead = await readAhead(
-    response.body,
-    new AnyImageScanner(config.goodImage, previewFirst),
-    budgetBytes,
-    config.maxWaitMs,
-  );
+  const scanner = new AnyImageScanner(config.goodImage, previewFirst);
+  const ahead = await readAhead(response.body, scanner, budgetBytes, config.maxWaitMs);
+  // A slow origin cut the read short: this response goes with what was found, and the scan goes on over the bytes as
+  // they are forwarded (nothing held back), so the next request for these bytes waits for nothing.
+  const learn = ahead.timedOut && key !== undefined ? learnFromRest(scanner, key, cache) : undefined;
   if (ahead.failed !== undefined) {
     // The origin's body broke while it was read ahead: what arrived goes on, then the same failure, as without us.
     return {
@@ -135,14 +134,14 @@ export async function prioritise(
     // No answer within the preview-first budget (e.g. large metadata before the first scan): an urgent image is
     // sent whole, as the browser asked (a staged request reads further).
     return {
-      response: rebuild(response, replay(ahead), urgentHeaders(signal, config)),
+      response: rebuild(response, replay(ahead, learn), urgentHeaders(signal, config)),
       outcome: { kind: 'urgent', urgency: signal.urgency },
     };
   }
   if (ahead.result.kind !== 'done') {
     if (lasting) cache.set(key, 'unusable');
     return {
-      response: rebuild(response, replay(ahead)),
+      response: rebuild(response, replay(ahead, learn)),
       outcome: { kind: 'unusable', reason: describe(ahead.result), bufferedBytes: ahead.bufferedBytes },
     };
   }
@@ -150,7 +149,22 @@ export async function prioritise(
   // A read cut by the preview-first budget knows less than the file holds: remembered as `large-preview` above.
   if (lasting && !previewBeyondBudget) cache.set(key, layout);
   return {
-    response: rebuild(response, replay(ahead), priorityHeaders(layout, config, signal, schedule)),
+    response: rebuild(response, replay(ahead, learn), priorityHeaders(layout, config, signal, schedule)),
     outcome: { kind: 'prioritised', layout, bufferedBytes: ahead.bufferedBytes, cached: false },
+  };
+}
+
+/**
+ * Feeds the forwarded rest of a body to the scanner a deadline interrupted, and remembers its answer once it has one
+ * mid-stream (a body that ends first may have been cut: nothing is remembered then, as for a read ahead).
+ */
+function learnFromRest(scanner: AnyImageScanner, key: string, cache: LayoutCache): (chunk: Uint8Array) => void {
+  let settled = false;
+  return (chunk) => {
+    if (settled) return;
+    const result = scanner.push(chunk);
+    if (result.kind === 'more') return;
+    settled = true;
+    cache.set(key, result.kind === 'done' ? result.layout : 'unusable');
   };
 }

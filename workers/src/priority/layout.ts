@@ -31,7 +31,10 @@ export type ScanResult = { kind: 'more' } | { kind: 'done'; layout: ImageLayout 
 export interface ImageScanner {
   /** Feeds the next chunk of the body. Once the result is `done` or `invalid`, further chunks are ignored. */
   push(chunk: Uint8Array): ScanResult;
-  /** Signals the end of the body (or of what the caller is willing to read) and returns the final answer. */
+  /**
+   * The answer from what was seen: at the end of the body, or where the caller stops waiting. It changes nothing:
+   * chunks pushed afterwards continue the scan (the handler keeps scanning what it forwards after a deadline).
+   */
   finish(): ScanResult;
 }
 

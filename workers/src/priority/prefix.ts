@@ -79,8 +79,11 @@ export async function readAhead(
   return state;
 }
 
-/** The full body again: the buffered chunks, then whatever the reader still has. Cancelling cancels the origin. */
-export function replay(ahead: ReadAhead): ReadableStream<Uint8Array> {
+/**
+ * The full body again: the buffered chunks, then whatever the reader still has, each of those also handed to
+ * `observe` (the handler's scanner, when a deadline cut its read short). Cancelling cancels the origin.
+ */
+export function replay(ahead: ReadAhead, observe?: (chunk: Uint8Array) => void): ReadableStream<Uint8Array> {
   const queued = [...ahead.chunks];
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -90,8 +93,9 @@ export function replay(ahead: ReadAhead): ReadableStream<Uint8Array> {
       if (ahead.ended) return controller.close();
       const read = await (ahead.pending ?? ahead.reader.read());
       ahead.pending = undefined;
-      if (read.done) controller.close();
-      else controller.enqueue(read.value);
+      if (read.done) return controller.close();
+      observe?.(read.value);
+      controller.enqueue(read.value);
     },
     cancel(reason) {
       return ahead.reader.cancel(reason);

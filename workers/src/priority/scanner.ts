@@ -104,8 +104,7 @@ export class AnyImageScanner implements ImageScanner {
   finish(): ScanResult {
     if (this.#result.kind !== 'more') return this.#result;
     if (!this.#inner) return invalid('image shorter than its magic number');
-    this.#result = this.#inner.finish();
-    return this.#result;
+    return this.#inner.finish();
   }
 }
 

@@ -85,16 +85,22 @@ describe('prioritise: progressive JPEG', () => {
 
   it('answers with what it has after maxWaitMs when the origin stalls, and still delivers the rest', async () => {
     const { body, meter } = countingBody(progressive.bytes, 4096, 8192);
+    const cache = new LayoutCache(10);
+    const slow = config({ maxWaitMs: 50 });
     const { response, outcome } = await prioritise(
       get(),
-      imageResponse(progressive.bytes, {}, body),
-      config({ maxWaitMs: 50 }),
-      new LayoutCache(10),
+      imageResponse(progressive.bytes, { etag: '"slow"' }, body),
+      slow,
+      cache,
     );
     expect(outcome).toMatchObject({ kind: 'prioritised', bufferedBytes: 8192 });
     expect(response.headers.get('cf-priority-change')).toMatch(/^\d+:10\/0$/); // header-first: no preview end yet
     meter.release();
     expect(await bytesOf(response)).toEqual(progressive.bytes);
+    // The scan went on over the forwarded bytes: the next request gets every stage without waiting for the origin.
+    const again = await prioritise(get(), imageResponse(progressive.bytes, { etag: '"slow"' }), slow, cache);
+    expect(again.outcome).toMatchObject({ kind: 'prioritised', cached: true, bufferedBytes: 0 });
+    expect(again.response.headers.get('cf-priority-change')).toMatch(/^\d+:20\/1, \d+:15\/1, \d+:10\/0$/);
   });
 });
 
