@@ -339,6 +339,49 @@ async function binastTarget() {
 }
 
 /**
+ * The prebuilt-file reader the BinaryAST Worker runs on whatever an origin serves as `<script>.binast`, seeded with
+ * prebuilt files of test262 scripts. It may refuse anything; what it accepts must be the file's tail, of the length
+ * and layout its header names.
+ */
+async function prebuiltTarget() {
+  const { encodeJavaScript } = await loadBinastEncoder();
+  const { readPrebuilt, writePrebuilt } = await import('@speedkit/binast/prebuilt');
+  const scriptDir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
+  /** @type {Uint8Array[]} */
+  const seeds = [];
+  for (const name of readdirSync(scriptDir).sort().slice(0, 12)) {
+    const source = readFileSync(join(scriptDir, name));
+    try {
+      const encoding = encodeJavaScript(source.toString('utf8'), { layout: 'context' });
+      seeds.push(await writePrebuilt(new Uint8Array(source), encoding, { layout: 'context', lazyLevel: 0 }));
+    } catch {
+      // Modules and the like are not seeds here.
+    }
+  }
+  return anyInput({
+    name: 'prebuilt BinaryAST reader',
+    seeds: seeds.length,
+    arbitrary: bytesFrom(seeds, [[...'BINAST-PREBUILT\n'].map((c) => c.charCodeAt(0))]),
+    describe: hex,
+    /** @param {Uint8Array} bytes */
+    async run(bytes) {
+      const read = await readPrebuilt(bytes);
+      if (!read.ok) {
+        assert(typeof read.reason === 'string' && read.reason.length > 0, 'a refusal says why');
+        return;
+      }
+      const tail = bytes.subarray(bytes.length - read.encoding.length);
+      assert(read.encoding.length === read.header.encodingBytes, 'the encoding has the length its header names');
+      assert(
+        tail.every((byte, index) => byte === read.encoding[index]),
+        'the encoding is the file’s tail',
+      );
+      assert(['multipart', 'optimised', 'context'].includes(read.header.layout), 'a known layout');
+    },
+  });
+}
+
+/**
  * The speed test's `bytes` parameter and the image source locator (allow-list, no credentials, no loops).
  * @param {WorkerParsers} w
  */
@@ -423,6 +466,7 @@ export async function loadTargets() {
     urlOptionsTarget(w),
     acceptTarget(w),
     await binastTarget(),
+    await prebuiltTarget(),
     endpointTarget(w),
   ];
 }
