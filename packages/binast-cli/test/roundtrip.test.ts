@@ -55,6 +55,19 @@ describe('round trip over test262-parser-tests pass/', () => {
   }, 120_000);
 });
 
+describe('round trip of for heads that start with `let` the identifier (sloppy scripts)', () => {
+  it.each([
+    'for ((let).a of b);',
+    'for ((let).a in b);',
+    'for ((let)[0] of b);',
+    'for ((let)(0).x of b);',
+    'for (letter.a of b);',
+    'for ((let).a = 0; ;) break;',
+  ])('%s', (source) => {
+    expect(roundTrip(source, 'script').difference).toBeNull();
+  });
+});
+
 describe('round trip over real libraries', () => {
   it.each(libraries.map((library) => [library.name, library.path]))(
     '%s regenerates to an equal tree in every layout and lazy levels 0-3',

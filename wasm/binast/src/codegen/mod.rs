@@ -279,9 +279,12 @@ impl Gen {
         let start = self.out.len();
         self.expr(node, if initialiser { expr::SEQ } else { expr::CALL });
         let text = &self.out.as_bytes()[start..];
+        // A for-of head may not start with the token `let` at all (`for ((let).a of b)` must keep its parentheses),
+        // any head not with `let [`; wrapping a for-in head that starts with `let` too is harmless.
         let wrap = (initialiser && contains_in(text))
             || text.starts_with(b"let[")
             || text == b"let"
+            || (!initialiser && starts_with_let_token(text))
             || (!initialiser && text == b"async");
         if wrap {
             self.out.insert(start, '(');
@@ -460,4 +463,12 @@ fn same_name(outer: &Node, inner: &Node) -> bool {
         (Node::Literal(LitValue::Str(a)), Node::Literal(LitValue::Str(b))) => a == b,
         _ => false,
     }
+}
+
+/// Whether `text` begins with the identifier `let` (not `letter`, `let$`, …).
+fn starts_with_let_token(text: &[u8]) -> bool {
+    text.starts_with(b"let")
+        && text.get(3).is_none_or(|&c| {
+            !(c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 || c == b'\\')
+        })
 }
