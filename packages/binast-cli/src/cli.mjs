@@ -2,7 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { decodeToJavaScript, encodeJavaScript, stats } from './codec.mjs';
+import { verifyEncoding } from '@speedkit/binast/verify';
+import { decodeToJavaScript, encodeJavaScript, encodeProgram, parseForPath, parseJavaScript, stats } from './codec.mjs';
 import { prebuild, prebuildTable } from './prebuild.mjs';
 
 const usage = `Usage:
@@ -63,8 +64,13 @@ export function run(argv, io) {
   try {
     switch (command) {
       case 'encode': {
-        const bytes = encodeJavaScript(readFileSync(input, 'utf8'), { layout, lazyLevel, sourceType });
-        writeOrPrint(io, values.output, bytes, `${input}: ${bytes.length} bytes of BinaryAST (${layout})\n`);
+        if (!values.output) {
+          io.err(`encode needs -o <file>: BinaryAST is binary\n${usage}`);
+          return 2;
+        }
+        const bytes = encodeChecked(input, { layout, lazyLevel, module: values.module });
+        writeFileSync(values.output, bytes);
+        io.out(`${input}: ${bytes.length} bytes of BinaryAST (${layout})\n`);
         return 0;
       }
       case 'decode': {
@@ -102,18 +108,20 @@ async function runPrebuild(dir, settings, io) {
 }
 
 /**
- * @param {Io} io
- * @param {string | undefined} output
- * @param {Uint8Array} bytes
- * @param {string} summary
+ * Encodes a file as the Worker does (a `.mjs`, or a `.js` that only parses as a module, is a module; `--module`
+ * insists on one) and checks the encoding decodes to the same program before it is written: a file nothing can
+ * decode, or that regenerates another program, is an error here, not at a visitor's browser.
+ * @param {string} input
+ * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number, module: boolean }} options
  */
-function writeOrPrint(io, output, bytes, summary) {
-  if (!output) {
-    io.err('encode needs -o <file>: BinaryAST is binary\n');
-    throw new Error('no output file');
-  }
-  writeFileSync(output, bytes);
-  io.out(summary);
+function encodeChecked(input, { layout, lazyLevel, module }) {
+  const source = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(input));
+  const { program, sourceType } = module
+    ? { program: parseJavaScript(source, 'module'), sourceType: /** @type {const} */ ('module') }
+    : parseForPath(source, input);
+  const bytes = encodeProgram(program, { layout, lazyLevel });
+  verifyEncoding(program, sourceType, bytes, decodeToJavaScript);
+  return bytes;
 }
 
 const brotli = (/** @type {Uint8Array} */ bytes) =>

@@ -47,8 +47,8 @@ export async function prebuild(dir, settings) {
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);
     try {
-      // Decoded as the Worker decodes a response body, so both parse the same text.
-      const source = new TextDecoder().decode(sourceBytes);
+      // UTF-8 only, as the Worker reads scripts: other bytes would be read as something the browser does not run.
+      const source = new TextDecoder('utf-8', { fatal: true }).decode(sourceBytes);
       const { program, sourceType } = parseForPath(source, script);
       const encoding = encodeProgram(program, settings);
       verifyEncoding(program, sourceType, encoding, decodeToJavaScript);

@@ -65,7 +65,33 @@ describe('npx binast', () => {
     expect(cli('encode', broken, '-o', join(dir, 'x.binjs')).code).toBe(1);
   });
 
+  it('encodes a module by its extension or its syntax, as the Worker does', () => {
+    const mjs = join(dir, 'entry.mjs');
+    writeFileSync(mjs, 'import { a } from "./a.mjs"; export const b = a;');
+    expect(cli('encode', mjs, '-o', join(dir, 'entry.binjs')).code).toBe(0);
+    const esm = join(dir, 'esm.js');
+    writeFileSync(esm, 'export default 1;');
+    expect(cli('encode', esm, '-o', join(dir, 'esm.binjs')).code).toBe(0);
+    expect(cli('decode', join(dir, 'esm.binjs')).out).toContain('export default 1');
+  });
+
+  it('refuses to write an encoding it cannot decode back, or text that is not UTF-8', () => {
+    // A very long string first in a file is more than the decoder's budget per coded byte allows it to expand.
+    const early = join(dir, 'early.js');
+    writeFileSync(early, `x="${'a'.repeat(320_000)}";`);
+    const refused = cli('encode', early, '-o', join(dir, 'early.binjs'));
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('binast encode');
+    expect(existsSync(join(dir, 'early.binjs'))).toBe(false);
+    const latin1 = join(dir, 'latin1.js');
+    writeFileSync(latin1, Buffer.from('var s = "caf\xe9";', 'latin1'));
+    expect(cli('encode', latin1, '-o', join(dir, 'latin1.binjs')).code).toBe(1);
+  });
+
   it('prints usage with exit code 2 for a missing argument or bad option', () => {
+    const noOutput = cli('encode', backbone);
+    expect(noOutput.code).toBe(2);
+    expect(noOutput.err.match(/-o <file>/g)?.length).toBeGreaterThan(0);
     expect(cli('encode').code).toBe(2);
     expect(cli('encode', backbone, '--layout', 'zip').code).toBe(2);
     expect(cli('frobnicate', backbone).err).toContain('Usage');
