@@ -68,6 +68,8 @@ async function negotiate(
 ): Promise<Response> {
   if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return response;
   const url = new URL(request.url);
+  // The encoder reads UTF-8: a script declared in another charset would be stored with its text garbled.
+  if (!declaresUtf8OrNothing(response.headers.get('content-type'))) return withVary(response, 'not UTF-8');
   const store = env.VARIANTS;
   if (!store) return withVary(response, 'no store');
   // A script meant for one visitor (per-user settings, a signed-in page's data) is neither stored nor looked up.
@@ -100,6 +102,15 @@ async function negotiate(
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
     return withVary(body === null ? response : new Response(body, response), 'error');
   }
+}
+
+/**
+ * True unless the Content-Type names a charset other than UTF-8. A script without one is checked as it is decoded
+ * (`fatal`): bytes that are not UTF-8 (a Latin-1 script on a windows-1252 page) are never encoded.
+ */
+function declaresUtf8OrNothing(contentType: string | null): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
 /** The largest script that may become BinaryAST: one this Worker encodes, or one a trusted prebuilt file covers. */
@@ -161,7 +172,7 @@ async function storeEncoding(
     return;
   } else {
     try {
-      bytes = encodeVerified(new TextDecoder().decode(source), path, config);
+      bytes = encodeVerified(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(source), path, config);
     } catch (error) {
       console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
       await store.put(failureKey(key), String(error).slice(0, 500));

@@ -52,7 +52,11 @@ export async function prebuiltEncoding(
   }
   if (config.prebuilt === 'verify') {
     try {
-      verifyForeignEncoding(new TextDecoder().decode(sourceBytes), url.pathname, read.encoding);
+      verifyForeignEncoding(
+        new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(sourceBytes),
+        url.pathname,
+        read.encoding,
+      );
     } catch (error) {
       return { ok: false, reason: `${sibling.pathname} failed the tree check: ${String(error)}` };
     }

@@ -14,6 +14,41 @@ const origin =
 
 beforeEach(clearVariants);
 
+describe('scripts that are not UTF-8', () => {
+  // "Café über ©" in ISO-8859-1: bytes a UTF-8 reading would turn into replacement characters.
+  const latin1 = Uint8Array.from([...'var msg = "Caf\xe9 \xfcber \xa9";'].map((c) => c.charCodeAt(0)));
+  const serve =
+    (contentType: string, etag: string | null = '"l1"') =>
+    async () =>
+      new Response(latin1, { headers: { 'content-type': contentType, ...(etag ? { etag } : {}) } });
+
+  it('serves a script declared in another charset as it is, without encoding it', async () => {
+    for (const etag of ['"l1"', null]) {
+      const first = await callBinast(
+        '/latin1.js',
+        binastAccept,
+        {},
+        serve('text/javascript; charset=ISO-8859-1', etag),
+      );
+      expect(first.note).toBe('not UTF-8');
+      expect(first.bytes).toEqual(latin1);
+      expect(
+        (await callBinast('/latin1.js', binastAccept, {}, serve('text/javascript; charset=iso-8859-1'))).note,
+      ).toBe('not UTF-8');
+    }
+  });
+
+  it('never stores an encoding of bytes that are not UTF-8, and serves them unchanged', async () => {
+    for (const etag of ['"l2"', null]) {
+      const first = await callBinast('/latin1.js', binastAccept, {}, serve('text/javascript', etag));
+      expect(first.bytes).toEqual(latin1);
+      const second = await callBinast('/latin1.js', binastAccept, {}, serve('text/javascript', etag));
+      expect(second.note).toBe('unsupported');
+      expect(second.bytes).toEqual(latin1);
+    }
+  });
+});
+
 describe('BinaryAST negotiation for .js responses', () => {
   it('serves the original script with Vary: Accept on a miss, then the stored encoding', async () => {
     const first = await callBinast(demoScript, binastAccept);
