@@ -113,6 +113,15 @@ function declaresUtf8OrNothing(contentType: string | null): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
+/** The script's text, or an error saying it is not UTF-8 (decoding with replacement characters would garble it). */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new Error('the script is not UTF-8');
+  }
+}
+
 /** The largest script that may become BinaryAST: one this Worker encodes, or one a trusted prebuilt file covers. */
 const largestServed = (config: BinastConfig) =>
   config.prebuilt === 'trust' ? Math.max(config.maxSourceBytes, config.maxPrebuiltBytes) : config.maxSourceBytes;
@@ -172,7 +181,7 @@ async function storeEncoding(
     return;
   } else {
     try {
-      bytes = encodeVerified(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(source), path, config);
+      bytes = encodeVerified(utf8Text(source), path, config);
     } catch (error) {
       console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
       await store.put(failureKey(key), String(error).slice(0, 500));
