@@ -4,6 +4,7 @@
 // stale one is never left beside it.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pageRelativeReason } from '@speedkit/binast/page-relative';
 import { prebuiltSuffix, writePrebuilt } from '@speedkit/binast/prebuilt';
 import { verifyEncoding } from '@speedkit/binast/verify';
 import { decodeToJavaScript, encodeProgram, parseForPath } from './codec.mjs';
@@ -50,6 +51,8 @@ export async function prebuild(dir, settings) {
       // UTF-8 only, as the Worker reads scripts: other bytes would be read as something the browser does not run.
       const source = new TextDecoder('utf-8', { fatal: true }).decode(sourceBytes);
       const { program, sourceType } = parseForPath(source, script);
+      const relative = sourceType === 'module' ? pageRelativeReason(program) : null;
+      if (relative) throw new Error(`the module ${relative}, which the loader would resolve against the page`);
       const encoding = encodeProgram(program, settings);
       verifyEncoding(program, sourceType, encoding, decodeToJavaScript);
       writeFileSync(target, await writePrebuilt(sourceBytes, encoding, settings));

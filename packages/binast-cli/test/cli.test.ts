@@ -104,8 +104,13 @@ describe('npx binast prebuild', () => {
     const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-'));
     mkdirSync(join(site, 'assets', 'chunks'), { recursive: true });
     copyFileSync(backbone, join(site, 'assets', 'backbone.js'));
-    writeFileSync(join(site, 'assets', 'chunks', 'entry.mjs'), 'import { a } from "./a.mjs"; export const b = a + 1;');
-    writeFileSync(join(site, 'assets', 'esm.js'), 'export default function f() { return import.meta.url; }');
+    writeFileSync(
+      join(site, 'assets', 'chunks', 'entry.mjs'),
+      'import { a } from "/assets/a.mjs"; export const b = a;',
+    );
+    writeFileSync(join(site, 'assets', 'esm.js'), 'import "preact"; export default function f() { return 1; }');
+    // The loader runs decoded modules from the page's URL: a chunk importing its neighbour must stay JavaScript.
+    writeFileSync(join(site, 'assets', 'vite-chunk.js'), 'import { v } from "./vendor.js"; export default v;');
     writeFileSync(join(site, 'broken.js'), 'function (');
     // Left by an earlier build whose broken.js still parsed: must not stay beside the new bytes.
     writeFileSync(join(site, 'broken.js.binast'), 'stale');
@@ -113,7 +118,11 @@ describe('npx binast prebuild', () => {
 
     const { code, out } = await cliAsync('prebuild', site);
     expect(code).toBe(0);
-    expect(out).toContain('3 prebuilt, 1 skipped');
+    expect(out).toContain('3 prebuilt, 2 skipped');
+    expect(out).toContain(
+      'skipped  assets/vite-chunk.js (50 B): the module imports ./vendor.js relative to the script',
+    );
+    expect(existsSync(join(site, 'assets', 'vite-chunk.js.binast'))).toBe(false);
     expect(out).toMatch(/skipped {2}broken\.js \(10 B\): Unexpected token/);
     expect(existsSync(join(site, 'broken.js.binast'))).toBe(false);
     expect(existsSync(join(site, 'style.css.binast'))).toBe(false);

@@ -1,7 +1,9 @@
 import { encodeProgram, parseForPath } from '@speedkit/binast';
+import { pageRelativeReason } from '@speedkit/binast/page-relative';
 import { verifyEncoding } from '@speedkit/binast/verify';
 import { __wbg_reset_state, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 import wasmModule from '@speedkit/binast/wasm/binast_bg.wasm';
+import type { Program } from 'acorn';
 import type { BinastConfig } from './config';
 
 let initialised = false;
@@ -51,9 +53,19 @@ export function encodeScript(source: string, path: string, config: BinastConfig)
  */
 export function encodeVerified(source: string, path: string, config: BinastConfig): Uint8Array {
   const { program, sourceType } = parseForPath(source, path);
+  refusePageRelative(program, sourceType);
   const bytes = withBinastWasm(() => encodeProgram(program, { layout: config.layout, lazyLevel: config.lazyLevel }));
   verifyEncoding(program, sourceType, bytes, decodeScript);
   return bytes;
+}
+
+/**
+ * Throws for a module the loader could not run as it runs natively: it runs decoded text from the page's base URL,
+ * where the module's relative imports and `import.meta` would point elsewhere (`@speedkit/binast/page-relative`).
+ */
+function refusePageRelative(program: Program, sourceType: 'script' | 'module'): void {
+  const reason = sourceType === 'module' ? pageRelativeReason(program) : null;
+  if (reason) throw new Error(`the module ${reason}, which the loader would resolve against the page`);
 }
 
 /** BinaryAST -> JavaScript in the Worker (the pre-store check, tests and diagnostics). */
@@ -67,5 +79,6 @@ export function decodeScript(bytes: Uint8Array): string {
  */
 export function verifyForeignEncoding(source: string, path: string, bytes: Uint8Array): void {
   const { program, sourceType } = parseForPath(source, path);
+  refusePageRelative(program, sourceType);
   verifyEncoding(program, sourceType, bytes, decodeScript);
 }
