@@ -35,20 +35,24 @@ async function expectSecurityHeaders(page: Page, path: string): Promise<string> 
   return policy;
 }
 
+/** Waits for the SPA's published result (or error) and expects a result. */
+async function expectSpeedTestResult(page: Page): Promise<void> {
+  type Published = { __speedkitResult?: unknown; __speedkitError?: unknown };
+  await page.waitForFunction(
+    () => (window as unknown as Published).__speedkitResult ?? (window as unknown as Published).__speedkitError,
+    null,
+    { timeout: 45_000 },
+  );
+  expect(await page.evaluate(() => (window as unknown as Published).__speedkitError)).toBeFalsy();
+}
+
 test('the speed-test SPA runs a measurement under its CSP', async ({ page }) => {
   const violations = await watchViolations(page);
   await expectSecurityHeaders(
     page,
     '/?bytes=20000000&timeMs=1500&intervalMs=100&pings=5&maxDownBytes=5000000&maxUpBytes=2000000',
   );
-  await page.waitForFunction(
-    () =>
-      (window as unknown as { __speedkitResult?: unknown; __speedkitError?: unknown }).__speedkitResult ??
-      (window as unknown as { __speedkitError?: unknown }).__speedkitError,
-    null,
-    { timeout: 45_000 },
-  );
-  expect(await page.evaluate(() => (window as unknown as { __speedkitError?: unknown }).__speedkitError)).toBeFalsy();
+  await expectSpeedTestResult(page);
   expect(await violations()).toEqual([]);
 });
 
@@ -69,14 +73,7 @@ test('the speed-test SPA measures against another origin named by ?server=, unde
     `/?server=${encodeURIComponent(other.origin)}&bytes=20000000&timeMs=1500&intervalMs=100&pings=5&maxDownBytes=5000000&maxUpBytes=2000000`,
   );
   expect(policy).toContain(`connect-src 'self' ${other.origin}`);
-  await page.waitForFunction(
-    () =>
-      (window as unknown as { __speedkitResult?: unknown; __speedkitError?: unknown }).__speedkitResult ??
-      (window as unknown as { __speedkitError?: unknown }).__speedkitError,
-    null,
-    { timeout: 45_000 },
-  );
-  expect(await page.evaluate(() => (window as unknown as { __speedkitError?: unknown }).__speedkitError)).toBeFalsy();
+  await expectSpeedTestResult(page);
   expect(await violations()).toEqual([]);
   expect(measured).toContain('/__down');
 });
