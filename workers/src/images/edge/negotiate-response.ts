@@ -12,6 +12,7 @@ import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
 import { checkSource, isLossless, sourceKeyOptions } from '../core/source-checks';
+import { claimedFormat } from '../core/source-type';
 import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
@@ -20,19 +21,6 @@ import { describeError, originalResponse, variantResponse, varyOnAccept } from '
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
-
-/**
- * Image types an origin may send, with the non-standard names servers and upload tools still write (`image/jpg`,
- * old Internet Explorer's `image/pjpeg` and `image/x-png`, kept in S3 metadata for years): browsers show those
- * images, so they are negotiated too, and the bytes must still be of the named format. A Map: the Content-Type is
- * the origin's text, and an object literal would also answer `constructor` or `valueOf`.
- */
-const formatOfMime: ReadonlyMap<string, ImageFormat> = new Map([
-  ...Object.entries(mimeTypes).map(([format, mime]) => [mime, format as ImageFormat] as const),
-  ['image/jpg', 'jpeg'],
-  ['image/pjpeg', 'jpeg'],
-  ['image/x-png', 'png'],
-]);
 
 const gate = (config: ImagesConfig) =>
   transformGate({ maxConcurrent: config.maxConcurrentTransforms, maxQueued: config.maxQueuedTransforms });
@@ -164,9 +152,12 @@ const negotiatedIdentity = (request: Request, response: Response, bytes: Uint8Ar
  * range request, no `no-transform`, not a download (core/disposition.ts); null to pass it through untouched.
  */
 function negotiableFormat(request: Request, response: Response, config: ImagesConfig): ImageFormat | null {
-  const mime = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  const sourceFormat = formatOfMime.get(mime);
   const { pathname } = new URL(request.url);
+  const sourceFormat = claimedFormat(
+    response.headers.get('content-type'),
+    pathname,
+    request.headers.get('sec-fetch-dest'),
+  );
   if (
     (request.method !== 'GET' && request.method !== 'HEAD') ||
     request.headers.has('range') ||
