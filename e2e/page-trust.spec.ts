@@ -95,7 +95,9 @@ test('a finished phase shows its final figure, never "measuring…", and Stop ma
   await page.goto('/?autostart=0&bytes=2000000000&timeMs=20000&pings=10&maxDownBytes=2000000');
   await page.getByRole('button', { name: 'Start test' }).click();
   await page.waitForFunction(() => window.__speedkitProgress?.phase === 'download', null, { timeout: 20_000 });
-  await expect(page.locator('.card[data-metric="latency"]')).toHaveAttribute('data-state', 'final');
+  // The start pings are a first reading (the idle latency proper comes after the download), marked as such.
+  await expect(page.locator('.card[data-metric="latency"]')).toHaveAttribute('data-state', 'provisional');
+  await expect(page.locator('.card[data-metric="latency"] [data-note]')).toContainText('first reading');
   await expect(page.locator('.card[data-metric="latency"] [data-note]')).not.toContainText('measuring');
   await expect(page.locator('.card[data-metric="download"]')).toHaveAttribute('data-state', 'live', {
     timeout: 10_000,
@@ -109,6 +111,11 @@ test('a finished phase shows its final figure, never "measuring…", and Stop ma
     note: 'stopped: not a result',
   });
   expect(states.find((card) => card.metric === 'upload')?.note).toBe('not measured (stopped)');
+  // Stopped before the pings after the download: the idle latency stays a first reading, never passed off as final.
+  expect(states.find((card) => card.metric === 'latency')).toMatchObject({
+    state: 'provisional',
+    note: 'first reading only (5 pings)',
+  });
 });
 
 test('one stream reads "1 stream", in the status line and on the card', async ({ page }) => {

@@ -5,6 +5,8 @@ declare global {
     __speedkitResult?: unknown;
     __speedkitProgress?: { phase: string; fraction: number };
     __speedkitError?: string;
+    /** After Stop or a failure: the finished phases, marked `partial`. */
+    __speedkitPartialResult?: unknown;
     __baselineResult?: unknown;
     __baselineError?: string;
     __speedkitChartColors?: Record<string, string>;

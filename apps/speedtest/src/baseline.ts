@@ -1,6 +1,6 @@
 import SpeedTestEngine, { type MeasurementConfig, type Results } from '@cloudflare/speedtest';
-import { SpeedTest, type SpeedTestResult } from '@speedkit/speedtest';
-import { type ComparisonRow, comparisonRows } from './comparison';
+import { resolveOptions, SpeedTest, type SpeedTestResult } from '@speedkit/speedtest';
+import { baselineNotice, type ComparisonRow, comparisonRows } from './comparison';
 import { formatBytes } from './format';
 import { pageOptions } from './query';
 
@@ -148,6 +148,9 @@ try {
   const params = new URLSearchParams(location.search);
   const server = (params.get('server') ?? location.origin).replace(/\/+$/, '');
   const measurements = chooseMeasurements(params);
+  const noticeText = document.getElementById('notice-text');
+  if (noticeText)
+    noticeText.textContent = baselineNotice(measurements, resolveOptions(pageOptions(location.search).engine), compare);
   performance.setResourceTimingBufferSize(100_000);
   const startedMs = performance.now();
   const engine = new SpeedTestEngine({

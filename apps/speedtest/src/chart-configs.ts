@@ -1,4 +1,4 @@
-import { percentile, type RequestSample, type SpeedTestResult } from '@speedkit/speedtest';
+import { defaultOptions, percentile, type RequestSample, type SpeedTestResult } from '@speedkit/speedtest';
 import type { ChartConfiguration } from 'chart.js';
 import { sizeBucket, sizeBucketOrder, tickLabel } from './format';
 
@@ -16,8 +16,11 @@ export interface ChartColors {
   background: string;
 }
 
-/** The part of a result the charts read: plain data, so it can be posted to the chart worker. */
-export type ChartInput = Pick<SpeedTestResult, 'samples' | 'intervals'>;
+/**
+ * The part of a result the charts read: plain data, so it can be posted to the chart worker. `intervalMs`: the
+ * configured goodput interval (ms), for a phase with a single interval (longer ones are measured from their starts).
+ */
+export type ChartInput = Pick<SpeedTestResult, 'samples' | 'intervals'> & { intervalMs?: number };
 
 // Mixed charts (bar + line) do not fit one ChartConfiguration type parameter; the datasets are checked by hand.
 export type AnyConfig = ChartConfiguration<'bar' | 'line' | 'scatter', unknown[]>;
@@ -132,19 +135,41 @@ function latency(samples: readonly RequestSample[], colors: ChartColors, dpr: nu
   };
 }
 
-function goodput(intervals: ChartInput['intervals'], colors: ChartColors, dpr: number): AnyConfig {
-  const series = (direction: string) =>
-    intervals
-      .filter((interval) => interval.direction === direction)
-      .map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }))
-      .sort((a, b) => a.x - b.x);
+/**
+ * Pure: one direction's intervals as the corners of a step line (x in s, y in Mbit/s): each interval's value from its
+ * start to its end, the last one closed by a point where it ends. Points at the starts alone drew the last interval
+ * as a vertical tick (and a phase of one interval not at all), so the line sat below the headline it averages.
+ * An interval's length is the gap between two starts (long paths use longer intervals than configured), else
+ * `fallbackIntervalMs`.
+ */
+export function goodputSteps(
+  intervals: ChartInput['intervals'],
+  direction: 'download' | 'upload',
+  fallbackIntervalMs: number,
+): Array<{ x: number; y: number }> {
+  const own = intervals.filter((interval) => interval.direction === direction).sort((a, b) => a.startMs - b.startMs);
+  const last = own.at(-1);
+  if (!last) return [];
+  const before = own.at(-2);
+  const lengthMs = before ? last.startMs - before.startMs : fallbackIntervalMs;
+  const points = own.map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }));
+  return [...points, { x: (last.startMs + lengthMs) / 1000, y: last.bitsPerSecond / 1e6 }];
+}
+
+function goodput(input: ChartInput, colors: ChartColors, dpr: number): AnyConfig {
+  const intervalMs = input.intervalMs ?? defaultOptions.intervalMs;
+  // 'after': a point's value holds until the next point, i.e. over the interval that starts there.
+  const line = (direction: 'download' | 'upload', label: string) => ({
+    label,
+    data: goodputSteps(input.intervals, direction, intervalMs),
+    borderColor: colors[direction],
+    stepped: 'after' as const,
+    pointRadius: 0,
+  });
   return {
     type: 'line',
     data: {
-      datasets: [
-        { label: 'Download', data: series('download'), borderColor: colors.download, stepped: true, pointRadius: 0 },
-        { label: 'Upload', data: series('upload'), borderColor: colors.upload, stepped: true, pointRadius: 0 },
-      ],
+      datasets: [line('download', 'Download'), line('upload', 'Upload')],
     },
     options: {
       ...common(dpr),
@@ -168,6 +193,6 @@ export function chartBuilders(
     { id: 'chart-download', build: () => perSize(input.samples, 'download', colors, devicePixelRatio) },
     { id: 'chart-upload', build: () => perSize(input.samples, 'upload', colors, devicePixelRatio) },
     { id: 'chart-latency', build: () => latency(input.samples, colors, devicePixelRatio) },
-    { id: 'chart-goodput', build: () => goodput(input.intervals, colors, devicePixelRatio) },
+    { id: 'chart-goodput', build: () => goodput(input, colors, devicePixelRatio) },
   ];
 }

@@ -164,7 +164,11 @@ export function clearCharts(): void {
 /** Draws the four charts: in the chart worker where it runs, else here one per task. */
 export async function renderCharts(result: SpeedTestResult, isCurrent: () => boolean): Promise<void> {
   const colors = readColors();
-  const input: ChartInput = { samples: result.samples, intervals: result.intervals };
+  const input: ChartInput = {
+    samples: result.samples,
+    intervals: result.intervals,
+    intervalMs: result.options.intervalMs,
+  };
   workerCharts ??= startWorker().then((worker) => (worker ? new WorkerCharts(worker) : null));
   const charts = await workerCharts;
   if (!isCurrent()) return;

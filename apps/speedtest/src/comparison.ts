@@ -1,5 +1,6 @@
-import type { SpeedTestResult } from '@speedkit/speedtest';
+import type { SpeedTestOptions, SpeedTestResult } from '@speedkit/speedtest';
 import { formatBitsPerSecond, formatBytes, formatMs } from './format';
+import { lossNotice, maxTestBytes } from './notice';
 
 /** The part of @cloudflare/speedtest's result the comparison reads (bit/s and ms, like ours). */
 export interface BaselineFigures {
@@ -77,10 +78,54 @@ export function comparisonRows(baseline: BaselineFigures | null, ours: SpeedTest
       ours: mine((o) => o.totalBytes.download + o.totalBytes.upload, formatBytes),
     },
     {
+      // Without speedkit's packet-loss step: the library's list here has none, so the two would not compare.
       key: 'duration',
-      label: 'Test duration',
+      label: 'Test duration (without the packet-loss step)',
       baseline: theirs((b) => b.wallMs, seconds),
-      ours: mine((o) => o.durationMs, seconds),
+      ours: mine((o) => o.durationMs - (o.loss?.durationMs ?? 0), seconds),
+    },
+    {
+      key: 'lossDuration',
+      label: 'Packet-loss step',
+      baseline: theirs(
+        () => 'not run',
+        (text) => text,
+      ),
+      ours: mine(
+        (o) => o.loss?.durationMs,
+        (ms) => (ms === undefined ? 'not measured' : seconds(ms)),
+      ),
     },
   ];
+}
+
+/** The part of a @cloudflare/speedtest measurement the byte count reads. */
+export interface MeasurementBytes {
+  type: string;
+  bytes?: number;
+  count?: number;
+}
+
+/** Pure: payload bytes a measurement list requests at most, per direction (bytes × count of each step). */
+export function measurementBytes(measurements: readonly MeasurementBytes[]): { download: number; upload: number } {
+  const total = { download: 0, upload: 0 };
+  for (const step of measurements) {
+    if (step.type === 'download' || step.type === 'upload') total[step.type] += (step.bytes ?? 0) * (step.count ?? 1);
+  }
+  return total;
+}
+
+/**
+ * Pure: the comparison page's data notice, from the list the library will run and speedkit's options (the "over
+ * 1 GB" it used to say was the library's default list, whatever was chosen).
+ */
+export function baselineNotice(
+  measurements: readonly MeasurementBytes[],
+  ours: SpeedTestOptions,
+  compare: boolean,
+): string {
+  const theirs = measurementBytes(measurements);
+  const library = `@cloudflare/speedtest requests up to ${formatBytes(theirs.download + theirs.upload)} (${formatBytes(theirs.download)} down, ${formatBytes(theirs.upload)} up)`;
+  if (!compare) return `The test starts by itself: ${library}.`;
+  return `Both tests start by themselves, one after the other: ${library}; then speedkit uses up to ${formatBytes(maxTestBytes(ours))} (${formatBytes(ours.maxBytesPerDirection)} per direction).${lossNotice(ours)}`;
 }

@@ -1,4 +1,5 @@
 import {
+  describeMissing,
   type Estimate,
   headlineIdlePings,
   type SpeedTestResult,
@@ -51,7 +52,9 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
   const phase = result[direction];
   const count = phase?.bitsPerSecond.sampleCount ?? 0;
   const headline = !phase
-    ? 'Not measured.'
+    ? result.partial?.missing.includes(direction)
+      ? `Not measured: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before the ${direction} finished, so its readings are not results.`
+      : 'Not measured.'
     : phase.headlineSource === 'phase-average'
       ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${result.options.intervalMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
       : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
@@ -107,7 +110,10 @@ export function metricData(result: SpeedTestResult, metric: Metric): MetricData 
       const values = pings(result, load);
       return {
         title: `Latency under ${load} load`,
-        headline: `Headline = median of ${values.length} pings sent while ${load === 'download' ? 'downloading' : 'uploading'}.`,
+        headline:
+          values.length === 0
+            ? 'Not measured.'
+            : `Headline = median of ${values.length} pings sent while ${load === 'download' ? 'downloading' : 'uploading'}.`,
         values,
         valuesLabel: `pings while ${load === 'download' ? 'downloading' : 'uploading'}`,
         format: formatMs,
@@ -172,8 +178,17 @@ export function renderDetails(container: HTMLElement, result: SpeedTestResult, m
     ['90th percentile', data.format(summary.p90)],
     ['Samples', String(summary.count)],
   ];
+  const partial = result.partial
+    ? [
+        paragraph(
+          `Partial result: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before its ${describeMissing(result.partial.missing)} finished.`,
+          'hint',
+        ),
+      ]
+    : [];
   container.replaceChildren(
     heading,
+    ...partial,
     paragraph(explanation, 'hint'),
     paragraph(data.headline, 'headline-rule'),
     list(headlineRows),

@@ -12,7 +12,9 @@ function save(text: string, type: string, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-const stamp = (result: SpeedTestResult) => result.startedAt.replace(/[:.]/g, '-');
+/** File name stem; a partial result says so in its name too, so a saved file is never mistaken for a whole run. */
+const stamp = (result: SpeedTestResult) =>
+  `${result.startedAt.replace(/[:.]/g, '-')}${result.partial ? '-partial' : ''}`;
 
 export function downloadCsv(result: SpeedTestResult): void {
   save(resultToCsv(result), 'text/csv', `speedkit-${stamp(result)}.csv`);

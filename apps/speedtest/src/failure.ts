@@ -16,7 +16,11 @@ export function explainFailure(message: string, phase: Phase, serverUrl: string,
   const tried = `${endpointOf[phase]} on ${server}`;
   const status = /\b([45]\d\d)\b/.exec(message)?.[1];
   let check: string;
-  if (status === '503') {
+  if (/^the server (sent|received) (no data|only \d+ bytes) in/.test(message)) {
+    // No 0 kbps figure: a transfer that moved (almost) nothing says nothing about the link's rate.
+    check =
+      'The requests were accepted but (almost) no bytes moved, so there is no rate to report: a proxy, firewall or the server itself held the transfer back. Start again; if it keeps happening, check the server.';
+  } else if (status === '503') {
     check = 'The server answered 503 (busy or restarting): wait a moment and start again.';
   } else if (status) {
     check = `The server answered ${status}: check that it runs speedkit's endpoints (/__down, /__up) at that address.`;

@@ -31,7 +31,7 @@ export function renderHistory(container: HTMLElement, history: readonly HistoryE
   for (const entry of history) {
     const row = document.createElement('tr');
     for (const text of [
-      when(entry.startedAt),
+      entry.partial ? `${when(entry.startedAt)} (partial)` : when(entry.startedAt),
       formatBitsPerSecond(entry.downloadBitsPerSecond),
       formatBitsPerSecond(entry.uploadBitsPerSecond),
       formatMs(entry.idleLatencyMs),

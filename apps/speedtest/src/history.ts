@@ -10,6 +10,8 @@ export interface HistoryEntry {
   loadedLatencyMs: number | null;
   rpm: number | null;
   bytes: number;
+  /** The run was stopped or failed after some phases had finished: the figures are of those only. */
+  partial?: boolean;
 }
 
 /** Runs kept; older ones drop off. */
@@ -19,7 +21,7 @@ const historyKey = 'speedkit:history:v1';
 const finite = (value: number | null | undefined) =>
   value !== null && value !== undefined && Number.isFinite(value) ? value : null;
 
-/** Pure: the entry a finished result adds to the history. */
+/** Pure: the entry a finished (or partial) result adds to the history. */
 export function historyEntry(result: SpeedTestResult): HistoryEntry {
   const loaded = [result.latency.downloadLoadedMs?.value, result.latency.uploadLoadedMs?.value].filter(
     (value): value is number => finite(value) !== null,
@@ -33,6 +35,7 @@ export function historyEntry(result: SpeedTestResult): HistoryEntry {
     loadedLatencyMs: loaded.length > 0 ? Math.max(...loaded) : null,
     rpm: finite(result.rpm.overall),
     bytes: result.totalBytes.download + result.totalBytes.upload,
+    ...(result.partial ? { partial: true } : {}),
   };
 }
 

@@ -21,8 +21,11 @@ export const phaseAnnouncements: Record<Phase, string> = {
  */
 const progressRedrawMs = 200;
 
-const isFinal = (metric: string) =>
-  document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`)?.dataset.state === 'final';
+/** A card whose phase has reported its figure (final, or a first reading): a late redraw must not make it live again. */
+const isFinal = (metric: string) => {
+  const state = document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`)?.dataset.state;
+  return state === 'final' || state === 'provisional';
+};
 
 /**
  * The running test on screen: a one-line status and live card values, redrawn at most every 200 ms, and a separate

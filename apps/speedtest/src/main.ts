@@ -16,8 +16,10 @@ import { renderHistory } from './history-view';
 import { LiveStatus, phaseAnnouncements } from './live-status';
 import { renderLoss } from './loss-view';
 import { describeConnection } from './meta';
-import { autostartDecision, dataNotice } from './notice';
+import { autostartDecision, dataNotice, dataNoticeAfterRun, dataNoticeWhileRunning } from './notice';
+import { failedPartialNote, stoppedStatus } from './outcome';
 import { pageOptions } from './query';
+import { showQueryProblems } from './query-notice';
 import {
   clearCards,
   markUnfinishedCards,
@@ -35,6 +37,8 @@ declare global {
     __speedkitResult?: SpeedTestResult;
     __speedkitProgress?: ProgressEvent;
     __speedkitError?: string;
+    /** After Stop or a failure: the phases that had finished, marked `partial` (never in `__speedkitResult`). */
+    __speedkitPartialResult?: SpeedTestResult;
   }
   interface Navigator {
     /** Network Information API (Chromium): `saveData` is the user's "data saver" choice. */
@@ -64,6 +68,30 @@ let history: HistoryEntry[] = [];
 /** The chart module once a finished run loaded it. */
 let chartsModule: typeof import('./charts') | null = null;
 const live = new LiveStatus(status, announcer, progress);
+
+/**
+ * Shows the rest of a partial result (Stop or a failure after some phases finished; its cards are already drawn) like
+ * a finished one: selectable details, history (marked partial), quality, exports and charts; published as
+ * `__speedkitPartialResult`.
+ */
+async function showPartial(partial: SpeedTestResult, thisRun: number): Promise<void> {
+  result = partial;
+  await nextTask();
+  history = addToHistory(history, historyEntry(partial));
+  saveHistory(history);
+  renderHistory(historyList, history);
+  if (thisRun !== runId) return;
+  renderQuality(partial);
+  renderLoss(partial);
+  csvButton.disabled = false;
+  jsonButton.disabled = false;
+  window.__speedkitPartialResult = partial;
+  await nextTask();
+  if (thisRun !== runId) return;
+  const module = await import('./charts');
+  chartsModule = module;
+  await module.renderCharts(partial, () => thisRun === runId);
+}
 
 /**
  * Shows the finished run in steps, one task each (`nextTask`), so no single task holds the page for long on a slow
@@ -108,6 +136,7 @@ function clearPreviousRun(): void {
   window.__speedkitResult = undefined;
   window.__speedkitError = undefined;
   window.__speedkitProgress = undefined;
+  window.__speedkitPartialResult = undefined;
   clearCards();
   renderQuality(null);
   renderLoss(null);
@@ -124,6 +153,9 @@ async function run(): Promise<void> {
   const thisRun = ++runId;
   clearPreviousRun();
   engine = new SpeedTest(options.engine);
+  const thisEngine = engine;
+  // An autostarted first run keeps the notice the page shipped with (it says the same; a rewrite is a late paint).
+  if (thisRun > 1 || decision !== 'start') setNotice(dataNoticeWhileRunning(resolved));
   const loadedPings: Record<'download' | 'upload', RequestSample[]> = { download: [], upload: [] };
   startButton.textContent = 'Stop';
   pauseButton.disabled = false;
@@ -136,9 +168,9 @@ async function run(): Promise<void> {
   engine.on('sample', (sample) => {
     if (sample.kind === 'latency' && sample.load !== 'idle') loadedPings[sample.load].push(sample);
   });
-  engine.on('phase', ({ phase, result: phaseResult }) => {
+  engine.on('phase', ({ phase, result: phaseResult, provisional }) => {
     // A finished phase shows its final figure at once: no "measuring…" on a phase that is over.
-    if (phase === 'latency') showLatencyCards(phaseResult as SpeedTestResult['latency']);
+    if (phase === 'latency') showLatencyCards(phaseResult as SpeedTestResult['latency'], provisional === true);
     else {
       showBandwidthCard(phase, phaseResult as NonNullable<SpeedTestResult['download']>);
       const loaded = latencyResult([], loadedPings.download, loadedPings.upload);
@@ -160,21 +192,26 @@ async function run(): Promise<void> {
   } catch (error) {
     live.drop();
     const message = error instanceof Error ? error.message : String(error);
-    if (engine.state === 'aborted') {
-      status.textContent = 'Stopped: crossed-out figures are not results.';
-      live.announce('Stopped. Crossed-out figures are not results.');
-      markUnfinishedCards('stopped');
+    // The phases that finished stand as a partial result; what was cut short is crossed out or "not measured".
+    const partial = thisEngine.partialResult();
+    if (partial) renderHeadline(partial);
+    if (thisEngine.state === 'aborted') {
+      const crossedOut = markUnfinishedCards('stopped');
+      status.textContent = stoppedStatus(partial, crossedOut);
+      live.announce(status.textContent);
     } else {
       window.__speedkitError = message;
+      markUnfinishedCards('failed');
       const explained = explainFailure(message, live.phase, resolved.serverUrl, location.origin);
-      status.textContent = explained;
+      status.textContent = `${explained}${failedPartialNote(partial)}`;
       status.classList.add('problem');
       live.announce(explained);
-      markUnfinishedCards('failed');
     }
+    if (partial) void showPartial(partial, thisRun);
   } finally {
     startButton.textContent = 'Start again';
     pauseButton.disabled = true;
+    if (thisRun === runId) setNotice(dataNoticeAfterRun(resolved));
   }
 }
 
@@ -243,8 +280,11 @@ void showHistoryAndThresholds();
 const decision = autostartDecision(options.autostart, navigator.connection?.saveData);
 // The page ships with the default notice; rewriting identical text would repaint it as a late, large paint (LCP).
 const noticeText = byId<HTMLElement>('notice-text');
-const notice = dataNotice(decision, resolved);
-if (noticeText.textContent !== notice) noticeText.textContent = notice;
+function setNotice(text: string): void {
+  if (noticeText.textContent !== text) noticeText.textContent = text;
+}
+setNotice(dataNotice(decision, resolved));
+showQueryProblems(byId<HTMLElement>('query-notice'), options.problems);
 byId<HTMLElement>('data-notice').dataset.decision = decision;
 void showMeta();
 // Start once the page has loaded and settled: idle pings taken while the browser is still parsing and laying out

@@ -30,13 +30,33 @@ export function lossNotice(options: Pick<SpeedTestOptions, 'packetLoss' | 'lossP
   return ` Then, if this server has a TURN relay, a packet-loss check sends ${options.lossPackets} numbered ${packetBytes}-byte packets each way through it over WebRTC (about ${formatBytes(wireBytes)}, ${seconds} s).`;
 }
 
+/** Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each)". */
+const budgetText = (options: SpeedTestOptions) =>
+  `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${Math.round(options.maxDurationPerDirectionMs / 1000)} s at most each)`;
+
 /** Pure: the sentence above the results, shown before any byte moves. */
 export function dataNotice(decision: AutostartDecision, options: SpeedTestOptions): string {
-  const budget = `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${Math.round(options.maxDurationPerDirectionMs / 1000)} s at most each)`;
+  const budget = budgetText(options);
   const loss = lossNotice(options);
   if (decision === 'save-data') {
     return `Data saver is on, so the test did not start by itself. A run uses ${budget}.${loss} Press Start test when you are ready.`;
   }
   if (decision === 'off-by-query') return `A run uses ${budget}.${loss} Press Start test when you are ready.`;
   return `This test starts by itself and uses ${budget}; fast links use the most.${loss} Press Stop at any time.`;
+}
+
+/**
+ * Pure: the notice once a run has ended (finished, stopped or failed): the next run's budget, and the button that
+ * starts it. The notice of the page's opening ("Press Start test…", "Press Stop at any time.") names a button state
+ * that no longer exists.
+ */
+export function dataNoticeAfterRun(options: SpeedTestOptions): string {
+  const budget = budgetText(options);
+  return `Another run uses ${budget}.${lossNotice(options)} Press Start again when you are ready.`;
+}
+
+/** Pure: the notice while a run started by the button is going. */
+export function dataNoticeWhileRunning(options: SpeedTestOptions): string {
+  const budget = budgetText(options);
+  return `This run uses ${budget}; fast links use the most.${lossNotice(options)} Press Stop at any time.`;
 }

@@ -1,14 +1,19 @@
 import {
   type Estimate,
   type QualityClass,
+  type QualityOutcome,
   qualityThresholds,
   type Requirement,
   type SpeedTestResult,
 } from '@speedkit/speedtest';
 import { formatBitsPerSecond, formatMs, streamCount } from './format';
 
-/** Where a card's figure comes from: nothing yet, a live reading, the final figure, or a phase cut short by Stop. */
-export type CardState = 'empty' | 'live' | 'final' | 'stopped';
+/**
+ * Where a card's figure comes from: nothing yet, a live reading, a first reading the run will replace
+ * (`provisional`), the final figure, a phase cut short by Stop or a failure (`stopped`: crossed out), or a figure this
+ * run does not measure (`unmeasured`).
+ */
+export type CardState = 'empty' | 'live' | 'provisional' | 'final' | 'stopped' | 'unmeasured';
 
 const metrics = ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm'] as const;
 
@@ -40,27 +45,51 @@ export function clearCards(): void {
   }
 }
 
-/** After Stop or a failure: live readings stay visible but say they are not results. */
-export function markUnfinishedCards(reason: 'stopped' | 'failed'): void {
+/**
+ * After Stop or a failure: live readings stay visible, crossed out, with a note saying they are not results; cards
+ * still waiting say they were not measured. A provisional idle latency stays as it is (muted, "first reading"): it is
+ * a measurement, just not the final one. Returns how many cards it crossed out.
+ */
+export function markUnfinishedCards(reason: 'stopped' | 'failed'): number {
+  let crossedOut = 0;
   for (const metric of metrics) {
     const element = card(metric);
-    if (element?.dataset.state === 'live') {
-      // The last live reading stays for reference; note and state say it is not a result.
+    if (!element) continue;
+    const state = element.dataset.state;
+    if (state === 'live') {
+      // The last reading stays for reference; note and state say it is not a result.
       element.dataset.state = 'stopped';
       const note = element.querySelector('[data-note]');
       if (note) note.textContent = `${reason}: not a result`;
-    } else if (element?.dataset.state === 'empty') {
+      crossedOut++;
+    } else if (state === 'empty') {
       setCard(metric, '—', reason === 'stopped' ? 'not measured (stopped)' : 'not measured', 'empty');
     }
   }
+  return crossedOut;
 }
 
 const confidence = (estimate: Estimate | null | undefined) => (estimate ? `${estimate.level} confidence` : '');
 
-export function showLatencyCards(latency: SpeedTestResult['latency']): void {
-  setCard('latency', formatMs(latency.idleMs.value), confidence(latency.idleMs), 'final');
+/**
+ * Idle latency and jitter. `provisional`: from the pings at the start, which the pings after the download replace;
+ * the cards say so until then, so a first reading never passes for the result.
+ */
+export function showLatencyCards(latency: SpeedTestResult['latency'], provisional = false): void {
   const stalled = latency.stalledPings > 0 ? ` · ${latency.stalledPings} stalled, left out` : '';
-  setCard('jitter', formatMs(latency.jitterMs), `from ${latency.idleMs.sampleCount} idle pings${stalled}`, 'final');
+  const count = latency.idleMs.sampleCount;
+  if (provisional) {
+    setCard('latency', formatMs(latency.idleMs.value), `first reading (${count} pings)`, 'provisional');
+    setCard('jitter', formatMs(latency.jitterMs), `first reading (${count} pings)${stalled}`, 'provisional');
+    return;
+  }
+  setCard('latency', formatMs(latency.idleMs.value), confidence(latency.idleMs), 'final');
+  setCard(
+    'jitter',
+    formatMs(latency.jitterMs),
+    `from ${count} idle ${count === 1 ? 'ping' : 'pings'}${stalled}`,
+    'final',
+  );
 }
 
 export function showBandwidthCard(
@@ -80,29 +109,46 @@ export function showLoadedCard(direction: 'download' | 'upload', estimate: Estim
   if (estimate) setCard(metric, formatMs(estimate.value), confidence(estimate), 'final');
 }
 
-/** Fills every card from a finished result. */
+const notMeasured = (metric: string) => setCard(metric, '—', 'not measured', 'unmeasured');
+
+/**
+ * Fills every card a result has a figure for. A direction the run did not measure says so; one a partial result lacks
+ * is left as it stands (a live reading is then crossed out by `markUnfinishedCards`).
+ */
 export function renderHeadline(result: SpeedTestResult): void {
-  const { download, upload, latency, rpm } = result;
+  const { latency, rpm } = result;
   showLatencyCards(latency);
-  if (download) showBandwidthCard('download', download);
-  if (upload) showBandwidthCard('upload', upload);
-  showLoadedCard('download', latency.downloadLoadedMs);
-  showLoadedCard('upload', latency.uploadLoadedMs);
+  const missing = result.partial?.missing ?? [];
+  if (missing.includes('settled-idle-pings')) {
+    // The pings after the download never came: the figures are the first reading's, and stay marked as such.
+    const first = `first reading only (${latency.idleMs.sampleCount} pings)`;
+    setCard('latency', formatMs(latency.idleMs.value), first, 'provisional');
+    setCard('jitter', formatMs(latency.jitterMs), first, 'provisional');
+  }
+  for (const direction of ['download', 'upload'] as const) {
+    const phase = result[direction];
+    const loaded = direction === 'download' ? latency.downloadLoadedMs : latency.uploadLoadedMs;
+    const loadedMetric = direction === 'download' ? 'loadedDown' : 'loadedUp';
+    if (phase) showBandwidthCard(direction, phase);
+    else if (!missing.includes(direction)) notMeasured(direction);
+    if (loaded) showLoadedCard(direction, loaded);
+    else if (!missing.includes(direction)) notMeasured(loadedMetric);
+  }
+  if (rpm.overall === null) {
+    notMeasured('rpm');
+    return;
+  }
   const rpmText = (value: number | null) => (value === null ? '—' : `${Math.round(value)}`);
-  setCard(
-    'rpm',
-    rpm.overall === null ? '—' : `${rpmText(rpm.overall)} RPM`,
-    `down ${rpmText(rpm.download)} · up ${rpmText(rpm.upload)}`,
-    'final',
-  );
+  setCard('rpm', `${rpmText(rpm.overall)} RPM`, `down ${rpmText(rpm.download)} · up ${rpmText(rpm.upload)}`, 'final');
 }
 
-const classLabels: Record<QualityClass, string> = {
+const classLabels: Record<QualityOutcome, string> = {
   great: 'Great',
   good: 'Good',
   average: 'Average',
   poor: 'Poor',
   bad: 'Bad',
+  'not-measured': 'Not measured',
 };
 
 export function renderQuality(result: SpeedTestResult | null): void {

@@ -1,6 +1,6 @@
 import type { GoodputInterval, RequestSample } from '@speedkit/speedtest';
 import { describe, expect, it } from 'vitest';
-import { type ChartColors, chartBuilders, chartIds, chartPixelRatio } from '../src/chart-configs';
+import { type ChartColors, chartBuilders, chartIds, chartPixelRatio, goodputSteps } from '../src/chart-configs';
 import { chartEventType, forwardedEvents } from '../src/chart-messages';
 
 const colors: ChartColors = {
@@ -67,10 +67,40 @@ describe('chartBuilders', () => {
     expect(config('chart-goodput')?.data.datasets[0]?.data).toEqual([
       { x: 0.1, y: 100 },
       { x: 0.2, y: 300 },
+      { x: 0.3, y: 300 },
     ]);
     expect(config('chart-goodput')?.options?.devicePixelRatio).toBe(2);
     expect(chartPixelRatio(1)).toBe(1);
     expect(chartPixelRatio(0)).toBe(1);
+  });
+});
+
+describe('goodputSteps', () => {
+  it('closes the last interval with a point where it ends, so it draws as a step of its own width', () => {
+    expect(goodputSteps(intervals, 'download', 250)).toEqual([
+      { x: 0.1, y: 100 },
+      { x: 0.2, y: 300 },
+      { x: 0.3, y: 300 },
+    ]);
+  });
+
+  it('draws a phase of one interval as a step as long as the configured interval', () => {
+    const one: GoodputInterval[] = [{ direction: 'upload', startMs: 1000, bitsPerSecond: 50e6, streams: 1 }];
+    expect(goodputSteps(one, 'upload', 250)).toEqual([
+      { x: 1, y: 50 },
+      { x: 1.25, y: 50 },
+    ]);
+  });
+
+  it('has nothing to draw for a direction without intervals', () => {
+    expect(goodputSteps(intervals, 'upload', 250)).toEqual([]);
+  });
+
+  it('holds each value over the interval that starts at its point', () => {
+    const built = chartBuilders({ samples, intervals, intervalMs: 100 }, colors, 1);
+    const goodput = built.find((entry) => entry.id === 'chart-goodput')?.build();
+    const [download] = goodput?.data.datasets ?? [];
+    expect((download as { stepped?: unknown } | undefined)?.stepped).toBe('after');
   });
 });
 

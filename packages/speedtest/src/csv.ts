@@ -1,3 +1,4 @@
+import { describeMissing } from './partial';
 import { headlineIdlePings } from './phases/latency';
 import type { Estimate } from './stats/confidence';
 import { STALL_MS } from './stats/jitter';
@@ -53,6 +54,7 @@ const toLines = (rows: readonly Row[]) => rows.map((row) => csvColumns.map((colu
  */
 function sampleRow(sample: RequestSample, headlinePings?: ReadonlySet<RequestSample>): Row {
   const idlePing = sample.kind === 'latency' && sample.load === 'idle';
+  const fromReports = sample.timingSource === 'server-report';
   return {
     record: sample.kind === 'latency' ? 'ping' : 'transfer',
     direction: sample.kind === 'latency' ? null : sample.kind,
@@ -62,13 +64,37 @@ function sampleRow(sample: RequestSample, headlinePings?: ReadonlySet<RequestSam
     start_ms: sample.startMs,
     duration_ms: sample.durationMs,
     bits_per_second: sample.bitsPerSecond,
-    ttfb_ms: sample.ttfbMs,
+    // A socket's byte reports have no first byte and no round trip: empty, not a measured 0.
+    ttfb_ms: fromReports ? null : sample.ttfbMs,
     server_ms: sample.serverMs,
-    ping_ms: sample.pingMs,
+    ping_ms: fromReports ? null : sample.pingMs,
     parallel_streams: sample.parallelStreams,
     timing_source: sample.timingSource,
     in_headline: headlinePings && idlePing ? (headlinePings.has(sample) ? 1 : 0) : null,
+    basis: transferNote(sample),
   };
+}
+
+/** Shortest transfer time that gives a rate (ms): below it the browser's timer resolution dominates. */
+const minRateDurationMs = 10;
+
+/**
+ * Pure: why a transfer row has no rate or no timing, in its `basis` cell; null for an ordinary row. An HTTP upload is
+ * timed as its TTFB minus the idle round trip (the server answers once it has read the body): on a fast path the
+ * body is in the socket buffers before the request is sent, the answer comes within about one round trip, and that
+ * leaves nothing to time (the duration is floored at 1 ms); its bytes still count in the goodput intervals, which
+ * are placed by when the server read them.
+ */
+export function transferNote(sample: RequestSample): string | null {
+  if (sample.kind === 'latency') return null;
+  if (sample.timingSource === 'server-report') {
+    return 'bytes the server reported reading over this stretch of a WebSocket; no TTFB or round trip';
+  }
+  if (sample.bitsPerSecond !== null) return null;
+  if (sample.kind === 'upload') {
+    return `no rate: TTFB minus the idle round trip left under ${minRateDurationMs} ms (the body was sent within about one round trip); the bytes count in the intervals`;
+  }
+  return `no rate: under ${minRateDurationMs} ms of transfer (timer resolution); the bytes count in the intervals`;
 }
 
 /**
@@ -132,8 +158,21 @@ const transportBasis = {
   mixed: 'WebSockets for some streams, HTTP requests for the streams after a socket failed',
 } as const;
 
+/** A partial result's first summary row: why it ended, and what it lacks. */
+function partialRow(partial: NonNullable<SpeedTestResult['partial']>): Row {
+  const why = partial.reason === 'stopped' ? 'stopped' : `failed (${partial.message ?? 'unknown error'})`;
+  return figureRow(
+    'partial',
+    'run',
+    partial.reason,
+    `partial result: the run ${why} before its ${describeMissing(partial.missing)} finished; only the phases that finished are in this file`,
+  );
+}
+
+const streams = (count: number) => `${count} ${count === 1 ? 'stream' : 'streams'}`;
+
 function summaryRows(result: SpeedTestResult): Row[] {
-  const rows: Row[] = [];
+  const rows: Row[] = result.partial ? [partialRow(result.partial)] : [];
   const { latency, rpm } = result;
   for (const direction of ['download', 'upload'] as const) {
     const phase = result[direction];
@@ -144,8 +183,8 @@ function summaryRows(result: SpeedTestResult): Row[] {
         'bit/s',
         phase.bitsPerSecond,
         phase.headlineSource === 'intervals'
-          ? `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${phase.streams} streams, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`
-          : `phase average: ${direction}_client_bytes × 8 / the phase's ${Math.round(phase.durationMs)} ms (no interval of the last step closed before the phase ended; ${phase.streams} streams, stop: ${phase.stopReason})`,
+          ? `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${streams(phase.streams)}, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`
+          : `phase average: ${direction}_client_bytes × 8 / the phase's ${Math.round(phase.durationMs)} ms (no interval of the last step closed before the phase ended; ${streams(phase.streams)}, stop: ${phase.stopReason})`,
       ),
       figureRow(`${direction}_client_bytes`, 'bytes', phase.clientBytes, 'bytes this direction moved, client count'),
     );

@@ -1,25 +1,41 @@
 import { resolveOptions } from './options';
+import { type FinishedParts, missingParts } from './partial';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { socketUploadsWanted } from './phases/upload-socket';
 import { randomBlob, sleep } from './probe';
+import { lossTimeFraction, type ProgressPart, progressWeights } from './progress-weights';
 import { buildResult, latencyResult, type ResultParts } from './result';
 import { median } from './stats/summary';
-import type { EngineState, Phase, RequestSample, SpeedTestEvents, SpeedTestOptions, SpeedTestResult } from './types';
+import type {
+  EngineState,
+  PartialRun,
+  Phase,
+  RequestSample,
+  SpeedTestEvents,
+  SpeedTestOptions,
+  SpeedTestResult,
+} from './types';
 
 type Listener<K extends keyof SpeedTestEvents> = (detail: SpeedTestEvents[K]) => void;
 type BandwidthOutput = Awaited<ReturnType<typeof runBandwidthPhase>>;
 type BandwidthOutputs = Partial<Record<'download' | 'upload', BandwidthOutput>>;
 
-/** Where the run stands: its time origin (performance.now() ms) and the progress share of the phases done. */
+/**
+ * Where the run stands: its time origin (performance.now() ms), the progress share of the parts done, and what each
+ * finished part returned (what a partial result is made of after Stop or a failure).
+ */
 interface RunProgress {
   readonly testOriginMs: number;
+  readonly startedAt: string;
+  readonly weights: Record<ProgressPart, number>;
   completedWeight: number;
+  startPings: RequestSample[];
+  settledPings: RequestSample[];
+  bandwidth: BandwidthOutputs;
+  finished: FinishedParts;
 }
-
-/** Share of the progress bar per phase: latency is quick, transfers take most, packet loss (when measured) the rest. */
-const phaseWeights: Record<Phase, number> = { latency: 0.1, download: 0.42, upload: 0.42, loss: 0.06 };
 
 /**
  * The speed test. `start()` runs idle latency, then each direction; `pause()` cancels the running phase's requests
@@ -34,6 +50,9 @@ export class SpeedTest {
   #wake: (() => void) | null = null;
   #pausedByVisibility = false;
   #bytes = { download: 0, upload: 0 };
+  #current: RunProgress | null = null;
+  #endedMs: number | null = null;
+  #failure: string | null = null;
 
   constructor(options: Partial<SpeedTestOptions> = {}) {
     this.options = resolveOptions(options);
@@ -65,7 +84,9 @@ export class SpeedTest {
       return result;
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
+      this.#endedMs ??= performance.now();
       if ((this.#state as EngineState) !== 'aborted') {
+        this.#failure = failure.message;
         this.#setState('failed');
         this.#emit('error', failure);
       }
@@ -90,24 +111,68 @@ export class SpeedTest {
 
   abort(): void {
     if (this.#state !== 'running' && this.#state !== 'paused') return;
+    this.#endedMs = performance.now();
     this.#setState('aborted');
     this.#phaseController?.abort('aborted');
     this.#wake?.();
   }
 
+  /**
+   * After Stop or a failure: the phases that had finished as a result of their own, marked `partial` with what is
+   * missing; null while the run goes on, after it finished, or when not even the first idle pings were in. The phase
+   * that was cut short contributes nothing: its figures are not results.
+   */
+  partialResult(): SpeedTestResult | null {
+    const run = this.#current;
+    if ((this.#state !== 'aborted' && this.#state !== 'failed') || !run || run.startPings.length === 0) return null;
+    const partial: PartialRun = {
+      reason: this.#state === 'aborted' ? 'stopped' : 'failed',
+      message: this.#failure,
+      missing: missingParts(this.options, run.finished),
+    };
+    const endedMs = this.#endedMs ?? performance.now();
+    const parts = resultParts({
+      startedAt: run.startedAt,
+      durationMs: endedMs - run.testOriginMs,
+      startPings: run.startPings,
+      settledPings: run.settledPings,
+      bandwidth: run.bandwidth,
+      lossOutcome: this.options.packetLoss
+        ? 'the run ended before it was measured'
+        : 'packet loss was not measured (turned off)',
+      totalBytes: { ...this.#bytes },
+      options: this.options,
+    });
+    return buildResult({ ...parts, partial });
+  }
+
   async #run(): Promise<SpeedTestResult> {
     const options = this.options;
     const testOriginMs = performance.now();
-    const startedAt = new Date().toISOString();
     // Entries are how requests are timed; the default buffer of 250 would fill within one test.
     performance.setResourceTimingBufferSize?.(100_000);
+    const run: RunProgress = {
+      testOriginMs,
+      startedAt: new Date().toISOString(),
+      weights: progressWeights(options),
+      completedWeight: 0,
+      startPings: [],
+      settledPings: [],
+      bandwidth: {},
+      // Without a download there are no pings after it to wait for.
+      finished: {
+        settledIdlePings: !options.directions.includes('download'),
+        download: false,
+        upload: false,
+        loss: false,
+      },
+    };
+    this.#current = run;
     const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
-    const run: RunProgress = { testOriginMs, completedWeight: 0 };
 
-    const startPings = await this.#idleLatencyPhase(run);
-    let idleRttMs = median(startPings.map((sample) => sample.pingMs));
-    const bandwidth: BandwidthOutputs = {};
-    let settledPings: RequestSample[] = [];
+    run.startPings = await this.#idleLatencyPhase(run);
+    let idleRttMs = median(run.startPings.map((sample) => sample.pingMs));
+    const { bandwidth } = run;
     for (const direction of ['download', 'upload'] as const) {
       if (!options.directions.includes(direction)) continue;
       // Uploads over WebSockets where HTTP requests under-read and sockets are not held back by the page's CPU.
@@ -115,25 +180,38 @@ export class SpeedTest {
         direction === 'upload' &&
         socketUploadsWanted(options.uploadTransport, idleRttMs, bandwidth.download?.result.bitsPerSecond.value ?? null);
       bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload, uploadSockets);
+      run.finished[direction] = true;
       if (direction === 'download') {
         // The idle latency proper: the client has settled and the link is idle again (headlineIdlePings).
-        settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
-        if (settledPings.length > 0) idleRttMs = median(settledPings.map((sample) => sample.pingMs));
+        run.settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
+        run.finished.settledIdlePings = true;
+        if (run.settledPings.length > 0) idleRttMs = median(run.settledPings.map((sample) => sample.pingMs));
+        this.#emit('phase', {
+          phase: 'latency',
+          result: latencyResult(run.settledPings.length > 0 ? run.settledPings : run.startPings, [], []),
+          provisional: false,
+        });
       }
     }
     const lossOutcome = options.packetLoss
       ? await this.#phase((signal) =>
           measureLoss(options.serverUrl, options.lossPackets, signal, (fraction) =>
-            this.#progress('loss', run.completedWeight + phaseWeights.loss * fraction, testOriginMs, {}),
+            this.#progress(
+              'loss',
+              run.completedWeight + run.weights.loss * lossTimeFraction(fraction, options.lossPackets),
+              testOriginMs,
+              {},
+            ),
           ),
         )
       : 'packet loss was not measured (turned off)';
+    run.finished.loss = true;
     return buildResult(
       resultParts({
-        startedAt,
+        startedAt: run.startedAt,
         durationMs: performance.now() - testOriginMs,
-        startPings,
-        settledPings,
+        startPings: run.startPings,
+        settledPings: run.settledPings,
         bandwidth,
         lossOutcome,
         totalBytes: { ...this.#bytes },
@@ -155,8 +233,10 @@ export class SpeedTest {
         this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
       }),
     );
-    run.completedWeight += phaseWeights.latency;
-    this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []) });
+    run.completedWeight += run.weights.startPings;
+    // With a download to come, the idle latency proper is taken after it: this one is a first reading.
+    const provisional = this.options.directions.includes('download');
+    this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []), provisional });
     return idlePings;
   }
 
@@ -173,7 +253,7 @@ export class SpeedTest {
       idleRttMs,
       loadedPings.map((sample) => sample.pingMs),
     );
-    return this.#phase(async (signal) => {
+    const pings = await this.#phase(async (signal) => {
       await sleep(waitMs, signal);
       if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
       return runLatencyPhase(this.options.serverUrl, this.options.idlePings, signal, run.testOriginMs, (sample) =>
@@ -183,6 +263,8 @@ export class SpeedTest {
         return [];
       });
     });
+    run.completedWeight += run.weights.settledPings;
+    return pings;
   }
 
   /**
@@ -215,7 +297,7 @@ export class SpeedTest {
             1,
             Math.max(update.elapsedMs / options.maxDurationPerDirectionMs, update.bytes / options.maxBytesPerDirection),
           );
-          this.#progress(direction, run.completedWeight + phaseWeights[direction] * phaseFraction, run.testOriginMs, {
+          this.#progress(direction, run.completedWeight + run.weights[direction] * phaseFraction, run.testOriginMs, {
             bitsPerSecond: update.bitsPerSecond,
             latencyMs: update.latencyMs,
             streams: update.streams,
@@ -224,7 +306,7 @@ export class SpeedTest {
       });
     });
     this.#bytes[direction] = bytesBefore + output.bytes;
-    run.completedWeight += phaseWeights[direction];
+    run.completedWeight += run.weights[direction];
     this.#emit('phase', { phase: direction, result: output.result });
     return output;
   }
@@ -255,7 +337,8 @@ export class SpeedTest {
   ): void {
     this.#emit('progress', {
       phase,
-      fraction: Math.min(1, fraction),
+      // Never 1 before the run has finished; never NaN (a progress bar throws on a non-finite value).
+      fraction: Number.isFinite(fraction) ? Math.min(0.99, Math.max(0, fraction)) : 0,
       currentBitsPerSecond: current.bitsPerSecond ?? null,
       currentLatencyMs: current.latencyMs ?? null,
       streams: current.streams ?? 0,

@@ -37,6 +37,11 @@ export function resolveOptions(options: Partial<SpeedTestOptions> = {}): SpeedTe
       Object.assign(resolved, { [key]: value });
     }
   }
+  // A zero budget would measure nothing and divide by zero in the progress; it falls back like any invalid number.
+  for (const key of ['maxBytesPerDirection', 'maxDurationPerDirectionMs'] as const) {
+    if (!(resolved[key] > 0)) resolved[key] = defaultOptions[key];
+  }
+  resolved.idlePings = Math.max(1, Math.round(resolved.idlePings));
   resolved.maxStreams = Math.max(1, Math.round(resolved.maxStreams));
   resolved.stableIntervals = Math.max(2, Math.round(resolved.stableIntervals));
   resolved.intervalMs = Math.max(20, resolved.intervalMs);

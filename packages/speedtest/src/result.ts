@@ -2,7 +2,14 @@ import type { LossResult } from './phases/loss';
 import { type Estimate, medianEstimate } from './stats/confidence';
 import { jitterWithoutStalls } from './stats/jitter';
 import { classify } from './stats/quality';
-import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, SpeedTestResult } from './types';
+import type {
+  BandwidthResult,
+  GoodputInterval,
+  PartialRun,
+  RequestSample,
+  SpeedTestOptions,
+  SpeedTestResult,
+} from './types';
 
 export interface ResultParts {
   startedAt: string;
@@ -18,6 +25,8 @@ export interface ResultParts {
   intervals: GoodputInterval[];
   totalBytes: { download: number; upload: number };
   options: SpeedTestOptions;
+  /** Set when the run ended early after some phases had finished (`SpeedTest.partialResult`). */
+  partial?: PartialRun | null;
 }
 
 const pingsOf = (samples: readonly RequestSample[]) => samples.map((sample) => sample.pingMs);
@@ -75,5 +84,6 @@ export function buildResult(parts: ResultParts): SpeedTestResult {
     samples: parts.samples,
     intervals: parts.intervals,
     options: parts.options,
+    partial: parts.partial ?? null,
   };
 }

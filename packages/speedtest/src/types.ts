@@ -1,6 +1,6 @@
 import type { LossResult } from './phases/loss';
 import type { Estimate } from './stats/confidence';
-import type { Experience, QualityClass } from './stats/quality';
+import type { Experience, QualityOutcome } from './stats/quality';
 
 /** Options of one run; every field has a default (see `defaultOptions`). */
 export interface SpeedTestOptions {
@@ -70,7 +70,12 @@ export interface RequestSample {
   parallelStreams: number;
   /** Whether the link was idle or loaded by a transfer while this request ran. */
   load: LoadCondition;
-  timingSource: 'resource-timing' | 'clock';
+  /**
+   * Where the timing came from: the request's resource-timing entry, the engine's own clock, or (WebSocket upload
+   * rows) the server's byte reports, which have no TTFB or round trip: `ttfbMs` and `pingMs` are 0 there and the CSV
+   * leaves them empty.
+   */
+  timingSource: 'resource-timing' | 'clock' | 'server-report';
 }
 
 /** Aggregate goodput of one interval of a bandwidth phase. */
@@ -130,12 +135,32 @@ export interface SpeedTestResult {
   /** Packet loss up and down through the TURN relay; null when not measured (`lossNote` says why). */
   loss: LossResult | null;
   lossNote: string | null;
-  quality: Record<Experience, QualityClass>;
+  /** Per experience: its class, or 'not-measured' when a figure it needs was not measured (e.g. no download). */
+  quality: Record<Experience, QualityOutcome>;
   /** Every byte sent and received, including aborted requests (bytes). */
   totalBytes: { download: number; upload: number };
   samples: RequestSample[];
   intervals: GoodputInterval[];
   options: SpeedTestOptions;
+  /**
+   * Set when the run ended early (Stop or a failure) after some phases had finished: the result holds those phases
+   * only. Null for a finished run. Absent in results saved before it existed.
+   */
+  partial?: PartialRun | null;
+}
+
+/**
+ * What a partial result lacks. `settled-idle-pings`: the idle pings after the download were not taken, so the idle
+ * latency and jitter come from the pings at the start only.
+ */
+export type MissingPart = 'settled-idle-pings' | 'download' | 'upload' | 'loss';
+
+/** Why a result is partial, and what it lacks. */
+export interface PartialRun {
+  reason: 'stopped' | 'failed';
+  /** The failure's message; null after Stop. */
+  message: string | null;
+  missing: MissingPart[];
 }
 
 export interface ProgressEvent {
@@ -156,7 +181,15 @@ export interface SpeedTestEvents {
   progress: ProgressEvent;
   sample: RequestSample;
   /** Latency and each direction; the loss phase's result arrives with `finish` only. */
-  phase: { phase: Exclude<Phase, 'loss'>; result: SpeedTestResult['latency'] | BandwidthResult };
+  /**
+   * A phase's figures. Latency comes twice when the download is measured: first from the start pings with
+   * `provisional: true` (the idle latency proper is taken after the download), then from the settled pings.
+   */
+  phase: {
+    phase: Exclude<Phase, 'loss'>;
+    result: SpeedTestResult['latency'] | BandwidthResult;
+    provisional?: boolean;
+  };
   state: EngineState;
   finish: SpeedTestResult;
   error: Error;

@@ -89,10 +89,32 @@ describe('classify', () => {
     expect(classify(input).gaming).toBe('poor');
   });
 
-  it('fails requirements on figures that were not measured', () => {
+  it('calls an experience not measured when a figure it needs was not measured, instead of bad', () => {
     const input = {
       downloadBitsPerSecond: 100e6,
       uploadBitsPerSecond: null,
+      idleLatencyMs: 10,
+      jitterMs: 1,
+      loadedLatencyMs: 30,
+    };
+    expect(classify(input)).toEqual({ streaming: 'great', gaming: 'great', videoCalls: 'not-measured' });
+  });
+
+  it('classes an upload-only run on what it measured and leaves download-bound experiences not measured', () => {
+    const input = {
+      downloadBitsPerSecond: null,
+      uploadBitsPerSecond: 20e6,
+      idleLatencyMs: 10,
+      jitterMs: 1,
+      loadedLatencyMs: 30,
+    };
+    expect(classify(input)).toEqual({ streaming: 'not-measured', gaming: 'great', videoCalls: 'not-measured' });
+  });
+
+  it('still rates a measured but slow link bad', () => {
+    const input = {
+      downloadBitsPerSecond: 0.1e6,
+      uploadBitsPerSecond: 0.1e6,
       idleLatencyMs: 10,
       jitterMs: 1,
       loadedLatencyMs: 30,

@@ -7,6 +7,7 @@ import { type PathTiming, pathTiming } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
 import { pingWhileLoaded } from './latency';
+import { noDataFailure } from './no-data';
 
 export interface BandwidthPhaseInput {
   direction: 'download' | 'upload';
@@ -82,7 +83,16 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   }
   if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
   if (pool.failure) throw pool.failure;
-  return phaseOutput(run, performance.now());
+  const endMs = performance.now();
+  // Bytes the meter placed: what arrived (downloads) or what the server confirmed (uploads).
+  const noData = noDataFailure(
+    input.direction,
+    pool.meter.totalBytes,
+    endMs - run.phaseStartMs,
+    input.options.maxBytesPerDirection,
+  );
+  if (noData) throw new Error(noData);
+  return phaseOutput(run, endMs);
 }
 
 function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {

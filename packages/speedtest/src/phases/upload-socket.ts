@@ -354,7 +354,7 @@ function recordSegment(pool: StreamPool, segment: { startMs: number; bytes: numb
     pingMs: 0,
     parallelStreams: pool.streams,
     load: 'upload' as const,
-    timingSource: 'clock' as const,
+    timingSource: 'server-report' as const,
   };
   pool.samples.push(sample);
   pool.onSample(sample);

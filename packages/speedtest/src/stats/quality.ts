@@ -1,6 +1,8 @@
 /** Quality classes from best to worst, as the UI names them. */
 export type QualityClass = 'great' | 'good' | 'average' | 'poor' | 'bad';
 export type Experience = 'streaming' | 'gaming' | 'videoCalls';
+/** A class, or 'not-measured' when a figure the experience needs (other than packet loss) was not measured. */
+export type QualityOutcome = QualityClass | 'not-measured';
 
 /** The measured figures a class depends on; null when a phase did not run. */
 export interface QualityInput {
@@ -101,10 +103,27 @@ function meets(input: QualityInput, requirement: Requirement): boolean {
   );
 }
 
-/** The best class whose every requirement is met; a figure that was not measured fails the requirements on it. */
-export function classify(input: QualityInput): Record<Experience, QualityClass> {
-  const classOf = (experience: Experience): QualityClass => {
+/** Whether any class of the experience needs a figure that is null (loss aside: it is left out when unmeasured). */
+function needsMissingFigure(input: QualityInput, levels: Record<string, Requirement>): boolean {
+  const needs = (key: keyof Requirement) => Object.values(levels).some((requirement) => requirement[key] !== undefined);
+  return (
+    (needs('minDownloadBitsPerSecond') && input.downloadBitsPerSecond === null) ||
+    (needs('minUploadBitsPerSecond') && input.uploadBitsPerSecond === null) ||
+    (needs('maxIdleLatencyMs') && input.idleLatencyMs === null) ||
+    (needs('maxJitterMs') && input.jitterMs === null) ||
+    (needs('maxLoadedLatencyMs') && input.loadedLatencyMs === null)
+  );
+}
+
+/**
+ * The best class whose every requirement is met. An experience that needs a figure that was not measured (a
+ * direction left out or cut short) is 'not-measured': calling it "bad" would blame the link for what the test
+ * skipped.
+ */
+export function classify(input: QualityInput): Record<Experience, QualityOutcome> {
+  const classOf = (experience: Experience): QualityOutcome => {
     const levels = qualityThresholds[experience];
+    if (needsMissingFigure(input, levels)) return 'not-measured';
     for (const level of ['great', 'good', 'average', 'poor'] as const) {
       if (meets(input, levels[level])) return level;
     }
