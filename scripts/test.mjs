@@ -155,7 +155,7 @@ function suites() {
     },
     {
       // Mutation fuzzing of every parser the Workers expose (bench/fuzz), 36 s in all: 0 crashes, 0 hangs per target.
-      name: 'fuzz smoke (6 parsers, 36 s)',
+      name: 'fuzz smoke (7 parsers, 36 s)',
       command: 'node',
       args: ['bench/fuzz/run.mjs', '--seconds', '36', '--smoke'],
       count: smokeCounts,
