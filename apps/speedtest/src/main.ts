@@ -77,20 +77,33 @@ const live = new LiveStatus(status, announcer, progress);
 async function showPartial(partial: SpeedTestResult, thisRun: number): Promise<void> {
   result = partial;
   await nextTask();
-  history = addToHistory(history, historyEntry(partial));
+  await showTheRest(partial, thisRun, () => {
+    window.__speedkitPartialResult = partial;
+  });
+}
+
+/**
+ * After the figures: the history (a run belongs there even when a new one has started meanwhile; its localStorage
+ * write is a slow synchronous call), then quality, loss and the export buttons, then `publish` for automation, then
+ * the charts, one task each (`nextTask`). Chart.js is loaded only now: it is most of the page's script and nothing
+ * needs it while the test runs.
+ */
+async function showTheRest(shown: SpeedTestResult, thisRun: number, publish: () => void): Promise<void> {
+  history = addToHistory(history, historyEntry(shown));
   saveHistory(history);
   renderHistory(historyList, history);
+  await nextTask();
   if (thisRun !== runId) return;
-  renderQuality(partial);
-  renderLoss(partial);
+  renderQuality(shown);
+  renderLoss(shown);
   csvButton.disabled = false;
   jsonButton.disabled = false;
-  window.__speedkitPartialResult = partial;
+  publish();
   await nextTask();
   if (thisRun !== runId) return;
   const module = await import('./charts');
   chartsModule = module;
-  await module.renderCharts(partial, () => thisRun === runId);
+  await module.renderCharts(shown, () => thisRun === runId);
 }
 
 /**
@@ -111,23 +124,9 @@ async function finished(finalResult: SpeedTestResult, thisRun: number): Promise<
   );
   renderHeadline(finalResult);
   await nextTask();
-  // A finished run belongs in the history even when a new one has started meanwhile.
-  history = addToHistory(history, historyEntry(finalResult));
-  saveHistory(history);
-  renderHistory(historyList, history);
-  await nextTask();
-  if (thisRun !== runId) return;
-  renderQuality(finalResult);
-  renderLoss(finalResult);
-  csvButton.disabled = false;
-  jsonButton.disabled = false;
-  window.__speedkitResult = finalResult;
-  await nextTask();
-  if (thisRun !== runId) return;
-  // Chart.js is loaded only now: it is most of the page's script and nothing needs it while the test runs.
-  const module = await import('./charts');
-  chartsModule = module;
-  await module.renderCharts(finalResult, () => thisRun === runId);
+  await showTheRest(finalResult, thisRun, () => {
+    window.__speedkitResult = finalResult;
+  });
 }
 
 /** Everything a previous run left on screen goes, so nothing old sits unmarked next to the new live values. */
