@@ -1,12 +1,18 @@
 import type { Middleware } from '../shared/middleware';
+import { readLimited } from '../shared/read-limited';
 
 /**
  * Marks up a site's pages for the BinaryAST loader (packages/binast-loader) so a site owner need not edit them:
  * HTML responses get the loader's `<script src>` first in `<head>`, and each same-origin classic or module
  * `<script src>` becomes `type="binast"` / `type="binast-module"`, which the loader fetches as BinaryAST with a
  * plain-JS fallback. Off unless `BINAST_REWRITE_LOADER` names the loader's URL (hosted by the site, decoder beside
- * it). Scripts it cannot vouch for are left alone: inline, cross-origin, `integrity`, `nomodule`, other types, and
- * every script of a page without a `<head>` (the loader could not be placed before them).
+ * it). Scripts it cannot vouch for are left alone: cross-origin, `integrity`, `nomodule`, other types, and every
+ * script of a page without a `<head>` (the loader could not be placed before them).
+ *
+ * The loader runs the scripts it is given after the parser's own: an inline script, an event-handler attribute or
+ * a script left plain would run before the scripts it may need (`<script src=lib.js>` then an inline `lib.go()`), and
+ * the page would break. So a page with any of those is left exactly as it is (`x-speedkit-binast-rewrite: left: …`),
+ * as is one with no script to hand over: only pages whose every script the loader runs are rewritten.
  */
 
 const classicTypes = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript']);
@@ -39,10 +45,87 @@ export function loaderTypeFor(
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/** Pages are read whole before they are rewritten (ours are a few KB); larger ones are left as they are. */
+const maxRewrittenHtmlBytes = 2 * 1024 * 1024;
+
+/** Script types that run code, and the ones the loader already runs. */
+const isExecutable = (type: string | null) => {
+  const normal = (type ?? '').trim().toLowerCase();
+  return classicTypes.has(normal) || normal === 'module';
+};
+const isLoaderType = (type: string | null) => /^binast(-module)?$/i.test((type ?? '').trim());
+
+/**
+ * Why the page must keep its scripts as they are, or null when the loader may take every one of them: reads the
+ * page once (HTMLRewriter on the bytes, so any charset) and counts what would run outside the loader.
+ */
+async function reasonToLeave(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, loaderUrl: string) {
+  let inlineCode = false;
+  let plainScripts = 0;
+  let handedOver = 0;
+  let inExecutableInline = false;
+  await new HTMLRewriter()
+    .on('script', {
+      element(script) {
+        const type = script.getAttribute('type');
+        const src = script.getAttribute('src');
+        inExecutableInline = src === null && isExecutable(type);
+        if (src === null || isLoaderType(type)) {
+          if (isLoaderType(type)) handedOver++;
+          return;
+        }
+        if (URL.parse(src, pageUrl.href)?.href === URL.parse(loaderUrl, pageUrl.href)?.href) return;
+        const attributes = {
+          type,
+          src,
+          integrity: script.hasAttribute('integrity'),
+          nomodule: script.hasAttribute('nomodule'),
+        };
+        if (loaderTypeFor(attributes, pageUrl, loaderUrl)) handedOver++;
+        else if (isExecutable(type)) plainScripts++;
+      },
+      text(chunk) {
+        if (inExecutableInline && chunk.text.trim() !== '') inlineCode = true;
+      },
+    })
+    .on('*', {
+      element(element) {
+        for (const [name] of element.attributes as Iterable<[string, string]>) {
+          if (/^on[a-z]+$/i.test(name)) inlineCode = true;
+        }
+      },
+    })
+    .transform(new Response(bytes, { headers }))
+    .arrayBuffer();
+  if (inlineCode) return 'inline scripts or event handlers would run before the scripts they may need';
+  if (plainScripts > 0) return `${plainScripts} script(s) it must leave plain would run before those they may need`;
+  if (handedOver === 0) return 'no script to hand to the loader';
+  return null;
+}
+
 /** Rewrites one HTML response; anything else (or an error status) passes through untouched. */
-function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): Response {
+async function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): Promise<Response> {
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
+  const read = await readLimited(response.clone(), maxRewrittenHtmlBytes);
+  if (read === null) return response;
+  await response.body?.cancel();
+  const bytes = read.buffer.slice(read.byteOffset, read.byteOffset + read.byteLength) as ArrayBuffer;
+  try {
+    const reason = await reasonToLeave(bytes, response.headers, pageUrl, loaderUrl);
+    if (reason === null) return markUp(new Response(bytes, response), pageUrl, loaderUrl);
+    const left = new Response(bytes, response);
+    left.headers.set('x-speedkit-binast-rewrite', `left: ${reason}`);
+    return left;
+  } catch (error) {
+    // The body was read here: the page goes on from those bytes, unchanged.
+    console.warn(`binast rewrite: left the page as it was: ${String(error)}`);
+    return new Response(bytes, response);
+  }
+}
+
+/** The page with the loader first in `<head>` and each script it may take marked for it. */
+function markUp(response: Response, pageUrl: URL, loaderUrl: string): Response {
   let loaderPlaced = false;
   const rewritten = new HTMLRewriter()
     .on('head', {
@@ -84,7 +167,7 @@ export const binastRewriteMiddleware: Middleware = async (request, env, _ctx, ne
   const response = await next(request);
   if (loaderUrl === null || request.method !== 'GET') return response;
   try {
-    return rewriteForLoader(response, new URL(request.url), loaderUrl);
+    return await rewriteForLoader(response, new URL(request.url), loaderUrl);
   } catch (error) {
     console.warn(`binast rewrite: left the page as it was: ${String(error)}`);
     return response;
