@@ -7,13 +7,36 @@ import { featureNames } from './variants.mjs';
 export const usage =
   'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all] [--out dir]';
 
+/** What `--help` prints: every option with its default (docs/speed-page.md has the method). */
+export const help = `${usage}
+
+Loads one page of your site through speedkit's Workers with each feature on and off, over a shaped link, and writes
+filmstrips, Speed Index and LCP per variant (needs root: it creates network namespaces).
+
+  url                 the page, http:// or https:// (default: the demo article in bench/speed-page/site)
+  --runs N            runs per variant and profile, 1-50 (default 5; claims need at least 3)
+  --profiles LIST     desktop, mobile or both (default desktop,mobile)
+  --features LIST     images, priority, binast, all (default: all three, each alone and all together)
+  --out DIR           where the report goes (default bench/results/speed-page/<site>/<time>/)
+  -h, --help          this text
+
+The page's own absolute URLs (http://your-host/img/a.jpg) are not routed through the lab: such requests fail in
+every variant and are listed as failed requests in the summary.`;
+
 /**
  * @param {string[]} argv
- * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null }}
+ * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null, help: boolean }}
  */
 export function parseCli(argv) {
   /** @type {ReturnType<typeof parseCli>} */
-  const options = { url: null, runs: 5, profiles: ['desktop', 'mobile'], features: [...featureNames], outDir: null };
+  const options = {
+    url: null,
+    runs: 5,
+    profiles: ['desktop', 'mobile'],
+    features: [...featureNames],
+    outDir: null,
+    help: false,
+  };
   const list = (/** @type {string} */ value) =>
     value
       .split(',')
@@ -26,7 +49,9 @@ export function parseCli(argv) {
       if (next === undefined || next.startsWith('--')) throw new Error(`${arg} needs a value\n${usage}`);
       return next;
     };
-    if (arg === '--runs') {
+    if (arg === '--help' || arg === '-h') {
+      options.help = true;
+    } else if (arg === '--runs') {
       const runs = Number(value());
       if (!Number.isInteger(runs) || runs < 1 || runs > 50)
         throw new Error('--runs must be a whole number from 1 to 50');

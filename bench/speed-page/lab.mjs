@@ -34,8 +34,10 @@ export async function preflight(url) {
   try {
     response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
   } catch (error) {
-    const cause = /** @type {any} */ (error).cause?.code ?? /** @type {Error} */ (error).message;
-    throw new Error(`cannot reach ${url.href} (${cause}): is the site running and the address right?`);
+    // undici wraps the socket's error (ECONNREFUSED, ENOTFOUND) in "fetch failed": name the socket's.
+    const cause = /** @type {any} */ (error).cause;
+    const reason = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? /** @type {Error} */ (error).message;
+    throw new Error(`cannot reach ${url.href} (${reason}): is the site running and the address right?`);
   }
   await response.body?.cancel();
   if (response.status >= 300 && response.status < 400) {
@@ -47,6 +49,10 @@ export async function preflight(url) {
     throw new Error(
       `the origin answered HTTP ${response.status} for ${url.href}: fix the site or pass a page that loads`,
     );
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!/^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type)) {
+    throw new Error(`${url.href} is not an HTML page (Content-Type: ${type || 'none'}): pass the address of a page`);
   }
 }
 
@@ -63,6 +69,10 @@ export async function preflight(url) {
 export async function runLab({ url, runs, profiles: profileNames, features, prefix, say }) {
   const variants = selectVariants(features);
   const work = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  // Ctrl-C ends the process from the shaped link's signal handler (process.exit), past the `finally` below: the
+  // work folder (certificates, the Workers' state) goes on exit too.
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  process.on('exit', removeWork);
   const socketPath = join(work, 'origin.sock');
   const bridge = await startOriginBridge({ target: new URL(url.origin), socketPath, loaderDir });
   const first = profiles[profileNames[0]];
@@ -115,7 +125,8 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   } finally {
     await link.destroy();
     bridge.close();
-    rmSync(work, { recursive: true, force: true });
+    removeWork();
+    process.off('exit', removeWork);
   }
   return { runs: allRuns, filmstrips, variants, rttMechanism };
 }

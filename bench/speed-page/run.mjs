@@ -1,7 +1,7 @@
 // `npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all]`:
 // what each of speedkit's features does to a page, as filmstrips and numbers. With no URL it measures the demo
 // article site in bench/speed-page/site. See docs/speed-page.md.
-import { parseCli, usage } from './cli.mjs';
+import { help, parseCli, usage } from './cli.mjs';
 import { preflight, runLab } from './lab.mjs';
 import { siteName, summaryText, writeResults } from './results.mjs';
 import { buildSite } from './site/build.mjs';
@@ -15,6 +15,10 @@ const say = (line) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const options = parseCli(process.argv.slice(2));
+  if (options.help) {
+    say(help);
+    return;
+  }
   let demoOrigin = null;
   let url = options.url;
   if (url === null) {
@@ -60,6 +64,17 @@ async function main() {
           (worstPct > 5 ? ' — ABOVE 5 %: check runs.csv (speedIndexVsSpeedlinePct)' : ''),
       );
     }
+    // Requests that failed in every variant (typically the page's absolute URLs to its own host, which the lab does
+    // not route): the numbers are of a page without them.
+    const failedRequests = new Set(
+      measured.runs.flatMap((r) => r.failedRequests ?? []).filter((request) => !request.endsWith('/favicon.ico')),
+    );
+    if (failedRequests.size > 0) {
+      say(
+        `\nWARNING: ${failedRequests.size} request(s) failed during the runs; the figures are of the page without them:`,
+      );
+      for (const request of [...failedRequests].slice(0, 10)) say(`  ${request}`);
+    }
     say(
       `\n${measured.runs.length - failed} runs measured, ${failed} failed, in ${((performance.now() - startMs) / 1000).toFixed(0)} s`,
     );
@@ -72,8 +87,10 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`speed-page: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`speed-page: ${message}\n`);
   if (error instanceof Error && process.env.SPEED_PAGE_DEBUG) process.stderr.write(`${error.stack}\n`);
-  process.stderr.write(`${usage}\n`);
+  // Option errors already end with the usage line.
+  if (!message.includes(usage)) process.stderr.write(`${usage} (--help explains them)\n`);
   process.exit(1);
 });

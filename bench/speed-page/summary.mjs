@@ -32,7 +32,10 @@ export const minChangePct = 1;
 export function formatValue(value, unit) {
   if (!Number.isFinite(value)) return 'n/a';
   if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
-  if (unit === 'bytes') return value >= 1e6 ? `${(value / 1e6).toFixed(2)} MB` : `${Math.round(value / 1e3)} KB`;
+  if (unit === 'bytes') {
+    if (value >= 1e6) return `${(value / 1e6).toFixed(2)} MB`;
+    return value >= 1e3 ? `${Math.round(value / 1e3)} KB` : `${Math.round(value)} B`;
+  }
   if (unit === 'count') return String(Math.round(value));
   return value.toFixed(3);
 }

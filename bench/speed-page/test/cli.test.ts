@@ -9,7 +9,12 @@ describe('parseCli', () => {
       profiles: ['desktop', 'mobile'],
       features: ['images', 'priority', 'binast', 'all'],
       outDir: null,
+      help: false,
     });
+  });
+  it('asks for help with --help or -h', () => {
+    expect(parseCli(['--help']).help).toBe(true);
+    expect(parseCli(['http://127.0.0.1:3000/', '-h']).help).toBe(true);
   });
   it('reads a URL and the options in any order', () => {
     const options = parseCli([

@@ -56,6 +56,9 @@ describe('summarise', () => {
     expect(formatValue(980, 'ms')).toBe('980 ms');
     expect(formatValue(3900, 'ms')).toBe('3.90 s');
     expect(formatValue(1_770_000, 'bytes')).toBe('1.77 MB');
+    expect(formatValue(23_500, 'bytes')).toBe('24 KB');
+    // A small page's bytes are not "0 KB".
+    expect(formatValue(431, 'bytes')).toBe('431 B');
     expect(formatValue(Number.NaN, 'ms')).toBe('n/a');
   });
 });
