@@ -82,6 +82,11 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
   try {
     await context.addInitScript(observerScript);
     const page = await context.newPage();
+    // Uncaught script errors: a variant that breaks the page (a script run before the one it needs) must not pass
+    // for a faster one.
+    /** @type {string[]} */
+    const pageErrors = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message.slice(0, 200)));
     const cdp = await context.newCDPSession(page);
     const activity = { lastMs: performance.now() };
     const tracked = await trackRequests(page, cdp, activity);
@@ -94,7 +99,10 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const timing = await readNavigationTiming(page);
     await cdp.send('Page.stopScreencast');
     const all = await allRequests(tracked);
-    return pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs));
+    return {
+      ...pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs)),
+      pageErrors,
+    };
   } finally {
     await context.close();
   }

@@ -75,6 +75,17 @@ async function main() {
       );
       for (const request of [...failedRequests].slice(0, 10)) say(`  ${request}`);
     }
+    // Script errors a variant raises and "Worker, all off" does not: that variant broke the page, whatever it saved.
+    const errorsOf = (/** @type {string} */ variant) =>
+      new Set(measured.runs.filter((r) => r.variant === variant).flatMap((r) => r.pageErrors ?? []));
+    const baseline = errorsOf('worker-off');
+    for (const variant of new Set(measured.runs.map((r) => r.variant))) {
+      const added = [...errorsOf(variant)].filter((message) => !baseline.has(message));
+      if (added.length > 0) {
+        say(`\nWARNING: ${variant} raised script errors the page without it does not — it broke the page:`);
+        for (const message of added.slice(0, 5)) say(`  ${message}`);
+      }
+    }
     say(
       `\n${measured.runs.length - failed} runs measured, ${failed} failed, in ${((performance.now() - startMs) / 1000).toFixed(0)} s`,
     );
