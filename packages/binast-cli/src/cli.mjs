@@ -2,8 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { verifyEncoding } from '@speedkit/binast/verify';
-import { decodeToJavaScript, encodeJavaScript, encodeProgram, parseForPath, parseJavaScript, stats } from './codec.mjs';
+import { decodeToJavaScript, encodeChecked, encodeJavaScript, stats } from './codec.mjs';
 import { prebuild, prebuildTable } from './prebuild.mjs';
 
 const usage = `Usage:
@@ -68,7 +67,11 @@ export function run(argv, io) {
           io.err(`encode needs -o <file>: BinaryAST is binary\n${usage}`);
           return 2;
         }
-        const bytes = encodeChecked(input, { layout, lazyLevel, module: values.module });
+        const bytes = encodeChecked(new Uint8Array(readFileSync(input)), input, {
+          layout,
+          lazyLevel,
+          module: values.module,
+        });
         writeFileSync(values.output, bytes);
         io.out(`${input}: ${bytes.length} bytes of BinaryAST (${layout})\n`);
         return 0;
@@ -105,23 +108,6 @@ async function runPrebuild(dir, settings, io) {
     io.err(`binast prebuild ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-}
-
-/**
- * Encodes a file as the Worker does (a `.mjs`, or a `.js` that only parses as a module, is a module; `--module`
- * insists on one) and checks the encoding decodes to the same program before it is written: a file nothing can
- * decode, or that regenerates another program, is an error here, not at a visitor's browser.
- * @param {string} input
- * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number, module: boolean }} options
- */
-function encodeChecked(input, { layout, lazyLevel, module }) {
-  const source = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(input));
-  const { program, sourceType } = module
-    ? { program: parseJavaScript(source, 'module'), sourceType: /** @type {const} */ ('module') }
-    : parseForPath(source, input);
-  const bytes = encodeProgram(program, { layout, lazyLevel });
-  verifyEncoding(program, sourceType, bytes, decodeToJavaScript);
-  return bytes;
 }
 
 const brotli = (/** @type {Uint8Array} */ bytes) =>

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encodeJavaScript, encodeProgram, parseForPath, parseJavaScript } from '@speedkit/binast';
+import { refusePageRelative } from '@speedkit/binast/page-relative';
+import { verifyEncoding } from '@speedkit/binast/verify';
 import { binastStats, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 
 const wasmPath = fileURLToPath(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm'));
@@ -15,6 +17,26 @@ initSync({ module: readFileSync(wasmPath) });
  */
 export function stats(bytes) {
   return JSON.parse(binastStats(bytes));
+}
+
+/**
+ * Encodes a file's bytes as the Worker does (a `.mjs`, or a `.js` that only parses as a module, is a module;
+ * `module` insists on one) and checks the encoding decodes to the same program before returning it: a file nothing
+ * can decode, or that regenerates another program, is an error here, not at a visitor's browser. UTF-8 only, as the
+ * Worker reads scripts. `forLoader`: also refuse a module the loader could not run from the page (`binast prebuild`).
+ * @param {Uint8Array} bytes
+ * @param {string} path
+ * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number, module?: boolean, forLoader?: boolean }} options
+ */
+export function encodeChecked(bytes, path, { layout, lazyLevel, module = false, forLoader = false }) {
+  const source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  const { program, sourceType } = module
+    ? { program: parseJavaScript(source, 'module'), sourceType: /** @type {const} */ ('module') }
+    : parseForPath(source, path);
+  if (forLoader) refusePageRelative(program, sourceType);
+  const encoding = encodeProgram(program, { layout, lazyLevel });
+  verifyEncoding(program, sourceType, encoding, decodeToJavaScript);
+  return encoding;
 }
 
 export { decodeToJavaScript, encodeJavaScript, encodeProgram, parseForPath, parseJavaScript };

@@ -4,10 +4,8 @@
 // stale one is never left beside it.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pageRelativeReason } from '@speedkit/binast/page-relative';
 import { prebuiltSuffix, writePrebuilt } from '@speedkit/binast/prebuilt';
-import { verifyEncoding } from '@speedkit/binast/verify';
-import { decodeToJavaScript, encodeProgram, parseForPath } from './codec.mjs';
+import { encodeChecked } from './codec.mjs';
 
 /** Scripts the Worker negotiates: the same two extensions (workers/src/binast/middleware.ts). */
 const isScript = (/** @type {string} */ name) => name.endsWith('.js') || name.endsWith('.mjs');
@@ -48,13 +46,7 @@ export async function prebuild(dir, settings) {
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);
     try {
-      // UTF-8 only, as the Worker reads scripts: other bytes would be read as something the browser does not run.
-      const source = new TextDecoder('utf-8', { fatal: true }).decode(sourceBytes);
-      const { program, sourceType } = parseForPath(source, script);
-      const relative = sourceType === 'module' ? pageRelativeReason(program) : null;
-      if (relative) throw new Error(`the module ${relative}, which the loader would resolve against the page`);
-      const encoding = encodeProgram(program, settings);
-      verifyEncoding(program, sourceType, encoding, decodeToJavaScript);
+      const encoding = encodeChecked(sourceBytes, script, { ...settings, forLoader: true });
       writeFileSync(target, await writePrebuilt(sourceBytes, encoding, settings));
       rows.push({ script: name, sourceBytes: sourceBytes.byteLength, encodedBytes: encoding.byteLength });
     } catch (error) {

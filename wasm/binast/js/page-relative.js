@@ -58,3 +58,14 @@ export function pageRelativeReason(program) {
   }
   return null;
 }
+
+/**
+ * Throws for a module the BinaryAST loader could not run as the browser runs it natively (`pageRelativeReason`);
+ * scripts always pass. The one check the Worker and `binast prebuild` both make before encoding for the loader.
+ * @param {import('acorn').Program} program
+ * @param {'script' | 'module'} sourceType
+ */
+export function refusePageRelative(program, sourceType) {
+  const reason = sourceType === 'module' ? pageRelativeReason(program) : null;
+  if (reason) throw new Error(`the module ${reason}, which the loader would resolve against the page`);
+}

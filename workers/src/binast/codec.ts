@@ -1,9 +1,8 @@
 import { encodeProgram, parseForPath } from '@speedkit/binast';
-import { pageRelativeReason } from '@speedkit/binast/page-relative';
+import { refusePageRelative } from '@speedkit/binast/page-relative';
 import { verifyEncoding } from '@speedkit/binast/verify';
 import { __wbg_reset_state, decodeToJavaScript, initSync } from '@speedkit/binast/wasm';
 import wasmModule from '@speedkit/binast/wasm/binast_bg.wasm';
-import type { Program } from 'acorn';
 import type { BinastConfig } from './config';
 
 let initialised = false;
@@ -59,15 +58,6 @@ export function encodeVerified(source: string, path: string, config: BinastConfi
   return bytes;
 }
 
-/**
- * Throws for a module the loader could not run as it runs natively: it runs decoded text from the page's base URL,
- * where the module's relative imports and `import.meta` would point elsewhere (`@speedkit/binast/page-relative`).
- */
-function refusePageRelative(program: Program, sourceType: 'script' | 'module'): void {
-  const reason = sourceType === 'module' ? pageRelativeReason(program) : null;
-  if (reason) throw new Error(`the module ${reason}, which the loader would resolve against the page`);
-}
-
 /** BinaryAST -> JavaScript in the Worker (the pre-store check, tests and diagnostics). */
 export function decodeScript(bytes: Uint8Array): string {
   return withBinastWasm(() => decodeToJavaScript(bytes));
@@ -81,4 +71,13 @@ export function verifyForeignEncoding(source: string, path: string, bytes: Uint8
   const { program, sourceType } = parseForPath(source, path);
   refusePageRelative(program, sourceType);
   verifyEncoding(program, sourceType, bytes, decodeScript);
+}
+
+/** The script's text, or an error saying it is not UTF-8 (decoding with replacement characters would garble it). */
+export function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new Error('the script is not UTF-8');
+  }
 }

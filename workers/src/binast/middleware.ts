@@ -5,7 +5,7 @@ import type { Middleware } from '../shared/middleware';
 import { sha256Hex } from '../shared/sha256';
 import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
-import { encodeVerified } from './codec';
+import { encodeVerified, utf8Text } from './codec';
 import { type BinastConfig, readConfig } from './config';
 import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
@@ -111,15 +111,6 @@ async function negotiate(
 function declaresUtf8OrNothing(contentType: string | null): boolean {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
-}
-
-/** The script's text, or an error saying it is not UTF-8 (decoding with replacement characters would garble it). */
-function utf8Text(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new Error('the script is not UTF-8');
-  }
 }
 
 /** The largest script that may become BinaryAST: one this Worker encodes, or one a trusted prebuilt file covers. */

@@ -1,6 +1,6 @@
 import { maxHeaderBytes, prebuiltSuffix, readPrebuilt, sha256OfBytes } from '@speedkit/binast/prebuilt';
 import { readLimited } from '../shared/read-limited';
-import { verifyForeignEncoding } from './codec';
+import { utf8Text, verifyForeignEncoding } from './codec';
 import type { BinastConfig } from './config';
 
 /** A prebuilt encoding for one script, or why there is none to use. */
@@ -52,11 +52,7 @@ export async function prebuiltEncoding(
   }
   if (config.prebuilt === 'verify') {
     try {
-      verifyForeignEncoding(
-        new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(sourceBytes),
-        url.pathname,
-        read.encoding,
-      );
+      verifyForeignEncoding(utf8Text(sourceBytes), url.pathname, read.encoding);
     } catch (error) {
       return { ok: false, reason: `${sibling.pathname} failed the tree check: ${String(error)}` };
     }

@@ -43,6 +43,14 @@ export function loaderTypeFor(
   return classicTypes.has(type) ? 'binast' : null;
 }
 
+/** What `loaderTypeFor` reads of a `<script>` element. */
+const scriptAttributes = (script: Element) => ({
+  type: script.getAttribute('type'),
+  src: script.getAttribute('src'),
+  integrity: script.hasAttribute('integrity'),
+  nomodule: script.hasAttribute('nomodule'),
+});
+
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Pages are read whole before they are rewritten (ours are a few KB); larger ones are left as they are. */
@@ -75,13 +83,7 @@ async function reasonToLeave(bytes: ArrayBuffer, headers: Headers, pageUrl: URL,
           return;
         }
         if (URL.parse(src, pageUrl.href)?.href === URL.parse(loaderUrl, pageUrl.href)?.href) return;
-        const attributes = {
-          type,
-          src,
-          integrity: script.hasAttribute('integrity'),
-          nomodule: script.hasAttribute('nomodule'),
-        };
-        if (loaderTypeFor(attributes, pageUrl, loaderUrl)) handedOver++;
+        if (loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl)) handedOver++;
         else if (isExecutable(type)) plainScripts++;
       },
       text(chunk) {
@@ -138,16 +140,7 @@ function markUp(response: Response, pageUrl: URL, loaderUrl: string): Response {
     .on('script[src]', {
       element(script) {
         if (!loaderPlaced) return;
-        const next = loaderTypeFor(
-          {
-            type: script.getAttribute('type'),
-            src: script.getAttribute('src'),
-            integrity: script.hasAttribute('integrity'),
-            nomodule: script.hasAttribute('nomodule'),
-          },
-          pageUrl,
-          loaderUrl,
-        );
+        const next = loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl);
         if (next) script.setAttribute('type', next);
       },
     })

@@ -7,13 +7,7 @@
 import { parseAccept } from '../../shared/accept';
 import { acceptableFormats } from './choose-format';
 import { type ImagesConfig, onImageRoute } from './config';
-
-/**
- * `Sec-Fetch-Dest` values of requests that may be negotiated: `<img>`, CSS images and `image-set` (`image`),
- * `fetch()` and XHR (`empty`). Navigations, scripts, styles and fonts keep their validators, so the origin still
- * answers their revalidations with a 304 and no body.
- */
-const imageDestinations = new Set(['image', 'empty']);
+import { isImageDestination } from './source-type';
 
 /** The parts of a request the decision reads. */
 export interface RevalidationRequest {
@@ -31,8 +25,8 @@ export function judgesConditions(request: RevalidationRequest, config: ImagesCon
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   if (!headers.get('if-none-match') && !headers.get('if-modified-since')) return false;
   if (!onImageRoute(request.pathname, config)) return false;
-  const destination = headers.get('sec-fetch-dest');
-  if (destination !== null && !imageDestinations.has(destination.toLowerCase())) return false;
+  // Navigations, scripts, styles and fonts keep their validators: the origin answers them with a bodiless 304.
+  if (!isImageDestination(headers.get('sec-fetch-dest'))) return false;
   // JPEG can become either modern format: a client that would get neither for it gets none for any source.
   return acceptableFormats(parseAccept(headers.get('accept')), 'jpeg', config.formats).length > 0;
 }

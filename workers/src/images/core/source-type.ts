@@ -25,8 +25,15 @@ const formatOfExtension: ReadonlyMap<string, ImageFormat> = new Map([
   ['webp', 'webp'],
 ]);
 
-/** `Sec-Fetch-Dest` values of requests an image element, CSS or a script makes (none: not a browser). */
+/**
+ * `Sec-Fetch-Dest` values of requests that may be negotiated: `<img>`, CSS images and `image-set` (`image`),
+ * `fetch()` and XHR (`empty`). Navigations, scripts, styles and fonts are not.
+ */
 const imageDestinations = new Set(['image', 'empty']);
+
+/** An image (or unknown: no header, not a browser) destination: a request negotiation may answer with a variant. */
+export const isImageDestination = (destination: string | null) =>
+  destination === null || imageDestinations.has(destination.toLowerCase());
 
 /**
  * The format a response claims to be, for negotiation: from its `Content-Type`, or, for an untyped object-store file
@@ -42,7 +49,7 @@ export function claimedFormat(
   const mime = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   const named = formatOfMime.get(mime);
   if (named || !untyped.has(mime)) return named;
-  if (fetchDestination !== null && !imageDestinations.has(fetchDestination.toLowerCase())) return undefined;
+  if (!isImageDestination(fetchDestination)) return undefined;
   const extension = /\.([a-z]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
   return formatOfExtension.get(extension);
 }
