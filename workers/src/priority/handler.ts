@@ -128,7 +128,10 @@ export async function prioritise(
     previewFirst &&
     cut &&
     !ahead.timedOut &&
-    (ahead.result.kind !== 'done' || (!ahead.result.layout.previewOnly && ahead.result.layout.progressive));
+    (ahead.result.kind !== 'done' ||
+      (!ahead.result.layout.previewOnly &&
+        ahead.result.layout.progressive &&
+        ahead.result.layout.goodEndBytes === undefined));
   if (lasting && previewBeyondBudget) cache.set(key, 'large-preview');
   if (signal && previewFirst && ahead.result.kind !== 'done' && cut) {
     // No answer within the preview-first budget (e.g. large metadata before the first scan): an urgent image is
