@@ -283,17 +283,22 @@ function acceptTarget(w) {
   });
 }
 
+/** The first `count` files of test262-parser-tests' pass/ (name order), as bytes: seeds for the BinaryAST targets. */
+function test262Scripts(/** @type {number} */ count) {
+  const dir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
+  return readdirSync(dir)
+    .sort()
+    .slice(0, count)
+    .map((name) => readFileSync(join(dir, name)));
+}
+
 /**
  * The BinaryAST decoder, seeded with real encodings of test262 scripts and the demo app; a fresh instance after
  * every trap.
  */
 async function binastTarget() {
   const { encodeJavaScript } = await loadBinastEncoder();
-  const scriptDir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
-  const scripts = readdirSync(scriptDir)
-    .sort()
-    .slice(0, 40)
-    .map((name) => readFileSync(join(scriptDir, name), 'utf8'));
+  const scripts = test262Scripts(40).map((bytes) => bytes.toString('utf8'));
   scripts.push(readFileSync(join(repoRoot, 'apps', 'speedtest', 'public', 'demo', 'loader-app.js'), 'utf8'));
   // The context layout's paths for data (format 6): base64 and hex coded as bytes, through the models (pieces of a
   // Wasm module) and stored (pieces of a PNG), a data URL's header, and decimal numbers.
@@ -346,11 +351,9 @@ async function binastTarget() {
 async function prebuiltTarget() {
   const { encodeJavaScript } = await loadBinastEncoder();
   const { readPrebuilt, writePrebuilt } = await import('@speedkit/binast/prebuilt');
-  const scriptDir = join(repoRoot, 'node_modules', 'test262-parser-tests', 'pass');
   /** @type {Uint8Array[]} */
   const seeds = [];
-  for (const name of readdirSync(scriptDir).sort().slice(0, 12)) {
-    const source = readFileSync(join(scriptDir, name));
+  for (const source of test262Scripts(12)) {
     try {
       const encoding = encodeJavaScript(source.toString('utf8'), { layout: 'context' });
       seeds.push(await writePrebuilt(new Uint8Array(source), encoding, { layout: 'context', lazyLevel: 0 }));
