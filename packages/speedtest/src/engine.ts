@@ -34,7 +34,8 @@ interface RunProgress {
   startPings: RequestSample[];
   settledPings: RequestSample[];
   bandwidth: BandwidthOutputs;
-  finished: FinishedParts;
+  /** The parts whose end leaves no output of its own (a direction is done once `bandwidth` holds its output). */
+  finished: Pick<FinishedParts, 'settledIdlePings' | 'loss'>;
 }
 
 /**
@@ -128,7 +129,11 @@ export class SpeedTest {
     const partial: PartialRun = {
       reason: this.#state === 'aborted' ? 'stopped' : 'failed',
       message: this.#failure,
-      missing: missingParts(this.options, run.finished),
+      missing: missingParts(this.options, {
+        ...run.finished,
+        download: run.bandwidth.download !== undefined,
+        upload: run.bandwidth.upload !== undefined,
+      }),
     };
     const endedMs = this.#endedMs ?? performance.now();
     const parts = resultParts({
@@ -160,12 +165,7 @@ export class SpeedTest {
       settledPings: [],
       bandwidth: {},
       // Without a download there are no pings after it to wait for.
-      finished: {
-        settledIdlePings: !options.directions.includes('download'),
-        download: false,
-        upload: false,
-        loss: false,
-      },
+      finished: { settledIdlePings: !options.directions.includes('download'), loss: false },
     };
     this.#current = run;
     const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
@@ -180,7 +180,6 @@ export class SpeedTest {
         direction === 'upload' &&
         socketUploadsWanted(options.uploadTransport, idleRttMs, bandwidth.download?.result.bitsPerSecond.value ?? null);
       bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload, uploadSockets);
-      run.finished[direction] = true;
       if (direction === 'download') {
         // The idle latency proper: the client has settled and the link is idle again (headlineIdlePings).
         run.settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
