@@ -20,8 +20,8 @@ filmstrips, Speed Index and LCP per variant (needs root: it creates network name
   --out DIR           where the report goes (default bench/results/speed-page/<site>/<time>/)
   -h, --help          this text
 
-The page's own absolute URLs (http://your-host/img/a.jpg) are not routed through the lab: such requests fail in
-every variant and are listed as failed requests in the summary.`;
+The page's own absolute URLs (https://your-host/img/a.jpg) go through the same variant as the page. Other hosts
+(CDNs, analytics) are not reachable from the lab: such requests fail in every variant and are listed in a warning.`;
 
 /**
  * @param {string[]} argv

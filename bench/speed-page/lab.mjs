@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { chromiumArgs } from '../lib/chromium.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
+import { entrancesOf, pageUrlOf, variantBrowserArgs } from './addressing.mjs';
 import { filmstrip, speedlineSpeedIndex, visualMetrics } from './frames.mjs';
 import { loadPage } from './measure.mjs';
 import { startOriginBridge } from './origin-bridge.mjs';
 import { profiles } from './profiles.mjs';
 import { addRtt, linkOptions } from './rtt.mjs';
-import { ports, startFronts, startWorkers } from './servers.mjs';
+import { labCert, startFronts, startWorkers } from './servers.mjs';
 import { selectVariants } from './variants.mjs';
 
 const loaderDir = resolve(fileURLToPath(new URL('../../packages/binast-loader/dist', import.meta.url)));
@@ -62,7 +62,7 @@ export async function preflight(url) {
  */
 
 /**
- * Every profile's runs: the link, the Workers and fronts, the browser, then per profile the warm-up (first profile
+ * Every profile's runs: the link, the Workers and fronts, a browser per variant, then per profile the warm-up (first profile
  * only) and the interleaved runs.
  * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, say: (s: string) => void }} options
  */
@@ -77,31 +77,35 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   const bridge = await startOriginBridge({ target: new URL(url.origin), socketPath, loaderDir });
   const first = profiles[profileNames[0]];
   const link = await createShapedLink({ prefix, downMbit: first.downMbit, upMbit: first.upMbit, ...linkOptions });
-  const path = url.pathname + url.search;
+  const entrances = entrancesOf(variants);
   /** @type {any[]} */
   const allRuns = [];
   /** @type {Record<string, Record<string, any>>} */
   const filmstrips = {};
   let rttMechanism = '';
   try {
-    const entryPort = await startWorkers(link, work, socketPath, variants, say);
+    const cert = labCert(work);
+    const entryPort = await startWorkers(link, work, socketPath, variants, cert, say);
     const rtt = addRtt(link);
     rttMechanism = rtt.mechanism;
-    const browser = await chromium.launch({ executablePath: link.chromiumPath, args: chromiumArgs });
+    const { browserOf, closeAll } = await launchBrowsers(link, url, variants, entrances);
+    /** @type {UrlOf} */
+    const urlOf = (variant) =>
+      pageUrlOf(
+        url,
+        variant,
+        link.serverIp,
+        /** @type {import('./addressing.mjs').Entrance} */ (entrances.get(variant.id)),
+      );
     try {
       for (const profileName of profileNames) {
         const profile = profiles[profileName];
         await link.setRates(profile);
         await rtt.setRttMs(profile.rttMs);
-        const fronts = await startFronts(link, work, entryPort, profile.downMbit);
+        const fronts = await startFronts(link, entryPort, entrances, cert, profile.downMbit);
         try {
-          /** @type {UrlOf} */
-          const urlOf = (variant) =>
-            variant.hops.length === 0
-              ? `http://${link.serverIp}:${ports.relay}${path}`
-              : `https://${link.serverIp}:${fronts.portOf.get(variant.id)}${path}`;
           say(`${profile.label}`);
-          if (profileName === profileNames[0]) await warmUp(browser, variants, urlOf, profile, say);
+          if (profileName === profileNames[0]) await warmUp(browserOf, variants, urlOf, profile, say);
           const framesOf = new Map();
           for (let run = 0; run < runs; run++) {
             // Interleaved, and the order rotated every run so no variant always goes first after a pause.
@@ -109,7 +113,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
             for (const variant of order) {
               const base = { profile: profileName, variant: variant.id, run: run + 1 };
               const labels = { run: `[${profileName}] run ${run + 1}/${runs}`, variant: variant.label };
-              const measured = await measureRun(browser, urlOf(variant), profile, base, labels, say);
+              const measured = await measureRun(browserOf(variant), urlOf(variant), profile, base, labels, say);
               allRuns.push(measured.record);
               if (measured.frames) framesOf.set(`${variant.id}#${run + 1}`, measured.frames);
             }
@@ -120,7 +124,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
         }
       }
     } finally {
-      await browser.close();
+      await closeAll();
     }
   } finally {
     await link.destroy();
@@ -132,17 +136,42 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
 }
 
 /**
+ * One Chromium per variant, each resolving the site's own host to that variant's entrances (addressing.mjs).
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {URL} site @param {Variant[]} variants
+ * @param {Map<string, import('./addressing.mjs').Entrance>} entrances
+ */
+async function launchBrowsers(link, site, variants, entrances) {
+  /** @type {Map<string, import('@playwright/test').Browser>} */
+  const browsers = new Map();
+  try {
+    for (const variant of variants) {
+      const entrance = /** @type {import('./addressing.mjs').Entrance} */ (entrances.get(variant.id));
+      const args = variantBrowserArgs(site, link.serverIp, entrance);
+      browsers.set(variant.id, await chromium.launch({ executablePath: link.chromiumPath, args }));
+    }
+  } catch (error) {
+    await Promise.all([...browsers.values()].map((browser) => browser.close()));
+    throw error;
+  }
+  return {
+    browserOf: (/** @type {Variant} */ variant) =>
+      /** @type {import('@playwright/test').Browser} */ (browsers.get(variant.id)),
+    closeAll: () => Promise.all([...browsers.values()].map((browser) => browser.close())),
+  };
+}
+
+/**
  * Warm-up, not measured: the Workers encode AVIF/WebP and BinaryAST in the background on first sight and serve the
  * stored variants afterwards, which is what visitors of a deployed site get. Two rounds over every variant through
  * the Workers, with a pause after the first for the background work to finish.
- * @param {import('@playwright/test').Browser} browser @param {Variant[]} variants @param {UrlOf} urlOf
- * @param {import('./measure.mjs').BrowserProfile} profile @param {(s: string) => void} say
+ * @param {(variant: Variant) => import('@playwright/test').Browser} browserOf @param {Variant[]} variants
+ * @param {UrlOf} urlOf @param {import('./measure.mjs').BrowserProfile} profile @param {(s: string) => void} say
  */
-async function warmUp(browser, variants, urlOf, profile, say) {
+async function warmUp(browserOf, variants, urlOf, profile, say) {
   for (let round = 0; round < 2; round++) {
     for (const variant of variants.filter((v) => v.hops.length > 0)) {
       const startMs = performance.now();
-      await loadPage(browser, urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
+      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
       say(`  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`);
     }
     if (round === 0) await new Promise((r) => setTimeout(r, 8000));

@@ -64,8 +64,8 @@ async function main() {
           (worstPct > 5 ? ' — ABOVE 5 %: check runs.csv (speedIndexVsSpeedlinePct)' : ''),
       );
     }
-    // Requests that failed in every variant (typically the page's absolute URLs to its own host, which the lab does
-    // not route): the numbers are of a page without them.
+    // Requests that failed (typically to other hosts, which the lab's link does not reach): the numbers are of a page
+    // without them.
     const failedRequests = new Set(
       measured.runs.flatMap((r) => r.failedRequests ?? []).filter((request) => !request.endsWith('/favicon.ico')),
     );

@@ -1,14 +1,18 @@
 // The server side of the lab, inside the link's server namespace: the relay to the site (origin-bridge.mjs), one
 // `wrangler dev --env <capability>` per Worker hop with its origin set to the next hop, and one HTTP/2 front per
 // Worker variant (bench/priority/lab/h2-server.mjs in `cf` mode: it honours the priority Worker's headers).
+// The ports each variant is reached on are in addressing.mjs.
 import { join } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { killGroup } from '../lib/netns-process.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 import { h2FrontArgs } from '../priority/lab/h2-front.mjs';
+import { ports } from './addressing.mjs';
 
-/** Ports inside the server namespace (private to it; the demo origin on the host takes any free port). */
-export const ports = { relay: 8814, firstWorker: 8815, firstFront: 8822, firstInspector: 9300 };
+/**
+ * @typedef {import('./addressing.mjs').Entrance} Entrance
+ * @typedef {{ cert: string, key: string }} CertFiles
+ */
 
 const startupTimeoutMs = 180_000;
 
@@ -24,7 +28,8 @@ async function waitForHttp(link, url, what, log, child) {
     const probe = await link.exec(
       link.serverNs,
       'curl',
-      ['-s', '-m', '3', '-o', '/dev/null', '-w', '%{http_code}', url],
+      // -k: the TLS entrances have the lab's self-signed certificate.
+      ['-s', '-k', '-m', '3', '-o', '/dev/null', '-w', '%{http_code}', url],
       {
         timeoutMs: 5000,
       },
@@ -50,9 +55,10 @@ function tail(child) {
  * Starts the relay and every Worker hop, and resolves with each Worker variant's first-hop port once all answer.
  * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} work scratch dir @param {string} socketPath origin bridge socket
  * @param {import('./variants.mjs').Variant[]} variants
+ * @param {CertFiles} cert for the relay's TLS entrance
  * @param {(line: string) => void} say
  */
-export async function startWorkers(link, work, socketPath, variants, say) {
+export async function startWorkers(link, work, socketPath, variants, cert, say) {
   const env = { ...toolEnv(), WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
   const relay = link.spawn(link.serverNs, process.execPath, [
     join(repoRoot, 'bench/speed-page/relay.mjs'),
@@ -63,9 +69,11 @@ export async function startWorkers(link, work, socketPath, variants, say) {
     // Namespace-wide: Chromium in the client namespace reaches it across the emulated link.
     '--host',
     '0.0.0.0',
+    ...['--tls-port', String(ports.relayTls), '--cert', cert.cert, '--key', cert.key],
   ]);
   const relayLog = tail(relay);
   await waitForHttp(link, `http://127.0.0.1:${ports.relay}/`, 'the relay to the site', relayLog, relay);
+  await waitForHttp(link, `https://127.0.0.1:${ports.relayTls}/`, 'the relay (TLS)', relayLog, relay);
   /** @type {Map<string, number>} */
   const entryPort = new Map();
   const waits = [];
@@ -115,25 +123,26 @@ export async function startWorkers(link, work, socketPath, variants, say) {
   return entryPort;
 }
 
+/** The lab's throwaway certificate for its TLS entrances. @param {string} work */
+export const labCert = (work) => selfSignedCert(work, 'speedkit-speed-page');
+
 /**
- * Starts one HTTP/2 front per Worker variant, paced just under the profile's downlink (as in the priority lab).
- * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} work @param {Map<string, number>} entryPort
- * @param {number} downMbit @returns {Promise<{ portOf: Map<string, number>, stop: () => void }>}
+ * Starts one HTTP/2 front per Worker variant, paced just under the profile's downlink (as in the priority lab), on
+ * that variant's entrances.
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {Map<string, number>} entryPort
+ * @param {Map<string, Entrance>} entrances @param {CertFiles} cert
+ * @param {number} downMbit @returns {Promise<{ stop: () => void }>}
  */
-export async function startFronts(link, work, entryPort, downMbit) {
-  const { cert, key } = selfSignedCert(work, 'speedkit-speed-page');
+export async function startFronts(link, entryPort, entrances, { cert, key }, downMbit) {
   const paceBytesPerSecond = Math.round(((downMbit * 1e6) / 8) * 0.92);
-  const portOf = new Map();
   /** @type {import('node:child_process').ChildProcess[]} */
   const children = [];
-  let index = 0;
   for (const [id, workerPort] of entryPort) {
-    const port = ports.firstFront + index++;
+    const { tls: port, plain: plainPort } = /** @type {Entrance} */ (entrances.get(id));
     const upstream = `http://127.0.0.1:${workerPort}`;
-    const args = h2FrontArgs({ port, upstream, mode: 'cf', paceBytesPerSecond, cert, key });
+    const args = h2FrontArgs({ port, upstream, mode: 'cf', paceBytesPerSecond, cert, key, plainPort });
     const child = link.spawn(link.serverNs, process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const log = tail(child);
-    portOf.set(id, port);
     children.push(child);
     const deadlineMs = Date.now() + 20_000;
     while (!log().includes('listening')) {
@@ -144,5 +153,5 @@ export async function startFronts(link, work, entryPort, downMbit) {
   const stop = () => {
     for (const child of children) killGroup(child, 'SIGTERM');
   };
-  return { portOf, stop };
+  return { stop };
 }

@@ -1,5 +1,6 @@
 // An HTTP/2 (TLS) reverse proxy that schedules response bytes by priority, in front of `wrangler dev`:
 //   node h2-server.mjs --port 8443 --upstream http://127.0.0.1:8803 --mode cf --rate 230000 --cert c.pem --key k.pem
+//     [--plain-port 8830]
 // It is a self-hosting option too: put it (or any server that honours cf-priority-change / RFC 9218) in front of the
 // Worker when not on Cloudflare. Upstream bodies are read as fast as they come; what reaches the client socket is
 // decided by the scheduler and paced just under the link rate, so the order is not undone by the kernel's send
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '230000' },
     cert: { type: 'string' },
     key: { type: 'string' },
+    // Also answer cleartext HTTP/1.1 on this port, unscheduled: the Speed Page maps a page's own http:// URLs here.
+    'plain-port': { type: 'string' },
   },
 });
 const mode = /** @type {import('./scheduler.mjs').Mode} */ (values.mode);
@@ -150,6 +153,40 @@ server.on('stream', (h2, requestHeaders) => {
   h2.pipe(request);
 });
 
-server.listen(Number(values.port), values.host, () => {
-  process.stdout.write(`h2 lab server (${mode}) listening on ${values.host}:${values.port}\n`);
-});
+/**
+ * Cleartext HTTP/1.1 (browsers speak HTTP/2 over TLS only): proxied as it comes, without the scheduler, with the same
+ * headers stripped as on HTTP/2.
+ * @param {import('node:http').IncomingMessage} incoming @param {import('node:http').ServerResponse} outgoing
+ */
+function proxyPlain(incoming, outgoing) {
+  /** @type {import('node:http').OutgoingHttpHeaders} */
+  const headers = {};
+  for (const [name, value] of Object.entries(incoming.headers)) if (!hopByHop.has(name)) headers[name] = value;
+  headers.host = upstream.host;
+  const request = http.request(
+    { agent, host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers },
+    (response) => {
+      /** @type {import('node:http').OutgoingHttpHeaders} */
+      const responseHeaders = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
+      }
+      outgoing.writeHead(response.statusCode ?? 502, responseHeaders);
+      response.pipe(outgoing);
+    },
+  );
+  request.on('error', () => {
+    if (!outgoing.headersSent) outgoing.writeHead(502);
+    outgoing.end();
+  });
+  incoming.pipe(request);
+}
+
+let listening = values['plain-port'] ? 2 : 1;
+const ready = () => {
+  if (--listening > 0) return;
+  const plain = values['plain-port'] ? ` (cleartext HTTP/1.1 on ${values['plain-port']})` : '';
+  process.stdout.write(`h2 lab server (${mode}) listening on ${values.host}:${values.port}${plain}\n`);
+};
+server.listen(Number(values.port), values.host, ready);
+if (values['plain-port']) http.createServer(proxyPlain).listen(Number(values['plain-port']), values.host, ready);

@@ -1,0 +1,88 @@
+// How the browser reaches each variant. Every variant has two entrances in the server namespace, one per scheme:
+// the direct variant's are the relay (cleartext) and its TLS port, a Worker variant's its HTTP/2 front (TLS) and the
+// front's cleartext HTTP/1.1 port. The site's own host name is resolved to those entrances (hostRules), so a page's
+// absolute URLs to its host (`https://your-host/img/a.jpg`, common on real sites) pass through the same Workers as the
+// page, as they would on a deployed site (pageUrlOf says how the page itself is opened).
+import { chromiumArgs } from '../lib/chromium.mjs';
+
+/** Ports inside the server namespace (private to it; the demo origin on the host takes any free port). */
+export const ports = {
+  relayTls: 8813,
+  relay: 8814,
+  firstWorker: 8815,
+  firstFront: 8822,
+  firstPlainFront: 8832,
+  firstInspector: 9300,
+};
+
+/** @typedef {{ tls: number, plain: number }} Entrance a variant's ports in the server namespace, per scheme */
+
+/**
+ * Each variant's entrances: the relay's for the direct variant, the n-th front's for the n-th Worker variant.
+ * @param {import('./variants.mjs').Variant[]} variants @returns {Map<string, Entrance>}
+ */
+export function entrancesOf(variants) {
+  const out = new Map();
+  let front = 0;
+  for (const variant of variants) {
+    if (variant.hops.length === 0) out.set(variant.id, { tls: ports.relayTls, plain: ports.relay });
+    else {
+      out.set(variant.id, { tls: ports.firstFront + front, plain: ports.firstPlainFront + front });
+      front++;
+    }
+  }
+  return out;
+}
+
+/** A URL's port, the scheme's default when it names none. @param {URL} url */
+const portOf = (url) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+
+/**
+ * Chromium's --host-resolver-rules for one variant: the site's own host (the address the page's absolute URLs name)
+ * goes to that variant's entrance of the URL's scheme, so those URLs pass through the same Workers as the page. On a
+ * default port the other scheme's default is mapped too: an http:// image on an https:// page is upgraded to
+ * https://host (port 443), and an https:// site may still link http://host/… . Another port is only ever used with
+ * the site's own scheme.
+ * @param {URL} site @param {string} serverIp @param {Entrance} entrance
+ */
+export function hostRules(site, serverIp, entrance) {
+  const port = portOf(site);
+  const secure = (/** @type {number} */ p) => (p === 443 ? true : p === 80 ? false : site.protocol === 'https:');
+  const mapped = port === 80 || port === 443 ? [80, 443] : [port];
+  // Chromium matches a rule against "host:port" when the host alone does not match.
+  return mapped
+    .map((p) => `MAP ${site.hostname}:${p} ${serverIp}:${secure(p) ? entrance.tls : entrance.plain}`)
+    .join(', ');
+}
+
+/**
+ * The arguments of the Chromium that loads one variant: the lab's flags, the variant's host rules, and
+ * `--allow-running-insecure-content`: a Worker variant's page arrives over https (browsers speak HTTP/2 over TLS only)
+ * while an http:// site's page names http:// scripts and stylesheets, which Chromium would block as mixed content;
+ * a site deployed behind the Workers is served over https throughout, where they load.
+ * @param {URL} site @param {string} serverIp @param {Entrance} entrance
+ */
+export function variantBrowserArgs(site, serverIp, entrance) {
+  return [
+    ...chromiumArgs,
+    `--host-resolver-rules=${hostRules(site, serverIp, entrance)}`,
+    '--allow-running-insecure-content',
+  ];
+}
+
+/**
+ * The address the lab opens the page at in one variant. An https:// site is opened at its own URL (resolved to the
+ * variant's TLS entrance): its absolute URLs are then the page's own origin, on the page's connection, as when
+ * deployed. An http:// site is opened by the server's address, over https for a Worker variant (HTTP/2, which
+ * the priority feature needs, is TLS-only in browsers) and over http for origin direct; its absolute URLs are a
+ * second origin, on their own connections.
+ * @param {URL} site the page's URL @param {import('./variants.mjs').Variant} variant @param {string} serverIp
+ * @param {Entrance} entrance
+ */
+export function pageUrlOf(site, variant, serverIp, entrance) {
+  const path = site.pathname + site.search;
+  if (site.protocol === 'https:') return `${site.origin}${path}`;
+  return variant.hops.length === 0
+    ? `http://${serverIp}:${entrance.plain}${path}`
+    : `https://${serverIp}:${entrance.tls}${path}`;
+}

@@ -1,0 +1,186 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
+import { h2FrontArgs } from '../../priority/lab/h2-front.mjs';
+import { type Entrance, hostRules, pageUrlOf, variantBrowserArgs } from '../addressing.mjs';
+import { startOriginBridge } from '../origin-bridge.mjs';
+
+// A page's absolute URLs to its own host must reach the variant under test, not fail: the lab's real entrances
+// (the HTTP/2 front with its cleartext port, the relay with its TLS port, the origin bridge) on loopback, Chromium
+// with the lab's host rules. The "site" and the stand-in for a Worker chain answer the same paths but say who they
+// are in the script they serve, so a request that bypassed the entrance would show.
+const relayScript = fileURLToPath(new URL('../relay.mjs', import.meta.url));
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Absolute URLs of both schemes to `base` (an origin without a trailing slash). */
+function pageNaming(scriptBase: string, imageBase: string, styleBase: string) {
+  return `<!doctype html><html><head><link rel="stylesheet" href="${styleBase}/a.css"></head><body>
+<img id="photo" src="${imageBase}/i.png"><script src="${scriptBase}/s.js"></script></body></html>`;
+}
+
+function server(who: string, sitePort: () => number) {
+  return http.createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const local = `http://127.0.0.1:${sitePort()}`;
+    const pages: Record<string, string> = {
+      '/loopback': pageNaming(local, local, local),
+      // An https site with a name: an https script, an http image (Chromium upgrades it to https on port 443) and an
+      // http stylesheet (mixed content the lab allows, on port 80).
+      '/named': pageNaming('https://www.example.test', 'http://www.example.test', 'http://www.example.test'),
+    };
+    if (pages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
+    else if (path === '/s.js')
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.via='${who}'`);
+    else if (path === '/a.css') response.writeHead(200, { 'content-type': 'text/css' }).end('body{color:rgb(1,2,3)}');
+    else if (path === '/i.png') response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    else response.writeHead(404).end();
+  });
+}
+
+async function listen(target: http.Server) {
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  return (target.address() as net.AddressInfo).port;
+}
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function start(args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`did not start: ${out}`)), 20_000);
+    const seen = (chunk: Buffer) => {
+      out += chunk;
+      // The front says "listening" once both its ports are; the relay prints one line per port.
+      if (out.includes('listening') || out.includes('relay (TLS)')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', seen);
+    child.stderr?.on('data', seen);
+  });
+}
+
+let work = '';
+let sitePort = 0;
+const site = server('site', () => sitePort);
+const worker = server('worker', () => sitePort);
+let bridge: http.Server | undefined;
+const children: ChildProcess[] = [];
+let front: Entrance = { tls: 0, plain: 0 };
+let relay: Entrance = { tls: 0, plain: 0 };
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'speed-page-own-host-'));
+  const { cert, key } = selfSignedCert(work, 'speed-page-test');
+  sitePort = await listen(site);
+  const workerPort = await listen(worker);
+  front = { tls: await freePort(), plain: await freePort() };
+  relay = { tls: await freePort(), plain: await freePort() };
+  const upstream = `http://127.0.0.1:${workerPort}`;
+  const frontArgs = h2FrontArgs({
+    port: front.tls,
+    plainPort: front.plain,
+    upstream,
+    mode: 'cf',
+    cert,
+    key,
+    paceBytesPerSecond: 50e6,
+  });
+  children.push(await start(frontArgs));
+  const socketPath = join(work, 'origin.sock');
+  bridge = await startOriginBridge({ target: new URL(`http://127.0.0.1:${sitePort}`), socketPath, loaderDir: work });
+  const relayArgs = ['--port', String(relay.plain), '--socket', socketPath, '--tls-port', String(relay.tls)];
+  children.push(await start([relayScript, ...relayArgs, '--cert', cert, '--key', key]));
+}, 60_000);
+
+afterAll(() => {
+  for (const child of children) child.kill();
+  bridge?.close();
+  site.close();
+  worker.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const workerVariant = { id: 'worker-off', label: 'Worker', feature: null, hops: [{ env: 'images' as const }] };
+const directVariant = { id: 'origin', label: 'Origin direct', feature: null, hops: [] };
+
+/**
+ * Loads the page `siteUrl` as the lab would in `variant` (Chromium started with the lab's arguments, the page opened
+ * at the lab's address for it); what the page got.
+ */
+async function load(siteUrl: string, variant: typeof workerVariant | typeof directVariant, entrance: Entrance) {
+  const site = new URL(siteUrl);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: variantBrowserArgs(site, '127.0.0.1', entrance),
+  });
+  try {
+    const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    await page.goto(pageUrlOf(site, variant, '127.0.0.1', entrance), { waitUntil: 'load' });
+    const got = await page.evaluate(() => ({
+      via: (window as unknown as { via?: string }).via,
+      imageWidth: (document.getElementById('photo') as HTMLImageElement).naturalWidth,
+      color: getComputedStyle(document.body).color,
+    }));
+    return { ...got, failed };
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('a page’s absolute URLs to its own host', () => {
+  it('reach a Worker variant’s front: an http site on loopback (page on the front, URLs over cleartext)', async () => {
+    const got = await load(`http://127.0.0.1:${sitePort}/loopback`, workerVariant, front);
+    expect(got).toEqual({ via: 'worker', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+  }, 60_000);
+
+  it('reach a Worker variant’s front: an https site by name, opened at its own URL, http:// URLs included', async () => {
+    const got = await load('https://www.example.test/named', workerVariant, front);
+    expect(got).toEqual({ via: 'worker', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+  }, 60_000);
+
+  it('reach the site through the relay in the direct variant, over TLS too', async () => {
+    const got = await load('https://www.example.test/named', directVariant, relay);
+    expect(got).toEqual({ via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+  }, 60_000);
+
+  it('reach the site through the relay in the direct variant: an http site on loopback', async () => {
+    const got = await load(`http://127.0.0.1:${sitePort}/loopback`, directVariant, relay);
+    expect(got).toEqual({ via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+  }, 60_000);
+});
+
+describe('hostRules', () => {
+  const entrance = { tls: 8822, plain: 8832 };
+  it('maps a site on another port to the entrance of its own scheme', () => {
+    expect(hostRules(new URL('http://localhost:3000/a'), '10.9.0.2', entrance)).toBe(
+      'MAP localhost:3000 10.9.0.2:8832',
+    );
+    expect(hostRules(new URL('https://dev.test:8443/'), '10.9.0.2', entrance)).toBe('MAP dev.test:8443 10.9.0.2:8822');
+  });
+  it('maps both default ports, each to its scheme’s entrance', () => {
+    const rules = 'MAP www.example.com:80 10.9.0.2:8832, MAP www.example.com:443 10.9.0.2:8822';
+    expect(hostRules(new URL('https://www.example.com/'), '10.9.0.2', entrance)).toBe(rules);
+    expect(hostRules(new URL('http://www.example.com/'), '10.9.0.2', entrance)).toBe(rules);
+  });
+});
