@@ -56,6 +56,19 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(explicit.header).toMatchObject({ format: 'png', width: 96, height: 64 });
   });
 
+  it('an explicit format is encoded even after format=auto found that format not smaller (one key, one output)', async () => {
+    const source = 'demo/images/small/coffee-q5.jpg'; // 463 B: WebP comes out larger
+    const auto = await api('f=auto', source, { headers: { accept: 'image/webp' } });
+    expect(auto.header?.format).toBe('jpeg');
+    const explicit = await api('f=webp', source);
+    expect(explicit.header).toMatchObject({ format: 'webp', width: 96, height: 64 });
+    expect(explicit.response.headers.get('content-type')).toBe('image/webp');
+    // The stored, larger WebP does not reach format=auto clients: the original is still their better answer.
+    const again = await api('f=auto', source, { headers: { accept: 'image/webp' } });
+    expect(again.bytes).toEqual(await assetBytes('small/coffee-q5.jpg'));
+    expect(again.response.headers.get('vary')).toContain('Accept');
+  });
+
   it('answers If-None-Match with 304 for an original served in place of a variant, as for a variant', async () => {
     const source = 'demo/images/small/coffee-q5.jpg';
     const first = await api('f=auto', source, { headers: { accept: 'image/webp' } });

@@ -263,9 +263,16 @@ async function serveVariant(
   const key = await variantKey(sourceId, keyOptions, target);
   const settingNote = reduced ? ` (${rung.id}: full effort over budget)` : '';
   const format = target === 'baseline-jpeg' ? 'jpeg' : target;
+  // One key per output, whoever asked: `format=auto` stores a marker where the same pixels came out no smaller, and an
+  // explicit format stores the bytes it asked for, larger or not. Each judges the other's entry by its own rule (a
+  // marker once made an explicit `f=webp` answer with the JPEG).
+  const original = () =>
+    asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
+  const prefersOriginal = (variantBytes: number) =>
+    vary(reply) && isIdentity(plan, header) && variantBytes >= bytes.byteLength;
   const stored = await getVariant(context.bucket, key);
-  if (stored?.kind === 'not-smaller')
-    return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
+  if (stored?.kind === 'not-smaller' && vary(reply)) return original();
+  if (stored?.kind === 'variant' && prefersOriginal(stored.bytes.byteLength)) return original();
   if (stored?.kind === 'variant')
     return variantResponse(request, origin.headers, {
       bytes: stored.bytes,
@@ -284,10 +291,9 @@ async function serveVariant(
   }
   // Same pixels in a negotiated format that came out larger: the original is the better answer. An explicitly
   // requested format is what the page asked for, larger or not.
-  const keepOriginal = vary(reply) && isIdentity(plan, header) && encoded.byteLength >= bytes.byteLength;
+  const keepOriginal = prefersOriginal(encoded.byteLength);
   context.ctx.waitUntil(putVariant(context.bucket, key, keepOriginal ? null : encoded, mimeTypes[format]));
-  if (keepOriginal)
-    return asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
+  if (keepOriginal) return original();
   return variantResponse(request, origin.headers, {
     bytes: encoded,
     format,
