@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type ImagesConfig } from '../../src/images/core/config';
 import { fetchSource, locateSource } from '../../src/images/edge/source-fetch';
 import { callImages } from './helpers';
@@ -104,5 +104,65 @@ describe('source requests carry none of the visitor credentials', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.headers.get('cookie')).toBeNull();
     expect(seen[0]?.headers.get('authorization')).toBeNull();
+  });
+});
+
+describe('an origin behind IMAGES_ORIGIN stays behind it', () => {
+  const vars = { IMAGES_ORIGIN: 'https://origin.internal' };
+  let bytes = new Uint8Array();
+  beforeAll(async () => {
+    bytes = new Uint8Array(
+      await (await env.ASSETS.fetch('http://assets.test/demo/images/small/chelsea.jpg')).arrayBuffer(),
+    );
+  });
+  const jpeg = () => new Response(bytes, { headers: { 'content-type': 'image/jpeg' } });
+  const origin = () =>
+    remote({
+      'https://origin.internal/a.jpg': jpeg,
+      'https://origin.internal/moved.jpg': redirect('http://speedkit.test/a.jpg'),
+    });
+
+  it('onerror=redirect sends the visitor to the source on the site, not to the origin it is fetched from', async () => {
+    const { response } = await callImages(
+      '/cdn-cgi/image/w=10,onerror=redirect/missing.jpg?v=1',
+      {},
+      vars,
+      origin().fetcher,
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('http://speedkit.test/missing.jpg?v=1');
+  });
+
+  it('error details name the source on the site, never the origin address', async () => {
+    const { response, bytes } = await callImages('/cdn-cgi/image/w=10/missing.jpg', {}, vars, origin().fetcher);
+    expect(response.status).toBe(404);
+    const body = new TextDecoder().decode(bytes);
+    expect(body).toContain('http://speedkit.test/missing.jpg');
+    expect(body).not.toContain('origin.internal');
+  });
+
+  it('an absolute source on the site itself is the site own image, fetched from IMAGES_ORIGIN', async () => {
+    const { fetcher, seen } = origin();
+    const { response, header } = await callImages(
+      '/cdn-cgi/image/w=10,f=webp/http://speedkit.test/a.jpg',
+      {},
+      vars,
+      fetcher,
+    );
+    expect(response.status).toBe(200);
+    expect(header?.format).toBe('webp');
+    expect(seen.map((request) => request.url)).toEqual(['https://origin.internal/a.jpg']);
+  });
+
+  it('so is an origin redirect to the site own absolute URL, and a loop back into /cdn-cgi/ is refused', async () => {
+    const moved = await callImages('/cdn-cgi/image/w=10,f=webp/moved.jpg', {}, { ...vars }, origin().fetcher);
+    expect(moved.response.status).toBe(200);
+    const { response } = await callImages(
+      '/cdn-cgi/image/w=10/http://speedkit.test/cdn-cgi/image/w=10/a.jpg',
+      {},
+      vars,
+      origin().fetcher,
+    );
+    expect(response.status).toBe(400);
   });
 });

@@ -6,6 +6,12 @@ export interface SourceLocation {
   readonly url: URL;
   /** Served by the configured origin (or the static assets), so fetched through the middleware's `next`. */
   readonly ownOrigin: boolean;
+  /**
+   * The URL a client knows the source by: the site's own (the request's origin) for an own source, since
+   * `IMAGES_ORIGIN` may be an address the site keeps behind the Worker; `url` itself for an allowed other origin.
+   * Redirects (`onerror=redirect`) and error details name this one.
+   */
+  readonly publicUrl: URL;
 }
 
 /** A refusal to fetch, as the 4xx/502 JSON answer it becomes. */
@@ -42,17 +48,25 @@ export function locateSource(raw: string, requestUrl: URL, config: ImagesConfig)
       return refuse(400, 'the source URL is not valid', { source: raw });
     }
     if (url.username || url.password) return refuse(400, 'source URLs must not carry credentials', { source: raw });
-    if (url.origin === base.origin) return { ok: true, source: { url, ownOrigin: true } };
+    // The site's own absolute URLs (as pages and origin redirects write them) are its own images, as on Cloudflare
+    // where a zone's own sources need no allow-list: they go the way relative paths go.
+    if (url.origin === base.origin || url.origin === requestUrl.origin) {
+      return ownSource(url.pathname + url.search, raw, base, requestUrl);
+    }
     if (!config.allowedOrigins.includes(url.origin)) {
       return refuse(403, 'the source origin is not on the allow-list', {
         source: url.origin,
         allowed: config.allowedOrigins,
       });
     }
-    return { ok: true, source: { url, ownOrigin: false } };
+    return { ok: true, source: { url, ownOrigin: false, publicUrl: url } };
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return refuse(400, 'only http and https sources are allowed', { source: raw });
-  const path = raw.startsWith('/') ? raw : `/${raw}`;
+  return ownSource(raw.startsWith('/') ? raw : `/${raw}`, raw, base, requestUrl);
+}
+
+/** A path on the site: fetched from `base` (IMAGES_ORIGIN or the site), known to clients by the site's own URL. */
+function ownSource(path: string, raw: string, base: URL, requestUrl: URL): Located {
   let url: URL;
   try {
     url = new URL(path, base);
@@ -64,7 +78,8 @@ export function locateSource(raw: string, requestUrl: URL, config: ImagesConfig)
   }
   if (url.pathname.startsWith('/cdn-cgi/'))
     return refuse(400, 'the source cannot be another /cdn-cgi/ URL', { source: raw });
-  return { ok: true, source: { url, ownOrigin: true } };
+  const publicUrl = new URL(url.pathname + url.search, requestUrl.origin);
+  return { ok: true, source: { url, ownOrigin: true, publicUrl } };
 }
 
 /** Fetchers for a source: `own` reaches the origin (or assets) through the middleware chain, `network` the internet. */
@@ -80,9 +95,10 @@ export interface SourceFetchOptions {
   readonly alwaysNetwork?: boolean;
 }
 
+/** `url` is where the source was fetched from, after redirects; `publicUrl` the same source as clients know it. */
 export type Fetched =
-  | { readonly ok: true; readonly response: Response; readonly url: URL }
-  | { readonly ok: false; readonly problem: SourceError; readonly url: URL };
+  | { readonly ok: true; readonly response: Response; readonly url: URL; readonly publicUrl: URL }
+  | { readonly ok: false; readonly problem: SourceError; readonly url: URL; readonly publicUrl: URL };
 
 /**
  * Fetches a located source with no cookies or credentials (a fresh request, not the visitor's), following at most
@@ -107,32 +123,32 @@ export async function fetchSource(
     try {
       response = await (current.ownOrigin && !via.alwaysNetwork ? fetchers.own : fetchers.network)(request);
     } catch (error) {
-      return failed(current.url, 502, 'the source could not be fetched', { reason: String(error) });
+      return failed(current, 502, 'the source could not be fetched', { reason: String(error) });
     }
     if (response.status < 300 || response.status >= 400 || response.status === 304) {
-      if (response.ok) return { ok: true, response, url: current.url };
+      if (response.ok) return { ok: true, response, url: current.url, publicUrl: current.publicUrl };
       const status = response.status >= 500 ? 502 : response.status;
-      return failed(current.url, status, `the source answered ${response.status}`, { source: current.url.href });
+      return failed(current, status, `the source answered ${response.status}`, { source: current.publicUrl.href });
     }
     const location = response.headers.get('location');
     await response.body?.cancel();
-    if (!location) return failed(current.url, 502, 'the source redirected without a Location', {});
+    if (!location) return failed(current, 502, 'the source redirected without a Location', {});
     const next = locateSource(new URL(location, current.url).href, requestUrl, config);
     if (!next.ok)
-      return {
-        ok: false,
-        problem: { ...next.problem, detail: { ...next.problem.detail, redirectedFrom: current.url.href } },
-        url: current.url,
-      };
+      return failed(current, next.problem.status, next.problem.error, {
+        ...next.problem.detail,
+        redirectedFrom: current.publicUrl.href,
+      });
     current = next.source;
   }
-  return failed(current.url, 502, 'the source redirected too many times', { maxRedirects: config.maxRedirects });
+  return failed(current, 502, 'the source redirected too many times', { maxRedirects: config.maxRedirects });
 }
 
-const failed = (url: URL, status: number, error: string, detail: Record<string, unknown>): Fetched => ({
+const failed = (at: SourceLocation, status: number, error: string, detail: Record<string, unknown>): Fetched => ({
   ok: false,
   problem: { status, error, detail },
-  url,
+  url: at.url,
+  publicUrl: at.publicUrl,
 });
 
 /** A body read whole, or, when over the limit, its first bytes (to tell what it is) and the whole body again. */

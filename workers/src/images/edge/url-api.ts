@@ -52,7 +52,14 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   }
   const fetched = await fetchSource(source, config, context.fetchers, url);
   if (!fetched.ok) return sourceFailed(fetched, options);
-  const reply: SourceReply = { request, url, options, sourceUrl: fetched.url, origin: fetched.response };
+  const reply: SourceReply = {
+    request,
+    url,
+    options,
+    sourceUrl: fetched.url,
+    publicUrl: fetched.publicUrl,
+    origin: fetched.response,
+  };
   const read = await readSource(reply.origin.clone(), config.maxInputBytes);
   if (!read.complete) return passOversized(reply, read, config);
   const bytes = read.bytes;
@@ -119,26 +126,28 @@ interface SourceReply {
   readonly request: Request;
   readonly url: URL;
   readonly options: UrlOptions;
-  /** Where the source was finally fetched from (after redirects): `onerror=redirect` sends the client there. */
+  /** Where the source was finally fetched from (after redirects): part of its identity in the variant store. */
   readonly sourceUrl: URL;
+  /** The same source as clients know it (`SourceLocation.publicUrl`): `onerror=redirect` sends them there. */
+  readonly publicUrl: URL;
   readonly origin: Response;
 }
 
 /** `f=auto` answers differ by `Accept`. */
 const vary = (reply: SourceReply) => reply.options.format === 'auto';
 
-const redirectToSource = (reply: SourceReply) => Response.redirect(reply.sourceUrl.href, 302);
+const redirectToSource = (reply: SourceReply) => Response.redirect(reply.publicUrl.href, 302);
 
 /** The source could not be fetched: its 4xx/5xx JSON, or a redirect to it with `onerror=redirect` (never for 403). */
 function sourceFailed(fetched: Extract<Fetched, { ok: false }>, options: UrlOptions): Response {
-  if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.url.href, 302);
+  if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.publicUrl.href, 302);
   return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
 }
 
 function notAnImage(reply: SourceReply): Response {
   if (reply.options.onErrorRedirect) return redirectToSource(reply);
   return jsonError(415, 'the source is not a JPEG, PNG, GIF, WebP or AVIF image', {
-    source: reply.sourceUrl.href,
+    source: reply.publicUrl.href,
     contentType: reply.origin.headers.get('content-type'),
   });
 }
