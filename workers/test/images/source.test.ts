@@ -107,6 +107,25 @@ describe('source requests carry none of the visitor credentials', () => {
   });
 });
 
+describe('cookies the origin sets on the Worker own source fetch stay with it', () => {
+  it.each([
+    ['a variant', 'w=10,f=webp', 'demo/images/small/chelsea.jpg'],
+    ['the original, nothing to change', 'f=jpeg', 'demo/images/small/chelsea.jpg'],
+    ['the original, untransformable', 'w=10,f=webp', 'demo/images/broken/truncated.jpg'],
+  ])('%s carries no Set-Cookie', async (_, options, path) => {
+    const { response } = await callImages(`/cdn-cgi/image/${options}/${path}`, {}, {}, async (request) => {
+      const served = await env.ASSETS.fetch(request);
+      const withCookie = new Response(served.body, served);
+      // A session or load-balancer affinity cookie minted for a request that carried none: handed on, it would
+      // replace the visitor's own.
+      withCookie.headers.set('set-cookie', 'session=anonymous; Path=/');
+      return withCookie;
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
+
 describe('an origin behind IMAGES_ORIGIN stays behind it', () => {
   const vars = { IMAGES_ORIGIN: 'https://origin.internal' };
   let bytes = new Uint8Array();

@@ -126,7 +126,8 @@ export async function fetchSource(
       return failed(current, 502, 'the source could not be fetched', { reason: String(error) });
     }
     if (response.status < 300 || response.status >= 400 || response.status === 304) {
-      if (response.ok) return { ok: true, response, url: current.url, publicUrl: current.publicUrl };
+      if (response.ok)
+        return { ok: true, response: withoutCookies(response), url: current.url, publicUrl: current.publicUrl };
       const status = response.status >= 500 ? 502 : response.status;
       return failed(current, status, `the source answered ${response.status}`, { source: current.publicUrl.href });
     }
@@ -142,6 +143,17 @@ export async function fetchSource(
     current = next.source;
   }
   return failed(current, 502, 'the source redirected too many times', { maxRedirects: config.maxRedirects });
+}
+
+/**
+ * The source's response without the cookies its origin set: they answer this Worker's own request, which carried
+ * none, so they are a new session or load-balancer affinity that, handed on, would replace the visitor's own.
+ */
+function withoutCookies(response: Response): Response {
+  if (!response.headers.has('set-cookie')) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('set-cookie');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 const failed = (at: SourceLocation, status: number, error: string, detail: Record<string, unknown>): Fetched => ({
