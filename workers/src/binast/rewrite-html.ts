@@ -1,5 +1,8 @@
+import { isLoaderSrc } from '@speedkit/binast-loader/model';
 import type { Middleware } from '../shared/middleware';
 import { readLimited } from '../shared/read-limited';
+import { documentBase } from './base-url';
+import { policyReason, readPolicies } from './page-csp';
 
 /**
  * Marks up a site's pages for the BinaryAST loader (packages/binast-loader) so a site owner need not edit them:
@@ -12,7 +15,10 @@ import { readLimited } from '../shared/read-limited';
  * The loader runs the scripts it is given after the parser's own: an inline script, an event-handler attribute or
  * a script left plain would run before the scripts it may need (`<script src=lib.js>` then an inline `lib.go()`), and
  * the page would break. So a page with any of those is left exactly as it is (`x-speedkit-binast-rewrite: left: …`),
- * as is one with no script to hand over: only pages whose every script the loader runs are rewritten.
+ * as is one with no script to hand over: only pages whose every script the loader runs are rewritten. So is a page
+ * that embeds the loader itself (a second loader would run every script a second time), and one whose
+ * Content-Security-Policy would refuse the loader's tag (page-csp.ts); under a nonce policy the tag gets the nonce of
+ * the page's scripts. Script URLs resolve against the page's `<base href>`, as the browser resolves them (base-url.ts).
  */
 
 const classicTypes = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript']);
@@ -24,20 +30,21 @@ export function rewriteLoaderUrl(env: Readonly<Record<string, unknown>>): string
   return raw.trim();
 }
 
-/** The `type` a script element should get, or null to leave it as it is. */
+/**
+ * The `type` a script element should get, or null to leave it as it is. Its `src` resolves against `baseUrl`, the
+ * page's `<base href>` where it has one (base-url.ts); the loader's URL against the page, where the rewrite puts it
+ * (first in `<head>`, before any `<base>`).
+ */
 export function loaderTypeFor(
   attributes: { type: string | null; src: string | null; integrity: boolean; nomodule: boolean },
   pageUrl: URL,
   loaderUrl: string,
+  baseUrl: URL = pageUrl,
 ): 'binast' | 'binast-module' | null {
   if (attributes.src === null || attributes.integrity || attributes.nomodule) return null;
-  let src: URL;
-  try {
-    src = new URL(attributes.src, pageUrl);
-  } catch {
+  const src = URL.parse(attributes.src.trim(), baseUrl.href);
+  if (src === null || src.origin !== pageUrl.origin || src.href === URL.parse(loaderUrl, pageUrl.href)?.href)
     return null;
-  }
-  if (src.origin !== pageUrl.origin || src.href === new URL(loaderUrl, pageUrl).href) return null;
   const type = (attributes.type ?? '').trim().toLowerCase();
   if (type === 'module') return 'binast-module';
   return classicTypes.has(type) ? 'binast' : null;
@@ -63,27 +70,56 @@ const isExecutable = (type: string | null) => {
 };
 const isLoaderType = (type: string | null) => /^binast(-module)?$/i.test((type ?? '').trim());
 
+/** Why the page must keep its scripts as they are (a sentence), or null; and the nonce to give the loader's tag. */
+interface Reading {
+  reason: string | null;
+  nonce: string | null;
+}
+
 /**
  * Why the page must keep its scripts as they are, or null when the loader may take every one of them: reads the
  * page once (HTMLRewriter on the bytes, so any charset) and counts what would run outside the loader.
  */
-async function reasonToLeave(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, loaderUrl: string) {
+async function readPage(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, loaderUrl: string): Promise<Reading> {
   let inlineCode = false;
   let plainScripts = 0;
   let handedOver = 0;
   let inExecutableInline = false;
+  let ownLoader = false;
+  // The nonce of the page's scripts (one per response, on each of them), and every enforced policy.
+  let nonce: string | null = null;
+  const policies = headers.get('content-security-policy') ? [headers.get('content-security-policy') as string] : [];
+  const base = documentBase(pageUrl);
   await new HTMLRewriter()
+    .on('base', {
+      element(element) {
+        base.see(element.getAttribute('href'));
+      },
+    })
+    .on('meta', {
+      element(meta) {
+        const content = meta.getAttribute('content');
+        if (/^\s*content-security-policy\s*$/i.test(meta.getAttribute('http-equiv') ?? '') && content !== null)
+          policies.push(content);
+      },
+    })
     .on('script', {
       element(script) {
         const type = script.getAttribute('type');
         const src = script.getAttribute('src');
+        nonce ??= script.getAttribute('nonce');
         inExecutableInline = src === null && isExecutable(type);
         if (src === null || isLoaderType(type)) {
           if (isLoaderType(type)) handedOver++;
           return;
         }
-        if (URL.parse(src, pageUrl.href)?.href === URL.parse(loaderUrl, pageUrl.href)?.href) return;
-        if (loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl)) handedOver++;
+        // The loader already here (by its file name, or at the URL the rewrite would add): a second one would run
+        // every opt-in script again.
+        if (isLoaderSrc(src) || base.resolve(src)?.href === URL.parse(loaderUrl, pageUrl.href)?.href) {
+          ownLoader = true;
+          return;
+        }
+        if (loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl, base.url)) handedOver++;
         else if (isExecutable(type)) plainScripts++;
       },
       text(chunk) {
@@ -99,10 +135,16 @@ async function reasonToLeave(bytes: ArrayBuffer, headers: Headers, pageUrl: URL,
     })
     .transform(new Response(bytes, { headers }))
     .arrayBuffer();
-  if (inlineCode) return 'inline scripts or event handlers would run before the scripts they may need';
-  if (plainScripts > 0) return `${plainScripts} script(s) it must leave plain would run before those they may need`;
-  if (handedOver === 0) return 'no script to hand to the loader';
-  return null;
+  const reason = ownLoader
+    ? 'the page embeds the loader itself'
+    : inlineCode
+      ? 'inline scripts or event handlers would run before the scripts they may need'
+      : plainScripts > 0
+        ? `${plainScripts} script(s) it must leave plain would run before those they may need`
+        : handedOver === 0
+          ? 'no script to hand to the loader'
+          : policyReason(readPolicies(policies), nonce);
+  return { reason, nonce };
 }
 
 /** Rewrites one HTML response; anything else (or an error status) passes through untouched. */
@@ -114,8 +156,8 @@ async function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: str
   await response.body?.cancel();
   const bytes = read.buffer.slice(read.byteOffset, read.byteOffset + read.byteLength) as ArrayBuffer;
   try {
-    const reason = await reasonToLeave(bytes, response.headers, pageUrl, loaderUrl);
-    if (reason === null) return markUp(new Response(bytes, response), pageUrl, loaderUrl);
+    const { reason, nonce } = await readPage(bytes, response.headers, pageUrl, loaderUrl);
+    if (reason === null) return markUp(new Response(bytes, response), pageUrl, loaderUrl, nonce);
     const left = new Response(bytes, response);
     left.headers.set('x-speedkit-binast-rewrite', `left: ${reason}`);
     return left;
@@ -126,21 +168,31 @@ async function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: str
   }
 }
 
-/** The page with the loader first in `<head>` and each script it may take marked for it. */
-function markUp(response: Response, pageUrl: URL, loaderUrl: string): Response {
+/**
+ * The page with the loader first in `<head>` (with the nonce of the page's scripts, which a nonce policy requires)
+ * and each script it may take marked for it.
+ */
+function markUp(response: Response, pageUrl: URL, loaderUrl: string, nonce: string | null): Response {
   let loaderPlaced = false;
+  const base = documentBase(pageUrl);
+  const nonceAttribute = nonce === null ? '' : ` nonce="${escapeAttribute(nonce)}"`;
   const rewritten = new HTMLRewriter()
     .on('head', {
       element(head) {
         if (loaderPlaced) return;
-        head.prepend(`<script src="${escapeAttribute(loaderUrl)}"></script>`, { html: true });
+        head.prepend(`<script src="${escapeAttribute(loaderUrl)}"${nonceAttribute}></script>`, { html: true });
         loaderPlaced = true;
+      },
+    })
+    .on('base', {
+      element(element) {
+        base.see(element.getAttribute('href'));
       },
     })
     .on('script[src]', {
       element(script) {
         if (!loaderPlaced) return;
-        const next = loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl);
+        const next = loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl, base.url);
         if (next) script.setAttribute('type', next);
       },
     })

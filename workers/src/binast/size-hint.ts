@@ -12,6 +12,7 @@ import {
 } from '@speedkit/binast-loader/model';
 import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
+import { documentBase } from './base-url';
 import { type BinastConfig, readConfig } from './config';
 import { rewriteLoaderUrl } from './rewrite-html';
 import { variantPrefix } from './store';
@@ -100,23 +101,16 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   const native = nativeScriptRule();
   // Inside a <template> or <noscript> a script never runs, and a loader put there would not run either.
   let inert = 0;
+  // Scripts resolve against the page's `<base href>` once there is one, as in the browser: else the hint, the
+  // preload and the BinaryAST URL the loader fetches (`data-binast-fetch`) would be another script's.
+  const base = documentBase(pageUrl);
   /** A same-origin script's URL, else null (cross-origin, unparsable). */
   const sameOrigin = (src: string) => {
-    try {
-      const url = new URL(src, pageUrl);
-      return url.origin === pageUrl.origin ? url : null;
-    } catch {
-      return null;
-    }
+    const url = base.resolve(src);
+    return url?.origin === pageUrl.origin ? url : null;
   };
-  /** A URL resolved against the page, else null (unparsable). */
-  const resolve = (src: string) => {
-    try {
-      return new URL(src, pageUrl).href;
-    } catch {
-      return null;
-    }
-  };
+  /** A URL resolved as the browser resolves it at this point of the page, else null (unparsable). */
+  const resolve = (src: string) => base.resolve(src)?.href ?? null;
   // The loader by its file name, or by the URL the rewrite (rewrite-html.ts) inserts, whatever its name.
   const rewriteLoader = rewriteLoaderUrl(env as unknown as Record<string, unknown>);
   const rewriteLoaderHref = rewriteLoader === null ? null : resolve(rewriteLoader);
@@ -202,6 +196,16 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
             .join('');
           const rel = kind === 'binast-module' ? 'modulepreload' : 'preload';
           script.before(`<link rel="${rel}" as="script" href="${escapeAttribute(src)}"${copied}>`, { html: true });
+        },
+      })
+      .on('base', {
+        element(element) {
+          if (inert > 0) return;
+          base.see(element.getAttribute('href'));
+          // A loader tag held from before the `<base>` goes back in front of it: moved past it, its `src` would
+          // resolve against the `<base>` (another folder or site) and the loader, with every script left to it,
+          // would not run.
+          insertBefore(element, placement.end());
         },
       })
       .on('template, noscript', {
