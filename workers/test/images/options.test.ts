@@ -50,6 +50,16 @@ describe('parseOptions', () => {
     });
   });
 
+  it.each([
+    ['high', 90],
+    ['medium-high', 80],
+    ['medium-low', 70],
+    ['low', 60],
+  ])('accepts Cloudflare perceptual quality=%s as %i', (name, quality) => {
+    expect(options(`quality=${name}`).quality).toBe(quality);
+    expect(options(`q=${name}`).quality).toBe(quality);
+  });
+
   it.each(['scale-down', 'contain', 'cover', 'crop', 'pad'])('accepts fit=%s', (fit) => {
     expect(options(`fit=${fit}`).fit).toBe(fit);
   });
@@ -65,6 +75,7 @@ describe('parseOptions', () => {
     ['height=1.5', 'height'],
     ['quality=0', 'quality'],
     ['q=101', 'q'],
+    ['q=medium', 'q'],
     ['fit=stretch', 'fit'],
     ['format=gif', 'format'],
     ['dpr=0', 'dpr'],

@@ -118,6 +118,14 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(second.header).toMatchObject({ format: 'webp', width: 1000, height: 872 });
   });
 
+  it('takes Cloudflare perceptual quality names: q=low is smaller than quality=high, and a 200', async () => {
+    const low = await api('w=96,q=low,f=webp');
+    const high = await api('w=96,quality=high,f=webp');
+    expect(low.response.status).toBe(200);
+    expect(high.header).toMatchObject({ format: 'webp', width: 96 });
+    expect(low.bytes.byteLength).toBeLessThan(high.bytes.byteLength);
+  });
+
   it('quality changes the bytes', async () => {
     const low = (await api('w=96,q=10,f=webp')).bytes.byteLength;
     const high = (await api('w=96,q=95,f=webp')).bytes.byteLength;

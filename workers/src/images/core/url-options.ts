@@ -10,7 +10,7 @@ export interface UrlOptions {
   readonly width?: number;
   readonly height?: number;
   readonly fit: Fit;
-  /** 1–100, default 85 like Cloudflare. */
+  /** 1–100, default 85 like Cloudflare; the perceptual names are read as numbers (`qualityLevels`). */
   readonly quality: number;
   /** Output format; unset keeps the source's format. */
   readonly format?: OutputFormat;
@@ -50,6 +50,16 @@ const aliases: ReadonlyMap<string, string> = new Map([
   ['f', 'format'],
   ['g', 'gravity'],
 ]);
+/**
+ * Cloudflare's perceptual quality levels. Cloudflare publishes no numbers for them; these sit around its default 85,
+ * ten apart, so `high` is above the default and `low` clearly smaller, on the same 1–100 scale every format reads.
+ */
+const qualityLevels: ReadonlyMap<string, number> = new Map([
+  ['high', 90],
+  ['medium-high', 80],
+  ['medium-low', 70],
+  ['low', 60],
+]);
 const fits: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'pad'];
 const formats: readonly OutputFormat[] = ['auto', 'avif', 'webp', 'jpeg', 'baseline-jpeg', 'png', 'json'];
 const sides: ReadonlyMap<string, Gravity> = new Map([
@@ -82,10 +92,13 @@ const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionP
   ['height', parseDimension('height')],
   [
     'quality',
-    (value) =>
-      !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100
-        ? 'must be an integer from 1 to 100'
-        : { quality: Number(value) },
+    (value) => {
+      const level = qualityLevels.get(value);
+      if (level !== undefined) return { quality: level };
+      return !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100
+        ? 'must be an integer from 1 to 100 or high, medium-high, medium-low, low'
+        : { quality: Number(value) };
+    },
   ],
   [
     'dpr',
