@@ -55,7 +55,7 @@ describe('row 1: huge outputs are refused before any decode', () => {
     expect(body.detail.estimate.totalMs).toBeGreaterThan(100);
   });
 
-  it('lets format=auto fall back from AVIF to WebP when only WebP fits the budget', async () => {
+  it('lets format=auto and format=avif fall back from AVIF to WebP when only WebP fits the budget', async () => {
     const bytes = await assetBytes('chelsea.jpg');
     const source = readImageHeader(bytes);
     const walk = walkJpeg(bytes, { maxScans: 100, maxMarkers: 1000 });
@@ -73,6 +73,16 @@ describe('row 1: huge outputs are refused before any decode', () => {
     );
     expect(response.status).toBe(200);
     expect(header?.format).toBe('webp');
+    // format=avif is "AVIF if possible, with WebP as a fallback" on Cloudflare: the same, not a 400.
+    const explicit = await callImages(
+      `/cdn-cgi/image/width=240,format=avif/${photo}`,
+      {},
+      {
+        IMAGES_MAX_WORK_MS: String(budgetMs),
+      },
+    );
+    expect(explicit.response.status).toBe(200);
+    expect(explicit.header?.format).toBe('webp');
   });
 
   it('encodes at a faster setting, not a 400, when full effort is over the budget but a faster one fits', async () => {

@@ -100,13 +100,15 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(plain.response.headers.get('vary')).toContain('Accept');
   });
 
-  it('keeps AVIF within its megapixel limit: format=auto falls back to WebP, format=avif is a 400', async () => {
+  it('keeps AVIF within its megapixel limit: format=auto and format=avif fall back to WebP (Cloudflare: "AVIF if possible, with WebP as a fallback")', async () => {
     const limit = { IMAGES_MAX_AVIF_MEGAPIXELS: '0.001' }; // 1000 px: 32x21 fits, 64x43 does not
     const path = (options: string) => `/cdn-cgi/image/${options}/${small}`;
     const auto = await callImages(path('w=64,f=auto'), { headers: { accept: chromiumAccept } }, limit);
     expect(auto.header?.format).toBe('webp');
     const explicit = await callImages(path('w=64,f=avif'), {}, limit);
-    expect(explicit.response.status).toBe(400);
+    expect(explicit.response.status).toBe(200);
+    expect(explicit.header).toMatchObject({ format: 'webp', width: 64 });
+    expect(explicit.response.headers.get('content-type')).toBe('image/webp');
     expect((await callImages(path('w=32,f=avif'), {}, limit)).header?.format).toBe('avif');
   });
 
