@@ -266,6 +266,18 @@ describe('/cdn-cgi/image/ with sources it cannot transform', () => {
     expect(note).toContain('over 500 bytes');
   });
 
+  it('format=json on a source over IMAGES_MAX_INPUT_BYTES answers JSON saying so, never the image bytes', async () => {
+    const { response, bytes } = await callImages(
+      `/cdn-cgi/image/f=json/${small}`,
+      {},
+      { IMAGES_MAX_INPUT_BYTES: '500' },
+    );
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = JSON.parse(new TextDecoder().decode(bytes));
+    expect(body.detail).toMatchObject({ maxInputBytes: 500, format: 'image/jpeg' });
+  });
+
   it('redirects to the source instead with onerror=redirect', async () => {
     const { response } = await api('w=10,onerror=redirect', 'demo/images/broken/truncated.jpg');
     expect(response.status).toBe(302);

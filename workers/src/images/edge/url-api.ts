@@ -161,6 +161,14 @@ async function passOversized(
   await reply.origin.body?.cancel();
   const format = sniffImageFormat(read.head);
   if (!format) return notAnImage(reply);
+  // `format=json` asked for a description, which needs the whole file; the image itself is no answer to it.
+  if (reply.options.format === 'json') {
+    return jsonError(413, `the source is over ${config.maxInputBytes} bytes, too large to describe`, {
+      source: reply.publicUrl.href,
+      maxInputBytes: config.maxInputBytes,
+      format: mimeTypes[format],
+    });
+  }
   const note = `over ${config.maxInputBytes} bytes`;
   console.log(`images: ${reply.url.pathname} served as is: ${note}`);
   if (reply.options.onErrorRedirect) return redirectToSource(reply);
