@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { build } from './build.mjs';
+import { wranglerDeployArgs } from './lib/deploy-args.mjs';
 import { exitWithError } from './lib/log.mjs';
 import { repoRoot, toolEnv } from './lib/tools.mjs';
 import { startTurnServer, turnserverBinary, writeTurnDevVars } from './lib/turn.mjs';
@@ -85,7 +86,7 @@ try {
     case 'deploy':
       await setup({ browser: false, lab: false });
       await build();
-      handOver('wrangler', ['deploy', ...rest]);
+      handOver('wrangler', wranglerDeployArgs(rest, process.env));
       break;
     case 'test': {
       await setup();

@@ -108,11 +108,13 @@ function smokeCounts(code, output) {
 }
 
 /**
- * The Speed Page smoke's closing line; a SKIP (no network namespaces) is one skipped check.
+ * The Speed Page smoke's closing line; a SKIP (no network namespaces) is one skipped check, with the smoke's reason.
  * @param {number} code @param {string} output
+ * @returns {Counts}
  */
-function speedPageCounts(code, output) {
-  if (/^SKIP speed-page smoke/m.test(output)) return { passed: 0, failed: 0, skipped: 1 };
+export function speedPageCounts(code, output) {
+  const skip = output.match(/^SKIP speed-page smoke: (.*)$/m);
+  if (skip) return { passed: 0, failed: 0, skipped: 1, skips: [skip[1]] };
   return smokeCounts(code, output);
 }
 
