@@ -16,6 +16,7 @@ import { markDecoder, setSiteCookie } from '../visitor-marks';
 import { runBlob } from './blob-script';
 import { type KeepAs, keepDecoded, readDecoded, storedVersions } from './decoded-cache';
 import { probeEnvironment, runInline } from './inline';
+import { withLateOnload } from './late-onload';
 import { runsFromBlob } from './run-way';
 
 /**
@@ -98,15 +99,13 @@ let environment: ReturnType<typeof probeEnvironment> | undefined;
  * decoder starts; a BinaryAST answer is decoded in the Worker, a JavaScript one (no encoding stored yet) is run as
  * it is. Every failure resolves with the plain script's runner, its reason in the record.
  */
-export async function prepareScript({
-  script,
-  url,
-  record,
-  nonce,
-  fallback,
-  finish,
-  early,
-}: BinastJob): Promise<Runner> {
+export async function prepareScript(job: BinastJob): Promise<Runner> {
+  const run = await prepare(job);
+  // Whichever way it runs, decoded or plain, it may run after the load event: `window.onload` set then still runs.
+  return () => withLateOnload(run);
+}
+
+async function prepare({ script, url, record, nonce, fallback, finish, early }: BinastJob): Promise<Runner> {
   environment ??= probeEnvironment(nonce);
   if (environment) {
     // The loader's early request, if any, is of no use here.

@@ -45,14 +45,44 @@ export function runInline(
       insert();
       return;
     }
-    Object.defineProperty(document, 'currentScript', { configurable: true, get: () => original });
+    const restore = shadowDocument({
+      currentScript: { get: () => original },
+      // A parser-blocking script's document.write inserts in place; this one runs after the parser, where a write
+      // opens a new document: the whole page was replaced by what the script wrote (seen in Chromium), and the
+      // scripts after it ran in an empty page. A script the loader runs from a URL (plain or `blob:`) has its writes
+      // ignored by the browser, with a warning; this does the same.
+      write: { value: ignoredWrite(url) },
+      writeln: { value: ignoredWrite(url) },
+    });
     try {
       insert();
     } finally {
-      delete (document as { currentScript?: unknown }).currentScript;
+      restore();
       done();
     }
   });
+}
+
+/** What the browser says when a script it did not insert through the parser calls document.write. */
+const ignoredWrite = (url: string) => () =>
+  console.warn(`document.write from ${url} ignored: the BinaryAST loader ran it after the page was parsed`);
+
+/**
+ * Gives `document` own properties for as long as one script runs; returns the function that puts back what was there
+ * (the prototype's, or the page's own: a library may have replaced document.write itself).
+ */
+function shadowDocument(properties: Record<string, PropertyDescriptor>): () => void {
+  const before = Object.entries(properties).map(([name, descriptor]) => {
+    const own = Object.getOwnPropertyDescriptor(document, name);
+    Object.defineProperty(document, name, { configurable: true, ...descriptor });
+    return [name, own] as const;
+  });
+  return () => {
+    for (const [name, own] of before) {
+      delete (document as unknown as Record<string, unknown>)[name];
+      if (own) Object.defineProperty(document, name, own);
+    }
+  };
 }
 
 /**
