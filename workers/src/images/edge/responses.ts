@@ -2,6 +2,7 @@ import { etagMatches } from '../../shared/conditional';
 import { addVary } from '../../shared/vary';
 import { variantDisposition } from '../core/disposition';
 import { type ImageFormat, mimeTypes } from '../core/formats';
+import { svgContentSecurityPolicy } from '../core/svg';
 
 /**
  * A note as a header value: printable ASCII only (a header holds Latin-1 and setting anything else throws, which
@@ -90,4 +91,14 @@ export function originalResponse(
   }
   const body = request.method === 'HEAD' ? null : (bytes ?? origin.body);
   return new Response(body, { status: origin.status, statusText: origin.statusText, headers });
+}
+
+/** An SVG original as an image that never runs as a page (core/svg.ts): its own type, the CSP, `nosniff`. */
+export function svgResponse(original: Response): Response {
+  const headers = new Headers(original.headers);
+  headers.set('content-type', 'image/svg+xml');
+  headers.set('content-security-policy', svgContentSecurityPolicy);
+  headers.set('x-content-type-options', 'nosniff');
+  headers.delete('content-disposition');
+  return new Response(original.body, { status: original.status, headers });
 }

@@ -9,11 +9,12 @@ import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
 import { checkSource, type SourceCheck, shownHeader, sourceKeyOptions } from '../core/source-checks';
+import { looksLikeSvg } from '../core/svg';
 import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-options';
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
-import { describeError, originalResponse, variantResponse } from './responses';
+import { describeError, originalResponse, svgResponse, variantResponse } from './responses';
 import {
   type Fetched,
   fetchSource,
@@ -64,7 +65,10 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!read.complete) return passOversized(reply, read, config);
   const bytes = read.bytes;
   const header = readImageHeader(bytes);
-  if (!header) return notAnImage(reply);
+  if (!header) {
+    if (options.format === 'json' || !isSvg(reply, bytes)) return notAnImage(reply);
+    return svgResponse(originalResponse(request, reply.origin, bytes, 'SVG, not resized', vary(reply)));
+  }
   if (options.format === 'json') return describeImage(header, bytes, options, config);
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return passThrough(reply, bytes, header.format, checked.reason);
@@ -151,6 +155,8 @@ function notAnImage(reply: SourceReply): Response {
     contentType: reply.origin.headers.get('content-type'),
   });
 }
+
+const isSvg = (reply: SourceReply, bytes: Uint8Array) => looksLikeSvg(bytes, reply.origin.headers.get('content-type'));
 
 /** Too large to look at whole: an image is passed through as it is; anything else never leaves as a document. */
 async function passOversized(
