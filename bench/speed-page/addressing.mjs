@@ -7,6 +7,7 @@ import { chromiumArgs } from '../lib/chromium.mjs';
 
 /** Ports inside the server namespace (private to it; the demo origin on the host takes any free port). */
 export const ports = {
+  outsideProxy: 8812,
   relayTls: 8813,
   relay: 8814,
   firstWorker: 8815,
@@ -56,17 +57,22 @@ export function hostRules(site, serverIp, entrance) {
 }
 
 /**
- * The arguments of the Chromium that loads one variant: the lab's flags, the variant's host rules, and
- * `--allow-running-insecure-content`: a Worker variant's page arrives over https (browsers speak HTTP/2 over TLS only)
- * while an http:// site's page names http:// scripts and stylesheets, which Chromium would block as mixed content;
- * a site deployed behind the Workers is served over https throughout, where they load.
- * @param {URL} site @param {string} serverIp @param {Entrance} entrance
+ * The arguments of the Chromium that loads one variant: the lab's flags, the variant's host rules,
+ * `--allow-running-insecure-content` (a Worker variant's page arrives over https, as browsers speak HTTP/2 over TLS
+ * only, while an http:// site's page names http:// scripts and stylesheets, which Chromium would block as mixed
+ * content; a site deployed behind the Workers is served over https throughout, where they load), and with
+ * `outsideProxy` (a port in the server namespace, see outside-proxy.mjs) the proxy that every other host is reached
+ * through: the site's host and the lab's server bypass it (loopback always does).
+ * @param {URL} site @param {string} serverIp @param {Entrance} entrance @param {{ outsideProxy?: number }} [options]
  */
-export function variantBrowserArgs(site, serverIp, entrance) {
+export function variantBrowserArgs(site, serverIp, entrance, { outsideProxy } = {}) {
   return [
     ...chromiumArgs,
     `--host-resolver-rules=${hostRules(site, serverIp, entrance)}`,
     '--allow-running-insecure-content',
+    ...(outsideProxy
+      ? [`--proxy-server=http://${serverIp}:${outsideProxy}`, `--proxy-bypass-list=${serverIp};${site.hostname}`]
+      : []),
   ];
 }
 

@@ -18,14 +18,17 @@ filmstrips, Speed Index and LCP per variant (needs root: it creates network name
   --profiles LIST     desktop, mobile or both (default desktop,mobile)
   --features LIST     images, priority, binast, all (default: all three, each alone and all together)
   --out DIR           where the report goes (default bench/results/speed-page/<site>/<time>/)
+  --no-third-parties  leave other hosts (fonts, CDNs, analytics) unreachable instead of loading them through this
+                      machine (default: loaded, across the shaped link)
   -h, --help          this text
 
-The page's own absolute URLs (https://your-host/img/a.jpg) go through the same variant as the page. Other hosts
-(CDNs, analytics) are not reachable from the lab: such requests fail in every variant and are listed in a warning.`;
+The page's own absolute URLs (https://your-host/img/a.jpg) go through the same variant as the page. Requests that
+fail in the runs (e.g. to third parties this machine cannot reach) are listed in a warning.`;
 
 /**
  * @param {string[]} argv
- * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null, help: boolean }}
+ * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null,
+ *   thirdParties: boolean, help: boolean }}
  */
 export function parseCli(argv) {
   /** @type {ReturnType<typeof parseCli>} */
@@ -35,6 +38,7 @@ export function parseCli(argv) {
     profiles: ['desktop', 'mobile'],
     features: [...featureNames],
     outDir: null,
+    thirdParties: true,
     help: false,
   };
   const list = (/** @type {string} */ value) =>
@@ -67,6 +71,8 @@ export function parseCli(argv) {
       const unknown = options.features.filter((name) => !featureNames.includes(name));
       if (unknown.length > 0)
         throw new Error(`unknown feature "${unknown.join(', ')}": choose from ${featureNames.join(', ')}`);
+    } else if (arg === '--no-third-parties') {
+      options.thirdParties = false;
     } else if (arg === '--out') {
       options.outDir = value();
     } else if (arg.startsWith('--')) {

@@ -6,13 +6,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
-import { entrancesOf, pageUrlOf, variantBrowserArgs } from './addressing.mjs';
+import { entrancesOf, pageUrlOf, ports, variantBrowserArgs } from './addressing.mjs';
 import { filmstrip, speedlineSpeedIndex, visualMetrics } from './frames.mjs';
 import { loadPage } from './measure.mjs';
 import { startOriginBridge } from './origin-bridge.mjs';
+import { startOutsideProxy } from './outside-proxy.mjs';
 import { profiles } from './profiles.mjs';
 import { addRtt, linkOptions } from './rtt.mjs';
-import { labCert, startFronts, startWorkers } from './servers.mjs';
+import { labCert, startFronts, startOutsideRelay, startWorkers } from './servers.mjs';
 import { selectVariants } from './variants.mjs';
 
 const loaderDir = resolve(fileURLToPath(new URL('../../packages/binast-loader/dist', import.meta.url)));
@@ -63,10 +64,12 @@ export async function preflight(url) {
 
 /**
  * Every profile's runs: the link, the Workers and fronts, a browser per variant, then per profile the warm-up (first profile
- * only) and the interleaved runs.
- * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, say: (s: string) => void }} options
+ * only) and the interleaved runs. `thirdParties` (default true): other hosts are reached through the outside proxy;
+ * false leaves them unreachable, as before 2026-11-28.
+ * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, thirdParties?: boolean,
+ *   say: (s: string) => void }} options
  */
-export async function runLab({ url, runs, profiles: profileNames, features, prefix, say }) {
+export async function runLab({ url, runs, profiles: profileNames, features, prefix, thirdParties = true, say }) {
   const variants = selectVariants(features);
   const work = mkdtempSync(join(tmpdir(), `${prefix}-`));
   // Ctrl-C ends the process from the shaped link's signal handler (process.exit), past the `finally` below: the
@@ -75,6 +78,8 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   process.on('exit', removeWork);
   const socketPath = join(work, 'origin.sock');
   const bridge = await startOriginBridge({ target: new URL(url.origin), socketPath, loaderDir });
+  const outsideSocket = join(work, 'outside.sock');
+  const outside = thirdParties ? await startOutsideProxy({ socketPath: outsideSocket }) : null;
   const first = profiles[profileNames[0]];
   const link = await createShapedLink({ prefix, downMbit: first.downMbit, upMbit: first.upMbit, ...linkOptions });
   const entrances = entrancesOf(variants);
@@ -86,9 +91,11 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   try {
     const cert = labCert(work);
     const entryPort = await startWorkers(link, work, socketPath, variants, cert, say);
+    if (outside) await startOutsideRelay(link, outsideSocket);
     const rtt = addRtt(link);
     rttMechanism = rtt.mechanism;
-    const { browserOf, closeAll } = await launchBrowsers(link, url, variants, entrances);
+    const outsideProxy = outside ? ports.outsideProxy : undefined;
+    const { browserOf, closeAll } = await launchBrowsers(link, url, variants, entrances, outsideProxy);
     /** @type {UrlOf} */
     const urlOf = (variant) =>
       pageUrlOf(
@@ -129,6 +136,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
   } finally {
     await link.destroy();
     bridge.close();
+    outside?.close();
     removeWork();
     process.off('exit', removeWork);
   }
@@ -138,15 +146,15 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
 /**
  * One Chromium per variant, each resolving the site's own host to that variant's entrances (addressing.mjs).
  * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {URL} site @param {Variant[]} variants
- * @param {Map<string, import('./addressing.mjs').Entrance>} entrances
+ * @param {Map<string, import('./addressing.mjs').Entrance>} entrances @param {number | undefined} outsideProxy its port
  */
-async function launchBrowsers(link, site, variants, entrances) {
+async function launchBrowsers(link, site, variants, entrances, outsideProxy) {
   /** @type {Map<string, import('@playwright/test').Browser>} */
   const browsers = new Map();
   try {
     for (const variant of variants) {
       const entrance = /** @type {import('./addressing.mjs').Entrance} */ (entrances.get(variant.id));
-      const args = variantBrowserArgs(site, link.serverIp, entrance);
+      const args = variantBrowserArgs(site, link.serverIp, entrance, { outsideProxy });
       browsers.set(variant.id, await chromium.launch({ executablePath: link.chromiumPath, args }));
     }
   } catch (error) {

@@ -12,18 +12,24 @@ import {
 const observerScript = readFileSync(new URL('./observer.js', import.meta.url), 'utf8');
 /** After load, the page counts as settled once no frame has arrived and no request was open for this long. */
 const quietMs = 1500;
+/**
+ * A request open this long no longer holds the load open (a long poll, an analytics beacon's stream, a chat widget's
+ * connection): a page that keeps one would otherwise run into the timeout on every load.
+ */
+const longLivedMs = 10_000;
 
 /**
  * Requests the page's CDP session did not report (those of its dedicated Workers), with their bytes from
  * Playwright (body + headers as received), so a Worker's downloads count in the page's bytes too.
  * @param {import('@playwright/test').Request[]} seen @param {Map<string, RequestEntry>} fromCdp
+ * @param {Map<import('@playwright/test').Request, number>} open requests still open: their sizes would never come
  */
-async function requestsOnlyPlaywrightSaw(seen, fromCdp) {
+async function requestsOnlyPlaywrightSaw(seen, fromCdp, open) {
   const known = new Set([...fromCdp.values()].filter((r) => !Number.isNaN(r.endMs)).map((r) => r.url));
   /** @type {RequestEntry[]} */
   const extra = [];
   for (const request of seen) {
-    if (known.has(request.url())) continue;
+    if (known.has(request.url()) || open.has(request)) continue;
     const sizes = await request.sizes().catch(() => null);
     const response = await request.response().catch(() => null);
     extra.push({
@@ -60,7 +66,7 @@ function pathOf(url) {
 /**
  * @typedef {{ cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string,
  *   initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number,
- *   endMs: number, chunks: [timeMs: number, bytes: number][] }} RequestEntry
+ *   endMs: number, chunks: [timeMs: number, bytes: number][], stillOpen?: boolean }} RequestEntry
  */
 
 /**
@@ -120,15 +126,15 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
 async function trackRequests(page, cdp, activity) {
   /** @type {Map<string, RequestEntry>} */
   const requests = new Map();
-  /** @type {Set<import('@playwright/test').Request>} */
-  const openRequests = new Set();
+  /** @type {Map<import('@playwright/test').Request, number>} each open request and when it started (performance.now() ms) */
+  const openRequests = new Map();
   /** @type {import('@playwright/test').Request[]} */
   const seenRequests = [];
   const touch = () => {
     activity.lastMs = performance.now();
   };
   page.on('request', (request) => {
-    openRequests.add(request);
+    openRequests.set(request, performance.now());
     seenRequests.push(request);
     touch();
   });
@@ -221,9 +227,10 @@ async function startScreencast(cdp, profile, activity) {
 }
 
 /**
- * After load, waits until no request is open and nothing (request or frame) happened for `quietMs`.
+ * After load, waits until nothing (request or frame) happened for `quietMs` and no request is open, or only requests
+ * open for `longLivedMs` or more.
  * @param {import('@playwright/test').Page} page
- * @param {Set<unknown>} openRequests
+ * @param {Map<unknown, number>} openRequests each open request's start (performance.now() ms)
  * @param {{ lastMs: number }} activity
  * @param {number} timeoutMs
  * @returns {Promise<'quiet' | 'timeout'>}
@@ -231,7 +238,9 @@ async function startScreencast(cdp, profile, activity) {
 async function waitUntilSettled(page, openRequests, activity, timeoutMs) {
   const loadedMs = performance.now();
   while (performance.now() - loadedMs < timeoutMs) {
-    if (openRequests.size === 0 && performance.now() - activity.lastMs >= quietMs) return 'quiet';
+    const nowMs = performance.now();
+    const holding = [...openRequests.values()].some((startMs) => nowMs - startMs < longLivedMs);
+    if (!holding && nowMs - activity.lastMs >= quietMs) return 'quiet';
     await page.waitForTimeout(100);
   }
   return 'timeout';
@@ -271,10 +280,15 @@ function framesSinceOrigin(captured, timeOriginEpochMs) {
  * @param {Awaited<ReturnType<typeof trackRequests>>} tracked
  * @returns {Promise<RequestEntry[]>}
  */
-async function allRequests({ requests, seenRequests }) {
-  const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests);
+async function allRequests({ requests, seenRequests, openRequests }) {
+  const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests, openRequests);
   const replaced = new Set(fromWorkers.map((r) => r.url));
-  return [...[...requests.values()].filter((r) => !(Number.isNaN(r.endMs) && replaced.has(r.url))), ...fromWorkers];
+  // Long-lived requests still open when the load settled: neither finished nor failed.
+  const openUrls = new Set([...openRequests.keys()].map((request) => request.url()));
+  const fromPage = [...requests.values()]
+    .filter((r) => !(Number.isNaN(r.endMs) && replaced.has(r.url)))
+    .map((r) => (Number.isNaN(r.endMs) && openUrls.has(r.url) ? { ...r, stillOpen: true } : r));
+  return [...fromPage, ...fromWorkers];
 }
 
 /**
@@ -302,7 +316,10 @@ function pageResult(timing, all, settledBy, frames) {
     totalBytes: all.reduce((sum, r) => sum + r.encodedBytes, 0),
     requests: all.length,
     marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
-    failedRequests: all.filter((r) => r.status === 0 || r.status >= 400).map((r) => `${r.status} ${r.url}`),
+    failedRequests: all
+      .filter((r) => !r.stillOpen && (r.status === 0 || r.status >= 400))
+      .map((r) => `${r.status} ${r.url}`),
+    openAtEnd: all.filter((r) => r.stillOpen).map((r) => r.url),
     // Per request, ms from the document request: when it started, its first and last byte, and its priority.
     requestTimeline: all.map((r) => ({
       path: pathOf(r.url),

@@ -40,11 +40,15 @@ async function main() {
       profiles: options.profiles,
       features: options.features,
       prefix,
+      thirdParties: options.thirdParties,
       say,
     });
     const notes = [
       'Each Worker variant is a chain of the standalone Workers (wrangler dev --env <capability>, workerd) behind an HTTP/2 front that honours priority headers; "Worker, all off" is the images Worker confined to no path (one hop), "All on" is three hops.',
       'Measured on a shared 2-core machine: compare variants within this report, not across machines.',
+      options.thirdParties
+        ? 'Third parties (other hosts) were loaded through this machine, across the same shaped link.'
+        : 'Third parties (other hosts) were left unreachable (--no-third-parties).',
     ];
     const { dir, summary } = writeResults({
       url: url.href,
@@ -64,8 +68,8 @@ async function main() {
           (worstPct > 5 ? ' — ABOVE 5 %: check runs.csv (speedIndexVsSpeedlinePct)' : ''),
       );
     }
-    // Requests that failed (typically to other hosts, which the lab's link does not reach): the numbers are of a page
-    // without them.
+    // Requests that failed (e.g. to third parties this machine cannot reach, or all of them with --no-third-parties):
+    // the numbers are of a page without them.
     const failedRequests = new Set(
       measured.runs.flatMap((r) => r.failedRequests ?? []).filter((request) => !request.endsWith('/favicon.ico')),
     );

@@ -123,6 +123,24 @@ export async function startWorkers(link, work, socketPath, variants, cert, say) 
   return entryPort;
 }
 
+/**
+ * The server namespace's door to the outside proxy (outside-proxy.mjs, on `socketPath` in the lab's namespace): a relay
+ * on the proxy's port, reachable across the link.
+ * @param {import('../lib/shaped-link.mjs').ShapedLink} link @param {string} socketPath
+ */
+export async function startOutsideRelay(link, socketPath) {
+  const args = ['--port', String(ports.outsideProxy), '--socket', socketPath, '--host', '0.0.0.0'];
+  const relay = link.spawn(link.serverNs, process.execPath, [join(repoRoot, 'bench/speed-page/relay.mjs'), ...args]);
+  // The proxy answers a plain GET of a path with 400: any status means it is there.
+  await waitForHttp(
+    link,
+    `http://127.0.0.1:${ports.outsideProxy}/`,
+    'the relay to the outside proxy',
+    tail(relay),
+    relay,
+  );
+}
+
 /** The lab's throwaway certificate for its TLS entrances. @param {string} work */
 export const labCert = (work) => selfSignedCert(work, 'speedkit-speed-page');
 

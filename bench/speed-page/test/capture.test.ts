@@ -45,6 +45,10 @@ const workerScript =
   "fetch('/worker-data').then((r) => r.arrayBuffer()).then((b) => postMessage(String(b.byteLength)));";
 const workerDataBytes = 50_000;
 
+// A page with a request its server never answers (a long poll, a widget's connection).
+const hangingPage = `<!doctype html><html><body><p>hanging</p><script>fetch('/never');</script></body></html>`;
+const hanging: http.ServerResponse[] = [];
+
 let server: http.Server;
 let browser: Awaited<ReturnType<typeof chromium.launch>>;
 
@@ -63,7 +67,11 @@ beforeAll(async () => {
       );
       return;
     }
-    const pages: Record<string, string> = { '/flicker': flickerPage, '/worker': workerPage };
+    if (request.url === '/never') {
+      hanging.push(response);
+      return;
+    }
+    const pages: Record<string, string> = { '/flicker': flickerPage, '/worker': workerPage, '/hanging': hangingPage };
     response.writeHead(200, { 'content-type': 'text/html' }).end(pages[request.url ?? ''] ?? blocksPage);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,6 +83,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const response of hanging) response.end();
   await browser?.close();
   server?.close();
 });
@@ -109,5 +118,16 @@ describe('the end of a load', () => {
     const fromWorker = page.requestTimeline.find((r: { path: string }) => r.path === '/worker-data');
     expect(fromWorker?.bytes).toBeGreaterThanOrEqual(workerDataBytes);
     expect(page.totalBytes).toBeGreaterThanOrEqual(workerDataBytes);
+  }, 60_000);
+
+  it('settles while a request stays open, once it has been open 10 s', async () => {
+    const startMs = performance.now();
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/hanging`, profiles.desktop, { timeoutMs: 60_000 });
+    expect(page.settledBy).toBe('quiet');
+    // Still open, not failed: the run's warning lists failures only.
+    expect(page.openAtEnd).toEqual([`http://127.0.0.1:${port}/never`]);
+    expect(page.failedRequests.filter((r: string) => !r.endsWith('/favicon.ico'))).toEqual([]);
+    // 10 s for the request to count as long-lived, 1.5 s of quiet, the load itself: well before the 60 s timeout.
+    expect(performance.now() - startMs).toBeLessThan(25_000);
   }, 60_000);
 });

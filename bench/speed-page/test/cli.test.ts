@@ -2,15 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { parseCli } from '../cli.mjs';
 
 describe('parseCli', () => {
-  it('defaults to the demo site, 5 runs, both profiles and every feature', () => {
+  it('defaults to the demo site, 5 runs, both profiles, every feature and third parties loaded', () => {
     expect(parseCli([])).toEqual({
       url: null,
       runs: 5,
       profiles: ['desktop', 'mobile'],
       features: ['images', 'priority', 'binast', 'all'],
       outDir: null,
+      thirdParties: true,
       help: false,
     });
+  });
+  it('leaves third parties unreachable with --no-third-parties', () => {
+    expect(parseCli(['--no-third-parties', 'https://example.com/']).thirdParties).toBe(false);
   });
   it('asks for help with --help or -h', () => {
     expect(parseCli(['--help']).help).toBe(true);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
 import { h2FrontArgs } from '../../priority/lab/h2-front.mjs';
 import { type Entrance, hostRules, pageUrlOf, variantBrowserArgs } from '../addressing.mjs';
 import { startOriginBridge } from '../origin-bridge.mjs';
+import { connectTarget, startOutsideProxy } from '../outside-proxy.mjs';
 
 // A page's absolute URLs to its own host must reach the variant under test, not fail: the lab's real entrances
 // (the HTTP/2 front with its cleartext port, the relay with its TLS port, the origin bridge) on loopback, Chromium
@@ -28,8 +30,12 @@ function pageNaming(scriptBase: string, imageBase: string, styleBase: string) {
 <img id="photo" src="${imageBase}/i.png"><script src="${scriptBase}/s.js"></script></body></html>`;
 }
 
-function server(who: string, sitePort: () => number) {
-  return http.createServer((request, response) => {
+/** Ports of the third parties' servers (https and http), known once they listen. */
+const thirdParty = { https: 0, http: 0 };
+
+/** What the site, the stand-in for a Worker chain and a third party answer: the same paths, each saying who it is. */
+function answer(who: string, sitePort: () => number): http.RequestListener {
+  return (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const local = `http://127.0.0.1:${sitePort()}`;
     const pages: Record<string, string> = {
@@ -37,6 +43,12 @@ function server(who: string, sitePort: () => number) {
       // An https site with a name: an https script, an http image (Chromium upgrades it to https on port 443) and an
       // http stylesheet (mixed content the lab allows, on port 80).
       '/named': pageNaming('https://www.example.test', 'http://www.example.test', 'http://www.example.test'),
+      // A third party's script and image over https and its stylesheet over http.
+      '/third': pageNaming(
+        `https://cdn.example.test:${thirdParty.https}`,
+        `https://cdn.example.test:${thirdParty.https}`,
+        `http://cdn.example.test:${thirdParty.http}`,
+      ),
     };
     if (pages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
     else if (path === '/s.js')
@@ -44,10 +56,10 @@ function server(who: string, sitePort: () => number) {
     else if (path === '/a.css') response.writeHead(200, { 'content-type': 'text/css' }).end('body{color:rgb(1,2,3)}');
     else if (path === '/i.png') response.writeHead(200, { 'content-type': 'image/png' }).end(png);
     else response.writeHead(404).end();
-  });
+  };
 }
 
-async function listen(target: http.Server) {
+async function listen(target: http.Server | https.Server) {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   return (target.address() as net.AddressInfo).port;
 }
@@ -60,15 +72,15 @@ async function freePort() {
   return port;
 }
 
-function start(args: string[]): Promise<ChildProcess> {
+/** Starts `node <args>` and resolves once it prints `ready`. */
+function start(args: string[], ready: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`did not start: ${out}`)), 20_000);
     const seen = (chunk: Buffer) => {
       out += chunk;
-      // The front says "listening" once both its ports are; the relay prints one line per port.
-      if (out.includes('listening') || out.includes('relay (TLS)')) {
+      if (out.includes(ready)) {
         clearTimeout(timer);
         resolve(child);
       }
@@ -80,9 +92,25 @@ function start(args: string[]): Promise<ChildProcess> {
 
 let work = '';
 let sitePort = 0;
-const site = server('site', () => sitePort);
-const worker = server('worker', () => sitePort);
+const site = http.createServer(answer('site', () => sitePort));
+const worker = http.createServer(answer('worker', () => sitePort));
 let bridge: http.Server | undefined;
+let outside: http.Server | undefined;
+let thirdPartyServers: (http.Server | https.Server)[] = [];
+let outsidePort = 0;
+
+/** DNS for the test: cdn.example.test is this machine (net.connect asks for every address since Node 20). */
+const lookup: net.LookupFunction = (hostname, options, callback) => {
+  if (hostname !== 'cdn.example.test') {
+    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+    return;
+  }
+  if (options.all)
+    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+      { address: '127.0.0.1', family: 4 },
+    ]);
+  else callback(null, '127.0.0.1', 4);
+};
 const children: ChildProcess[] = [];
 let front: Entrance = { tls: 0, plain: 0 };
 let relay: Entrance = { tls: 0, plain: 0 };
@@ -104,16 +132,30 @@ beforeAll(async () => {
     key,
     paceBytesPerSecond: 50e6,
   });
-  children.push(await start(frontArgs));
+  // The front says "listening" once both its ports are.
+  children.push(await start(frontArgs, 'listening'));
   const socketPath = join(work, 'origin.sock');
   bridge = await startOriginBridge({ target: new URL(`http://127.0.0.1:${sitePort}`), socketPath, loaderDir: work });
   const relayArgs = ['--port', String(relay.plain), '--socket', socketPath, '--tls-port', String(relay.tls)];
-  children.push(await start([relayScript, ...relayArgs, '--cert', cert, '--key', key]));
+  children.push(await start([relayScript, ...relayArgs, '--cert', cert, '--key', key], 'relay (TLS)'));
+  // The third parties, and the lab's way out to them: the outside proxy and the relay to it.
+  const thirdPartyAnswer = answer('third party', () => sitePort);
+  const secure = https.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, thirdPartyAnswer);
+  const plain = http.createServer(thirdPartyAnswer);
+  thirdPartyServers = [secure, plain];
+  thirdParty.https = await listen(secure);
+  thirdParty.http = await listen(plain);
+  const outsideSocket = join(work, 'outside.sock');
+  outside = await startOutsideProxy({ socketPath: outsideSocket, lookup });
+  outsidePort = await freePort();
+  children.push(await start([relayScript, '--port', String(outsidePort), '--socket', outsideSocket], 'relay on'));
 }, 60_000);
 
 afterAll(() => {
   for (const child of children) child.kill();
   bridge?.close();
+  outside?.close();
+  for (const each of thirdPartyServers) each.close();
   site.close();
   worker.close();
   rmSync(work, { recursive: true, force: true });
@@ -126,11 +168,16 @@ const directVariant = { id: 'origin', label: 'Origin direct', feature: null, hop
  * Loads the page `siteUrl` as the lab would in `variant` (Chromium started with the lab's arguments, the page opened
  * at the lab's address for it); what the page got.
  */
-async function load(siteUrl: string, variant: typeof workerVariant | typeof directVariant, entrance: Entrance) {
+async function load(
+  siteUrl: string,
+  variant: typeof workerVariant | typeof directVariant,
+  entrance: Entrance,
+  options: { outsideProxy?: number } = {},
+) {
   const site = new URL(siteUrl);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: variantBrowserArgs(site, '127.0.0.1', entrance),
+    args: variantBrowserArgs(site, '127.0.0.1', entrance, options),
   });
   try {
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
@@ -168,6 +215,29 @@ describe('a page’s absolute URLs to its own host', () => {
     const got = await load(`http://127.0.0.1:${sitePort}/loopback`, directVariant, relay);
     expect(got).toEqual({ via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
   }, 60_000);
+});
+
+describe('third parties', () => {
+  it('load through the outside proxy in a Worker variant (https tunnelled, http forwarded)', async () => {
+    const got = await load(`http://127.0.0.1:${sitePort}/third`, workerVariant, front, { outsideProxy: outsidePort });
+    expect(got).toEqual({ via: 'third party', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+  }, 60_000);
+
+  it('fail, quickly and only they, without it', async () => {
+    const startMs = performance.now();
+    const got = await load(`http://127.0.0.1:${sitePort}/third`, workerVariant, front);
+    expect(got.via).toBeUndefined();
+    expect(got.failed).toHaveLength(3);
+    expect(performance.now() - startMs).toBeLessThan(20_000);
+  }, 60_000);
+
+  it('CONNECT targets: host and port, nothing else', () => {
+    expect(connectTarget('cdn.example.test:443')).toEqual({ host: 'cdn.example.test', port: 443 });
+    expect(connectTarget('[2001:db8::1]:8443')).toEqual({ host: '2001:db8::1', port: 8443 });
+    for (const bad of ['cdn.example.test', 'cdn.example.test:0', 'a:70000', 'http://a:1', 'a b:1', 'u@a:1', ':443']) {
+      expect(connectTarget(bad)).toBeNull();
+    }
+  });
 });
 
 describe('hostRules', () => {
