@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { type LoaderRecord, loaderRecords, pageErrors } from './binast-loader-helpers';
+import { type LoaderRecord, loaderRecords, pageErrors, primeBinast } from './binast-loader-helpers';
 
 // Pages shaped like real sites, each opened as plain scripts and through the loader with `data-always` (every script
 // asked for as BinaryAST: the path whose execution differs most from the browser's own). The page and its small
@@ -116,4 +116,51 @@ test('an error a script throws reaches window.onerror with the script URL, which
   }));
   expect(seen.true).toEqual(expected);
   expect(seen.false).toEqual(expected);
+});
+
+test('a library with non-ASCII text runs with the same text on a page in a legacy encoding', async ({
+  page,
+  request,
+}) => {
+  // d3 writes negative numbers with U+2212 (a literal "−" in d3.min.js, served as UTF-8). On a windows-1252 page the
+  // plain script is still read as UTF-8 (its Content-Type says so); a `blob:` copy without a charset is not. A small
+  // script served without a charset is read in the page's encoding: its "é" is one byte, 0xE9.
+  test.setTimeout(90_000);
+  const d3 = '/demo/scripts/d3.min.js';
+  expect((await request.get(d3)).headers()['content-type']).toMatch(/charset=utf-8/i);
+  await primeBinast(request, [d3]);
+  const latin1Page = (plain: boolean) =>
+    Buffer.from(
+      sitePage(plain, [d3, '/site/latin.js']).replace('<meta charset="utf-8">', '<meta charset="windows-1252">'),
+      'latin1',
+    );
+  const seen: Record<string, unknown> = {};
+  for (const plain of [true, false]) {
+    await page.route('**/site/latin.js', (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: Buffer.from('window.word = "caf\xe9";', 'latin1') }),
+    );
+    await page.route('**/site/page', (route) =>
+      route.fulfill({ contentType: 'text/html; charset=windows-1252', body: latin1Page(plain) }),
+    );
+    await page.route('**/site/last.js', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `${lastScript} window.site.minus = d3.format('.1f')(-1); window.site.word = window.word;`,
+      }),
+    );
+    await page.goto('/site/page');
+    await page.waitForFunction(() => (window as unknown as { site?: { last?: unknown } }).site?.last);
+    const { minus, word } = await page.evaluate(
+      () => (window as unknown as { site: { minus: string; word: string } }).site,
+    );
+    seen[String(plain)] = { minus, word };
+    if (!plain) {
+      const records = await loaderRecords(page);
+      expect(recordOf(records, d3)).toMatchObject({ outcome: 'binast', executedFrom: 'blob' });
+      expect(recordOf(records, '/site/latin.js')).toMatchObject({ outcome: 'js', executedFrom: 'inline' });
+    }
+    await page.unrouteAll();
+  }
+  expect(seen.true).toEqual({ minus: '\u22121.0', word: 'caf\xe9' });
+  expect(seen.false).toEqual(seen.true);
 });

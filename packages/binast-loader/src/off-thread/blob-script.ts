@@ -4,6 +4,7 @@
 // plain file. An inline script is parsed and compiled on the main thread, synchronously, after the whole source
 // string was copied to it (8.5–31 ms for d3, react-dom and babel, measured in bench:binast); a Blob costs neither.
 import { cloneScript, insertFor } from '../execute';
+import { blobScriptType } from './script-charset';
 
 /**
  * Runs the classic script in `source` from a Blob URL next to the opt-in element it stands for. Resolves true once it
@@ -21,8 +22,9 @@ export function runBlob(
   source: Blob,
 ): Promise<boolean | undefined> {
   const script = cloneScript(original, false, nonce);
-  // sourceURL names the original URL in stack traces and DevTools.
-  const blobUrl = URL.createObjectURL(new Blob([source, `\n//# sourceURL=${url}`], { type: 'text/javascript' }));
+  // sourceURL names the original URL in stack traces and DevTools. The type keeps the charset of the source, which
+  // the browser would otherwise read in the page's encoding (script-charset.ts).
+  const blobUrl = URL.createObjectURL(new Blob([source, `\n//# sourceURL=${url}`], { type: blobScriptType(source) }));
   return new Promise((resolve) => {
     let parsed = true;
     // A SyntaxError is reported under the sourceURL when V8 reached the comment, else under the blob URL.

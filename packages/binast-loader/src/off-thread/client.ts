@@ -18,6 +18,7 @@ import { type KeepAs, keepDecoded, readDecoded, storedVersions } from './decoded
 import { probeEnvironment, runInline } from './inline';
 import { withLateOnload } from './late-onload';
 import { runsFromBlob } from './run-way';
+import { scriptText } from './script-charset';
 
 /**
  * Decodes a BinaryAST response into a Blob of JavaScript. With `keepAs`, `keep()` stores the decoded copy for later
@@ -168,12 +169,14 @@ async function prepare({ script, url, record, nonce, fallback, finish, early }: 
       record.decodedBefore = true;
     }
     record.decodeMs = measure('binast:decode', decodeStartMs);
+    // Decoded (or stored) source is UTF-8 text, whatever the page's encoding (script-charset.ts).
+    source = new Blob([source], { type: 'text/javascript;charset=utf-8' });
   }
   return async () => {
     const runStartMs = performance.now();
     let ran = runsFromBlob(source.size, record.module) ? await runBlob(script, url, nonce, source) : undefined;
     record.executedFrom = ran === undefined ? 'inline' : 'blob';
-    ran ??= await runInline(script, url, record.module, nonce, await source.text());
+    ran ??= await runInline(script, url, record.module, nonce, await scriptText(source, script));
     keep(ran);
     if (!ran) return fallback('syntax')();
     finish(binast ? 'binast' : 'js', true, runStartMs);
