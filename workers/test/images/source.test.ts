@@ -152,6 +152,20 @@ describe('an origin behind IMAGES_ORIGIN stays behind it', () => {
     expect(response.headers.get('location')).toBe('http://speedkit.test/missing.jpg?v=1');
   });
 
+  it.each(['/.//evil.example/a.jpg', '/x/..//evil.example/a.jpg', '/%2e//evil.example/a.jpg'])(
+    'names %s by a URL on the site (a path the URL parser squashes to //host is no host)',
+    (raw) => {
+      const located = locateSource(raw, requestUrl, { ...config, origin: 'https://origin.internal' });
+      if (located.ok) expect(located.source.publicUrl.origin).toBe('http://speedkit.test');
+    },
+  );
+
+  it('names a source by the site URL without IMAGES_ORIGIN port or scheme', () => {
+    const located = locateSource('a.jpg?v=1', requestUrl, { ...config, origin: 'https://127.0.0.1:8812' });
+    expect(located.ok && located.source.publicUrl.href).toBe('http://speedkit.test/a.jpg?v=1');
+    expect(located.ok && located.source.url.href).toBe('https://127.0.0.1:8812/a.jpg?v=1');
+  });
+
   it('error details name the source on the site, never the origin address', async () => {
     const { response, bytes } = await callImages('/cdn-cgi/image/w=10/missing.jpg', {}, vars, origin().fetcher);
     expect(response.status).toBe(404);

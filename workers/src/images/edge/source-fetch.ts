@@ -76,9 +76,14 @@ function ownSource(path: string, raw: string, base: URL, requestUrl: URL): Locat
   if (url.origin !== base.origin || path.startsWith('//') || path.includes('\\')) {
     return refuse(400, 'the source path would leave the origin', { source: raw });
   }
-  if (url.pathname.startsWith('/cdn-cgi/'))
+  if (/^\/+cdn-cgi\//.test(url.pathname))
     return refuse(400, 'the source cannot be another /cdn-cgi/ URL', { source: raw });
-  const publicUrl = new URL(url.pathname + url.search, requestUrl.origin);
+  // The path set on the site's URL, never parsed against it: a pathname dot segments squashed to `//host/…` would
+  // parse as another host.
+  const publicUrl = new URL(url.href);
+  publicUrl.protocol = requestUrl.protocol;
+  publicUrl.hostname = requestUrl.hostname;
+  publicUrl.port = requestUrl.port; // '' clears IMAGES_ORIGIN's port (the host setter would keep it)
   return { ok: true, source: { url, ownOrigin: true, publicUrl } };
 }
 
