@@ -1,4 +1,5 @@
 import { compose } from '../shared/middleware';
+import { originFetch } from '../shared/origin-fetch';
 import { priorityMiddleware } from './middleware';
 
 /**
@@ -7,6 +8,6 @@ import { priorityMiddleware } from './middleware';
  */
 export default {
   fetch(request, env, ctx) {
-    return compose([priorityMiddleware], env, ctx, (originRequest) => fetch(originRequest))(request);
+    return compose([priorityMiddleware], env, ctx, originFetch('priority'))(request);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,4 +1,5 @@
 import { compose } from '../shared/middleware';
+import { originFetch } from '../shared/origin-fetch';
 import { speedtestRoutes } from './route';
 
 /**
@@ -7,6 +8,6 @@ import { speedtestRoutes } from './route';
  */
 export default {
   fetch(request, env, ctx) {
-    return compose([speedtestRoutes], env, ctx, (originRequest) => fetch(originRequest))(request);
+    return compose([speedtestRoutes], env, ctx, originFetch('speedtest'))(request);
   },
 } satisfies ExportedHandler<Env>;
