@@ -60,6 +60,26 @@ const scriptAttributes = (script: Element) => ({
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+/**
+ * Whether the rewriter is inside a `<template>`. Its scripts do not run with the page: they run when the page stamps
+ * the template into the document, as the plain scripts they are. Marked for the loader they would never run (it only
+ * looks again on `binast.scan()`), so they are neither marked nor counted.
+ */
+function templateDepth() {
+  let depth = 0;
+  return {
+    get inside() {
+      return depth > 0;
+    },
+    element(element: Element) {
+      depth++;
+      element.onEndTag(() => {
+        depth--;
+      });
+    },
+  };
+}
+
 /** Pages are read whole before they are rewritten (ours are a few KB); larger ones are left as they are. */
 const maxRewrittenHtmlBytes = 2 * 1024 * 1024;
 
@@ -90,7 +110,9 @@ async function readPage(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, load
   let nonce: string | null = null;
   const policies = headers.get('content-security-policy') ? [headers.get('content-security-policy') as string] : [];
   const base = documentBase(pageUrl);
+  const template = templateDepth();
   await new HTMLRewriter()
+    .on('template', template)
     .on('base', {
       element(element) {
         base.see(element.getAttribute('href'));
@@ -113,6 +135,7 @@ async function readPage(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, load
           if (isLoaderType(type)) handedOver++;
           return;
         }
+        if (template.inside) return;
         // The loader already here (by its file name, or at the URL the rewrite would add): a second one would run
         // every opt-in script again.
         if (isLoaderSrc(src) || base.resolve(src)?.href === URL.parse(loaderUrl, pageUrl.href)?.href) {
@@ -176,7 +199,9 @@ function markUp(response: Response, pageUrl: URL, loaderUrl: string, nonce: stri
   let loaderPlaced = false;
   const base = documentBase(pageUrl);
   const nonceAttribute = nonce === null ? '' : ` nonce="${escapeAttribute(nonce)}"`;
+  const template = templateDepth();
   const rewritten = new HTMLRewriter()
+    .on('template', template)
     .on('head', {
       element(head) {
         if (loaderPlaced) return;
@@ -191,7 +216,7 @@ function markUp(response: Response, pageUrl: URL, loaderUrl: string, nonce: stri
     })
     .on('script[src]', {
       element(script) {
-        if (!loaderPlaced) return;
+        if (!loaderPlaced || template.inside) return;
         const next = loaderTypeFor(scriptAttributes(script), pageUrl, loaderUrl, base.url);
         if (next) script.setAttribute('type', next);
       },

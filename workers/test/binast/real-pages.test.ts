@@ -123,3 +123,16 @@ describe('pages with <base href>', () => {
     expect(loaderAt, text).toBeLessThan(base);
   });
 });
+
+describe('pages with <template>', () => {
+  it('keep the scripts of a template as they are: they run when the page stamps it, and the loader never sees them', async () => {
+    const html = `<!doctype html><html><head><title>t</title></head><body>
+<template id="card"><div class="card"></div><script src="/js/card.js"></script></template>
+<script src="/js/app.js"></script></body></html>`;
+    const { text } = await serve(html);
+    expect(text).toContain(
+      '<template id="card"><div class="card"></div><script src="/js/card.js"></script></template>',
+    );
+    expect(text).toContain('<script src="/js/app.js" type="binast">');
+  });
+});
