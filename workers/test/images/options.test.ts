@@ -60,6 +60,41 @@ describe('parseOptions', () => {
     expect(options(`q=${name}`).quality).toBe(quality);
   });
 
+  it.each([
+    ['#ff0000', [255, 0, 0, 255]],
+    ['#F00', [255, 0, 0, 255]],
+    ['#00ff0080', [0, 255, 0, 128]],
+    ['red', [255, 0, 0, 255]],
+    ['White', [255, 255, 255, 255]],
+    ['rebeccapurple', [102, 51, 153, 255]],
+    ['transparent', [0, 0, 0, 0]],
+    ['rgb(240,40,145)', [240, 40, 145, 255]],
+    ['rgba(240, 40, 145, 0.5)', [240, 40, 145, 128]],
+    ['rgb(255 255 0 / 50%)', [255, 255, 0, 128]],
+  ])('accepts Cloudflare background=%s', (colour, rgba) => {
+    expect(options(`background=${encodeURIComponent(colour)}`).background).toEqual(rgba);
+  });
+
+  it.each(['#12345', 'nocolour', 'rgb(1,2)', 'rgb(300,0,0)', 'hsl(0 0% 0%)', ''])(
+    'rejects background=%s naming background',
+    (colour) => {
+      expect(rejected(`background=${encodeURIComponent(colour)}`).option).toBe('background');
+    },
+  );
+
+  it('reads percent-encoded commas inside a value, not as option separators (rgb%28240%2C40%2C145%29)', () => {
+    expect(options('w=10,background=rgb%28240%2C40%2C145%29,f=webp')).toMatchObject({
+      width: 10,
+      background: [240, 40, 145, 255],
+      format: 'webp',
+    });
+  });
+
+  it('keys different backgrounds differently, and no background as before', () => {
+    expect(canonicalOptions(options('background=red'))).not.toBe(canonicalOptions(options('background=blue')));
+    expect(canonicalOptions(options('w=10'))).not.toContain('bg');
+  });
+
   it.each(['scale-down', 'contain', 'cover', 'crop', 'pad'])('accepts fit=%s', (fit) => {
     expect(options(`fit=${fit}`).fit).toBe(fit);
   });

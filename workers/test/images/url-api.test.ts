@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { decode } from '../../src/images/edge/codecs';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
+import { rgbaPng } from './png-fixture';
 
 const small = 'demo/images/small/chelsea.jpg'; // 96 x 64
 const api = (options: string, source = small, init: RequestInit = {}) =>
@@ -167,6 +168,30 @@ describe('/cdn-cgi/image/ resizing', () => {
     await ensureCodecs();
     const pixels = await decode(bytes, 'jpeg', 0);
     expect(Array.from(pixels.data.subarray(0, 4)).every((value) => value > 245)).toBe(true);
+  });
+
+  it('pads with background= and puts it under transparent pixels, in every format (Cloudflare background)', async () => {
+    await ensureCodecs();
+    const pad = await api('w=60,h=60,fit=pad,background=%23ff0000,f=jpeg');
+    const padded = await decode(pad.bytes, 'jpeg', 0);
+    expect(Array.from(padded.data.subarray(0, 3)).map((value) => Math.round(value / 16))).toEqual([16, 0, 0]);
+    // Left half transparent, right half opaque blue; under a background the transparent half takes its colour.
+    const halfClear = await rgbaPng(40, 20, (x) => (x < 20 ? [255, 0, 0, 0] : [0, 0, 255, 255]));
+    const origin = async () => new Response(halfClear, { headers: { 'content-type': 'image/png' } });
+    for (const [background, rgb] of [
+      ['yellow', [255, 255, 0]],
+      ['rgb%280%2C128%2C0%29', [0, 128, 0]],
+    ] as const) {
+      const webp = await callImages(`/cdn-cgi/image/background=${background},f=webp/a.png`, {}, {}, origin);
+      const pixels = await decode(webp.bytes, 'webp', 0);
+      expect(pixels.data[3]).toBe(255);
+      for (const [channel, value] of rgb.entries())
+        expect(Math.abs((pixels.data[channel] ?? 0) - value)).toBeLessThan(8);
+    }
+    // Nothing else asked: the background is still a change to make, not the original as it was.
+    const png = await callImages('/cdn-cgi/image/background=white/a.png', {}, {}, origin);
+    expect(png.note).toBe('png; encoded');
+    expect(Array.from((await decode(png.bytes, 'png', 0)).data.subarray(0, 4))).toEqual([255, 255, 255, 255]);
   });
 
   it('answers HEAD with headers only', async () => {

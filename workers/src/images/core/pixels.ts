@@ -47,15 +47,22 @@ export function hasAlpha(pixels: Pixels): boolean {
   return false;
 }
 
-/** Composites onto white: JPEG has no alpha channel, and dropping it would show hidden colour (often black). */
-export function flattenOnWhite(pixels: Pixels): Pixels {
+/**
+ * Composites the pixels over `background` (RGBA, Porter-Duff "over"): for `background=` (Cloudflare's colour under
+ * transparent pixels), and onto white for JPEG, which has no alpha channel: dropping it would show the hidden colour
+ * (often black).
+ */
+export function compositeOver(pixels: Pixels, background: readonly [number, number, number, number]): Pixels {
   const data = new Uint8ClampedArray(pixels.data.length);
+  const under = background[3] / 255;
   for (let offset = 0; offset < data.length; offset += 4) {
     const alpha = (pixels.data[offset + 3] ?? 255) / 255;
+    const out = alpha + under * (1 - alpha);
     for (let channel = 0; channel < 3; channel += 1) {
-      data[offset + channel] = (pixels.data[offset + channel] ?? 0) * alpha + 255 * (1 - alpha);
+      const over = (pixels.data[offset + channel] ?? 0) * alpha + (background[channel] ?? 0) * under * (1 - alpha);
+      data[offset + channel] = out > 0 ? over / out : 0;
     }
-    data[offset + 3] = 255;
+    data[offset + 3] = out * 255;
   }
   return { data, width: pixels.width, height: pixels.height };
 }

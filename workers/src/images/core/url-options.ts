@@ -1,3 +1,5 @@
+import { parseCssColour, type Rgba } from './css-colour';
+
 /** How the image fills the requested box (Cloudflare Image Resizing semantics). */
 export type Fit = 'scale-down' | 'contain' | 'cover' | 'crop' | 'pad';
 export type OutputFormat = 'auto' | 'avif' | 'webp' | 'jpeg' | 'baseline-jpeg' | 'png' | 'json';
@@ -25,6 +27,8 @@ export interface UrlOptions {
   readonly anim: boolean;
   /** Accepted for URL compatibility, not applied (documented). */
   readonly sharpen: number;
+  /** Under transparent pixels and in `fit=pad`'s padding; unset: transparent, white for JPEG. */
+  readonly background?: Rgba;
 }
 
 /** A rejected option, for a 400 answer that names it. */
@@ -131,6 +135,13 @@ const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionP
         ? { metadata: value }
         : 'must be keep, copyright or none',
   ],
+  [
+    'background',
+    (value) => {
+      const background = parseCssColour(value);
+      return background ? { background } : 'must be a CSS colour: #RRGGBB, #RGB(A), rgb(), rgba() or a colour name';
+    },
+  ],
   ['anim', (value) => (value === 'true' || value === 'false' ? { anim: value === 'true' } : 'must be true or false')],
   [
     'sharpen',
@@ -142,7 +153,9 @@ const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionP
 ]);
 
 /**
- * Parses the comma-separated options segment (`width=320,fit=cover,f=auto`). Never throws; the first problem is
+ * Parses the comma-separated options segment (`width=320,fit=cover,f=auto`) as it is in the URL: split on commas
+ * first, then each name and value percent-decoded, so a value keeps its encoded commas (Cloudflare's
+ * `background=rgb%28240%2C40%2C145%29`). Never throws; the first problem is
  * returned so the caller can answer 400 naming the option. Limits that protect the Worker (output size) are not
  * options: `maxDimension` comes from configuration and a larger width or height is rejected, not clamped.
  */
@@ -161,8 +174,13 @@ export function parseOptions(segment: string, maxDimension: number): ParseResult
   for (const pair of segment.split(',')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    const rawName = (equals < 0 ? pair : pair.slice(0, equals)).trim().toLowerCase();
-    const value = equals < 0 ? '' : pair.slice(equals + 1).trim();
+    const rawName = decoded(equals < 0 ? pair : pair.slice(0, equals))
+      ?.trim()
+      .toLowerCase();
+    const value = equals < 0 ? '' : decoded(pair.slice(equals + 1))?.trim();
+    if (rawName === undefined || value === undefined) {
+      return { ok: false, error: { option: pair, value: pair, reason: 'not valid percent-encoding' } };
+    }
     const option = aliases.get(rawName) ?? rawName;
     const fail = (reason: string): ParseResult => ({ ok: false, error: { option: rawName, value, reason } });
     if (seen.has(option)) return fail('given more than once');
@@ -176,6 +194,15 @@ export function parseOptions(segment: string, maxDimension: number): ParseResult
   return { ok: true, options };
 }
 
+/** A name or value percent-decoded, or undefined when its encoding is broken. */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function parsePoint(value: string): Gravity | null {
   const match = /^(0(?:\.\d+)?|1(?:\.0+)?)x(0(?:\.\d+)?|1(?:\.0+)?)$/.exec(value);
   return match ? { x: Number(match[1]), y: Number(match[2]) } : null;
@@ -183,6 +210,8 @@ function parsePoint(value: string): Gravity | null {
 
 /** A stable text form of the options that change the output bytes, for cache keys. */
 export function canonicalOptions(options: UrlOptions): string {
-  const { width, height, fit, quality, dpr, gravity } = options;
-  return `w=${width ?? ''},h=${height ?? ''},fit=${fit},q=${quality},dpr=${dpr},g=${gravity.x}x${gravity.y}`;
+  const { width, height, fit, quality, dpr, gravity, background } = options;
+  // A background only when given, so every key made before it existed still names the same variant.
+  const under = background ? `,bg=${background.join('.')}` : '';
+  return `w=${width ?? ''},h=${height ?? ''},fit=${fit},q=${quality},dpr=${dpr},g=${gravity.x}x${gravity.y}${under}`;
 }

@@ -23,6 +23,10 @@ export function toCloudflareImage(
   if (options.width !== undefined) image.width = options.width;
   if (options.height !== undefined) image.height = options.height;
   if (options.sharpen > 0) image.sharpen = options.sharpen;
+  if (options.background) {
+    const [red, green, blue, alpha] = options.background;
+    image.background = `rgba(${red},${green},${blue},${alpha / 255})`;
+  }
   if (options.format === 'auto') {
     if (autoFormat) image.format = autoFormat;
   } else if (options.format !== undefined && options.format !== 'json') {

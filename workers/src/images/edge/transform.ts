@@ -1,7 +1,8 @@
 import type { Orientation } from '../../shared/image-header/orientation';
 import type { ImageHeader } from '../../shared/image-header/whole-file';
+import type { Rgba } from '../core/css-colour';
 import type { CodecFormat, TargetFormat } from '../core/formats';
-import { cropPixels, flattenOnWhite, hasAlpha, orientPixels, type Pixels, padPixels } from '../core/pixels';
+import { compositeOver, cropPixels, hasAlpha, orientPixels, type Pixels, padPixels } from '../core/pixels';
 import type { ResizePlan } from '../core/resize-plan';
 import { shownHeader } from '../core/source-checks';
 import type { EncoderSetting } from '../core/work-budget';
@@ -26,11 +27,15 @@ export interface CheckedSource {
  * zero timer would let the next codec call start after only the first of them.
  */
 const yieldThreadMs = 5;
+const white: Rgba = [255, 255, 255, 255];
+const transparent: Rgba = [0, 0, 0, 0];
+
 const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, yieldThreadMs));
 
 /**
  * Decodes, crops, resizes, pads and encodes (with the encoder setting the work budget chose), then attaches the
- * source's ICC profile, if it has one to carry (`profile`, taken from a CheckedSource when one is given). Throws on
+ * source's ICC profile, if it has one to carry (`profile`, taken from a CheckedSource when one is given). A
+ * `background` (the URL API's `background=`) goes under transparent pixels and fills the padding. Throws on
  * undecodable input; callers fall back to the original.
  */
 export async function transformImage(
@@ -40,8 +45,9 @@ export async function transformImage(
   quality: number,
   setting: EncoderSetting = {},
   profile: Uint8Array | undefined = 'bytes' in source ? source.profile : undefined,
+  background?: Rgba,
 ): Promise<Uint8Array> {
-  const encoded = await encodePlanned(source, plan, target, quality, setting);
+  const encoded = await encodePlanned(source, plan, target, quality, setting, background);
   return profile ? attachProfile(encoded, target, profile, plan.width, plan.height) : encoded;
 }
 
@@ -51,6 +57,7 @@ async function encodePlanned(
   target: TargetFormat,
   quality: number,
   setting: EncoderSetting,
+  background: Rgba | undefined,
 ): Promise<Uint8Array> {
   await yieldThread();
   let pixels = 'bytes' in source ? await decodeChecked(source) : source;
@@ -59,9 +66,11 @@ async function encodePlanned(
   pixels = await resizePixels(pixels, plan.resized.width, plan.resized.height);
   await yieldThread();
   const jpeg = target === 'jpeg' || target === 'baseline-jpeg';
-  const background = jpeg ? ([255, 255, 255, 255] as const) : ([0, 0, 0, 0] as const);
-  pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, background);
-  if (jpeg && hasAlpha(pixels)) pixels = flattenOnWhite(pixels);
+  // Padding is transparent until a background goes under everything; JPEG, without alpha, ends on white.
+  const fill = jpeg && !background ? white : transparent;
+  pixels = padPixels(pixels, plan.width, plan.height, plan.offset.x, plan.offset.y, fill);
+  if (background && hasAlpha(pixels)) pixels = compositeOver(pixels, background);
+  if (jpeg && hasAlpha(pixels)) pixels = compositeOver(pixels, white);
   await yieldThread();
   if (target === 'baseline-jpeg') return encodeBaselineJpeg(pixels, quality);
   return encode(pixels, target, quality, setting);

@@ -109,13 +109,8 @@ function parseUrlApiRequest(
   const slash = rest.indexOf('/');
   if (slash < 0)
     return jsonError(400, 'the source image is missing', { expected: '/cdn-cgi/image/<options>/<source>' });
-  let segment: string;
-  try {
-    segment = decodeURIComponent(rest.slice(0, slash));
-  } catch {
-    return jsonError(400, 'the options are not valid percent-encoding', { options: rest.slice(0, slash) });
-  }
-  const parsed = parseOptions(segment, config.maxOutputDimension);
+  // Decoded option by option (parseOptions): a value may hold an encoded comma.
+  const parsed = parseOptions(rest.slice(0, slash), config.maxOutputDimension);
   if (!parsed.ok) return jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error);
   const options = parsed.options;
   const boxTooLarge = refuseLargeBox(options, config);
@@ -215,6 +210,8 @@ interface TransformDecision {
   readonly rung: EncoderRung;
   /** The full-effort setting was over the budget; `rung` is a faster one. */
   readonly reduced: boolean;
+  /** The source's pixels as they were (no resize, no background): an encode no smaller may lose to the original. */
+  readonly samePixels: boolean;
 }
 
 /**
@@ -249,7 +246,10 @@ function decideTransform(
   // Cloudflare's `format=avif` is "AVIF if possible, with WebP as a fallback": over the AVIF size limit or over the
   // budget at AVIF's fastest setting it is WebP, as for `auto` (until 2026-11-29 a 400, a broken image on the page).
   const target = asked === 'avif' && !(avifFits && encodePlan('avif').ok) ? 'webp' : asked;
-  if (isIdentity(plan, header) && target === header.format) return 'unchanged';
+  // A background changes any format with alpha (only JPEG has none), even at the same size and format.
+  const underlaid = options.background !== undefined && header.format !== 'jpeg';
+  const samePixels = isIdentity(plan, header) && !underlaid;
+  if (samePixels && target === header.format) return 'unchanged';
   const chosen = encodePlan(target);
   if (!chosen.ok) {
     const cost = chosen.estimate;
@@ -261,7 +261,7 @@ function decideTransform(
       estimate: cost,
     });
   }
-  return { plan, target, rung: chosen.rung, reduced: chosen.reduced };
+  return { plan, target, rung: chosen.rung, reduced: chosen.reduced, samePixels };
 }
 
 /**
@@ -274,7 +274,7 @@ async function serveVariant(
   decision: TransformDecision,
   context: UrlApiContext,
 ): Promise<Response> {
-  const { plan, target, rung, reduced } = decision;
+  const { target, rung, reduced, samePixels } = decision;
   const { request, origin, options } = reply;
   const { bytes, header } = source;
   const { config } = context;
@@ -290,8 +290,7 @@ async function serveVariant(
   // marker once made an explicit `f=webp` answer with the JPEG).
   const original = () =>
     asImage(originalResponse(request, origin, bytes, 'variant not smaller', vary(reply)), header.format);
-  const prefersOriginal = (variantBytes: number) =>
-    vary(reply) && isIdentity(plan, header) && variantBytes >= bytes.byteLength;
+  const prefersOriginal = (variantBytes: number) => vary(reply) && samePixels && variantBytes >= bytes.byteLength;
   const stored = await getVariant(context.bucket, key);
   if (stored?.kind === 'not-smaller' && vary(reply)) return original();
   if (stored?.kind === 'variant' && prefersOriginal(stored.bytes.byteLength)) return original();
@@ -303,7 +302,7 @@ async function serveVariant(
       note: `${format}; stored${settingNote}`,
       vary: vary(reply),
     });
-  const encoded = await encodeThroughGate(source, decision, options.quality, config);
+  const encoded = await encodeThroughGate(source, decision, options, config);
   if (!encoded) {
     console.log(
       `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,
@@ -329,7 +328,7 @@ async function serveVariant(
 async function encodeThroughGate(
   source: CheckedSource,
   { plan, target, rung }: TransformDecision,
-  quality: number,
+  options: UrlOptions,
   config: ImagesConfig,
 ): Promise<Uint8Array | null> {
   const gate = transformGate({
@@ -340,7 +339,15 @@ async function encodeThroughGate(
   if (!release) return null;
   try {
     await ensureCodecs();
-    return await transformImage(source, plan, target, quality, rung.setting);
+    return await transformImage(
+      source,
+      plan,
+      target,
+      options.quality,
+      rung.setting,
+      source.profile,
+      options.background,
+    );
   } finally {
     release();
   }
