@@ -164,3 +164,34 @@ test('a library with non-ASCII text runs with the same text on a page in a legac
   expect(seen.true).toEqual({ minus: '\u22121.0', word: 'caf\xe9' });
   expect(seen.false).toEqual(seen.true);
 });
+
+test("the BinaryAST request keeps the script's referrerpolicy and crossorigin credentials", async ({ page }) => {
+  const requests: Record<string, { referer?: string; cookie?: string }> = {};
+  // The credentialed script on another origin of the same site (another port: cookies ignore ports), whose cookie
+  // only a credentialed request carries. Answered here, with the CORS headers a credentialed request needs.
+  const other = 'http://localhost:9999';
+  await page.context().addCookies([{ name: 'session', value: 's1', url: 'http://localhost:8799' }]);
+  const html = sitePage(false, []).replace(
+    '</head>',
+    `<script type="binast" src="/site/private.js" referrerpolicy="no-referrer"></script>
+<script type="binast" src="${other}/site/credentialed.js" crossorigin="use-credentials"></script></head>`,
+  );
+  await serveSite(page, html, { 'last.js': lastScript });
+  await page.route('**/site/{private,credentialed}.js', async (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop() ?? '';
+    const headers = await route.request().allHeaders();
+    requests[name] = { referer: headers.referer, cookie: headers.cookie };
+    await route.fulfill({
+      contentType: 'text/javascript',
+      body: '',
+      headers: { 'access-control-allow-origin': 'http://localhost:8799', 'access-control-allow-credentials': 'true' },
+    });
+  });
+  await page.goto('http://localhost:8799/site/page');
+  const records = await loaderRecords(page);
+  expect(records.map((record) => record.outcome)).toEqual(['js', 'js', 'js']);
+  // A plain `<script referrerpolicy="no-referrer">` sends no Referer; a `crossorigin="use-credentials"` one sends the
+  // other site's cookie.
+  expect(requests['private.js']?.referer).toBeUndefined();
+  expect(requests['credentialed.js']?.cookie).toBe('session=s1');
+});

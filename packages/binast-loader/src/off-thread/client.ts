@@ -136,9 +136,16 @@ async function prepare({ script, url, record, nonce, fallback, finish, early }: 
   let source = new Blob();
   let keep: Decoded['keep'] = () => {};
   try {
-    // fetch's default credentials (same-origin) match a plain script's for same-origin URLs and for
-    // crossorigin="anonymous"; see the README for cross-origin scripts.
-    response = await (early || fetch(url, { headers: { accept: binastAccept } }));
+    // The request a plain script's element makes: its credentials (fetch's default, same-origin, is a plain
+    // script's for same-origin URLs and for crossorigin="anonymous"; "use-credentials" sends cookies anywhere) and
+    // its `referrerpolicy` (without it, a script the site keeps from sending a Referer sent one). See the README for
+    // cross-origin scripts without `crossorigin`.
+    response = await (early ||
+      fetch(url, {
+        headers: { accept: binastAccept },
+        credentials: script.crossOrigin === 'use-credentials' ? 'include' : 'same-origin',
+        referrerPolicy: script.referrerPolicy as ReferrerPolicy,
+      }));
     binast = isBinastContentType(response.headers.get('content-type'));
     if (!binast) source = await response.blob();
   } catch {
