@@ -22,6 +22,13 @@ describe('planResize', () => {
     expect(plan('contain', 1200, 1200)).toMatchObject({ width: 1200, height: 800 });
   });
 
+  it('scales an aspect-keeping output down to maxPixels, never an exact box', () => {
+    const capped = planResize(source, { width: 3000, fit: 'contain', dpr: 1, gravity: center }, 4096, 60_000);
+    expect(capped).toMatchObject({ width: 300, height: 200 });
+    const box = planResize(source, { width: 3000, height: 3000, fit: 'pad', dpr: 1, gravity: center }, 4096, 60_000);
+    expect(box).toMatchObject({ width: 3000, height: 3000 });
+  });
+
   it('contain fits inside the box keeping the aspect ratio', () => {
     expect(plan('contain', 300, 300)).toMatchObject({ width: 300, height: 200 });
   });

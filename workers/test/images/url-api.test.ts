@@ -170,6 +170,22 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(Array.from(pixels.data.subarray(0, 4)).every((value) => value > 245)).toBe(true);
   });
 
+  it('fit=contain past IMAGES_MAX_OUTPUT_MEGAPIXELS is the largest size within it, not a 400 (Cloudflare srcset example)', async () => {
+    // Cloudflare's responsive-images page offers `fit=contain,width=2560` in a srcset: on a source smaller than that,
+    // a wide screen picked it and got a 400, a broken image. An exact box (fit=pad, fit=cover) stays a 400.
+    const limit = { IMAGES_MAX_OUTPUT_MEGAPIXELS: '0.5' };
+    const path = (options: string) => `/cdn-cgi/image/${options}/${small}`;
+    const contain = await callImages(path('fit=contain,width=2560,f=webp'), {}, limit);
+    expect(contain.response.status).toBe(200);
+    const { width = 0, height = 0 } = contain.header ?? {};
+    expect(width * height).toBeLessThanOrEqual(500_000);
+    expect(width * height).toBeGreaterThan(490_000);
+    expect(Math.abs(width / height - 96 / 64)).toBeLessThan(0.01);
+    const described = await callImages(path('fit=contain,width=2560,f=json'), {}, limit);
+    expect(JSON.parse(new TextDecoder().decode(described.bytes)).output).toEqual({ width, height });
+    expect((await callImages(path('fit=pad,width=2560,height=1600'), {}, limit)).response.status).toBe(400);
+  });
+
   it('pads with background= and puts it under transparent pixels, in every format (Cloudflare background)', async () => {
     await ensureCodecs();
     const pad = await api('w=60,h=60,fit=pad,background=%23ff0000,f=jpeg');

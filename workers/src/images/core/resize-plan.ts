@@ -33,8 +33,16 @@ const round = (value: number) => Math.max(1, Math.round(value));
  * - `pad`: contain, then pad to exactly the box (centred by `gravity`).
  * With only one of width/height the other follows the aspect ratio. Every output side is clamped to `maxDimension`
  * (after `dpr`), keeping the aspect ratio, so options can never ask for more pixels than the deployment allows.
+ * An output that keeps the source's aspect ratio (every fit but an exact `pad` or two-sided `cover`/`crop` box) is
+ * also scaled down to at most `maxPixels`: such a box is a bound, not a size ("as large as fits"), and Cloudflare's
+ * own srcset advice (`fit=contain,width=2560`) would otherwise be refused on every smaller source.
  */
-export function planResize(source: Size, box: Box, maxDimension: number): ResizePlan {
+export function planResize(
+  source: Size,
+  box: Box,
+  maxDimension: number,
+  maxPixels = Number.POSITIVE_INFINITY,
+): ResizePlan {
   const full: Rect = { x: 0, y: 0, width: source.width, height: source.height };
   const boxWidth = box.width === undefined ? undefined : box.width * box.dpr;
   const boxHeight = box.height === undefined ? undefined : box.height * box.dpr;
@@ -43,7 +51,8 @@ export function planResize(source: Size, box: Box, maxDimension: number): Resize
     return { width: round(size.width * scale), height: round(size.height * scale) };
   };
   const simple = (scale: number): ResizePlan => {
-    const resized = clamp({ width: source.width * scale, height: source.height * scale });
+    const sized = clamp({ width: source.width * scale, height: source.height * scale });
+    const resized = withinPixels(sized, source, maxPixels);
     return { crop: full, resized, ...resized, offset: { x: 0, y: 0 } };
   };
   if (boxWidth === undefined && boxHeight === undefined) return simple(1);
@@ -89,6 +98,19 @@ export function planResize(source: Size, box: Box, maxDimension: number): Resize
       return { crop, resized: wanted, ...wanted, offset: { x: 0, y: 0 } };
     }
   }
+}
+
+/**
+ * `size` scaled down to at most `maxPixels`, both sides rounded down so the product never passes it, the aspect
+ * ratio that of `source` as closely as whole pixels allow.
+ */
+function withinPixels(size: Size, source: Size, maxPixels: number): Size {
+  if (size.width * size.height <= maxPixels) return size;
+  const scale = Math.sqrt(maxPixels / (source.width * source.height));
+  return {
+    width: Math.max(1, Math.floor(source.width * scale)),
+    height: Math.max(1, Math.floor(source.height * scale)),
+  };
 }
 
 /** True when the plan leaves the pixels as they are. */

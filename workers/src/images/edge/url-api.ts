@@ -191,7 +191,7 @@ function passThrough(reply: SourceReply, bytes: Uint8Array, format: ImageFormat,
 function describeImage(stored: ImageHeader, bytes: Uint8Array, options: UrlOptions, config: ImagesConfig): Response {
   const orientation = readOrientation(bytes, stored.format);
   const header = orientation.ok ? shownHeader(stored, orientation.value) : stored;
-  const plan = planResize(header, options, config.maxOutputDimension);
+  const plan = planResize(header, options, config.maxOutputDimension, config.maxOutputMegapixels * 1e6);
   const { width, height, animated } = header;
   return json({
     width,
@@ -226,7 +226,7 @@ function decideTransform(
 ): TransformDecision | 'unchanged' | Response {
   // The size as shown: a turned JPEG's width is its stored height.
   const { header } = checked;
-  const plan = planResize(header, options, config.maxOutputDimension);
+  const plan = planResize(header, options, config.maxOutputDimension, config.maxOutputMegapixels * 1e6);
   if (plan.width * plan.height > config.maxOutputMegapixels * 1e6) return outputTooLarge(plan, config);
   const avifFits = plan.width * plan.height <= config.maxAvifMegapixels * 1e6;
   const encodePlan = (format: TargetFormat) => {
