@@ -95,6 +95,12 @@ describe('parseOptions', () => {
     expect(canonicalOptions(options('w=10'))).not.toContain('bg');
   });
 
+  it('accepts Cloudflare width=auto as no width (the source width; client hints are not read)', () => {
+    expect(options('width=auto,h=20')).toMatchObject({ height: 20 });
+    expect(options('w=auto').width).toBeUndefined();
+    expect(rejected('height=auto').option).toBe('height');
+  });
+
   it.each(['scale-down', 'contain', 'cover', 'crop', 'pad'])('accepts fit=%s', (fit) => {
     expect(options(`fit=${fit}`).fit).toBe(fit);
   });

@@ -25,6 +25,7 @@ describe('/cdn-cgi/image/ resizing', () => {
     ['w=40,h=200,fit=crop', 40, 64],
     ['w=60,h=60,fit=pad', 60, 60],
     ['w=24,dpr=2', 48, 32],
+    ['width=auto', 96, 64],
   ])('%s gives %ix%i', async (options, width, height) => {
     const { response, header } = await api(`${options},f=webp`);
     expect(response.status).toBe(200);

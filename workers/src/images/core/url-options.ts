@@ -84,6 +84,9 @@ const decimal = /^\d+(\.\d+)?$/;
 
 function parseDimension(name: 'width' | 'height'): OptionParser {
   return (value, maxDimension) => {
+    // Cloudflare's `width=auto` picks a width from Chromium's client hints; without reading them (and varying on
+    // them) the best width known is the source's own, so it asks for none rather than failing the image.
+    if (name === 'width' && value === 'auto') return {};
     if (!/^\d+$/.test(value) || Number(value) < 1) return 'must be a positive integer';
     if (Number(value) > maxDimension) return `must be at most ${maxDimension}`;
     return { [name]: Number(value) };
