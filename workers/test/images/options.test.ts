@@ -95,6 +95,13 @@ describe('parseOptions', () => {
     expect(canonicalOptions(options('w=10'))).not.toContain('bg');
   });
 
+  it.each(['auto', 'face'])(
+    'reads Cloudflare gravity=%s as the centre (no saliency or face detection here)',
+    (value) => {
+      expect(options(`gravity=${value}`).gravity).toEqual({ x: 0.5, y: 0.5 });
+    },
+  );
+
   it('accepts Cloudflare width=auto as no width (the source width; client hints are not read)', () => {
     expect(options('width=auto,h=20')).toMatchObject({ height: 20 });
     expect(options('w=auto').width).toBeUndefined();

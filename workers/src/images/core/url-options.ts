@@ -67,7 +67,9 @@ const qualityLevels: ReadonlyMap<string, number> = new Map([
 const fits: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'pad'];
 const formats: readonly OutputFormat[] = ['auto', 'avif', 'webp', 'jpeg', 'baseline-jpeg', 'png', 'json'];
 const sides: ReadonlyMap<string, Gravity> = new Map([
+  // Cloudflare's `auto` (saliency) and `face` (faces, else the centre) need detection this Worker does not do.
   ['auto', { x: 0.5, y: 0.5 }],
+  ['face', { x: 0.5, y: 0.5 }],
   ['center', { x: 0.5, y: 0.5 }],
   ['left', { x: 0, y: 0.5 }],
   ['right', { x: 1, y: 0.5 }],
@@ -127,7 +129,9 @@ const optionParsers: ReadonlyMap<string, OptionParser> = new Map<string, OptionP
     'gravity',
     (value) => {
       const gravity = sides.get(value) ?? parsePoint(value);
-      return gravity ? { gravity } : 'must be auto, center, left, right, top, bottom or XxY with fractions from 0 to 1';
+      return gravity
+        ? { gravity }
+        : 'must be auto, face, center, left, right, top, bottom or XxY with fractions from 0 to 1';
     },
   ],
   ['onerror', (value) => (value === 'redirect' ? { onErrorRedirect: true } : 'must be redirect')],
