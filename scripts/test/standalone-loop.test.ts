@@ -62,7 +62,7 @@ async function startAlone(env: string) {
 }
 
 describe('a capability deployed alone with no origin behind it', () => {
-  it.each(['priority', 'speedtest'])(
+  it.each(['priority', 'speedtest', 'binast'])(
     '[env.%s] answers 508 saying what to do, after one hop',
     async (env) => {
       const worker = await startAlone(env);

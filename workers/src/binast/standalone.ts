@@ -1,4 +1,5 @@
 import { compose } from '../shared/middleware';
+import { originFetch } from '../shared/origin-fetch';
 import { binastMiddleware } from './middleware';
 import { binastRewriteMiddleware } from './rewrite-html';
 import { binastHintMiddleware } from './size-hint';
@@ -11,8 +12,7 @@ import { binastHintMiddleware } from './size-hint';
  */
 export default {
   fetch(request, env, ctx) {
-    return compose([binastHintMiddleware, binastRewriteMiddleware, binastMiddleware], env, ctx, (originRequest) =>
-      fetch(originRequest),
-    )(request);
+    const middlewares = [binastHintMiddleware, binastRewriteMiddleware, binastMiddleware];
+    return compose(middlewares, env, ctx, originFetch('binast'))(request);
   },
 } satisfies ExportedHandler<Env>;
