@@ -272,6 +272,22 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
     expect(response.headers.get('location')).toBe('http://speedkit.test/demo/images/nope.jpg');
   });
 
+  it.each([
+    ['an option this Worker does not implement', 'rotate=90,onerror=redirect'],
+    ['an exact box over the output cap', 'w=4000,h=4000,fit=pad,onerror=redirect'],
+    ['a transform over the work budget', 'w=4000,fit=contain,f=png,onerror=redirect'],
+  ])('onerror=redirect covers %s: a 302 to the source, not a 400', async (_, options) => {
+    const { response } = await callImages(`/cdn-cgi/image/${options}/${small}`, {}, { IMAGES_MAX_WORK_MS: '50' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`http://speedkit.test/${small}`);
+  });
+
+  it('onerror=redirect never redirects off the allow-list, whatever else is wrong', async () => {
+    const { response } = await callImages('/cdn-cgi/image/rotate=90,onerror=redirect/https://evil.example/a.jpg');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+  });
+
   it('format=json on a non-image is a 415', async () => {
     expect((await errorOf('f=json', 'demo/images/broken/not-an-image.png')).status).toBe(415);
   });

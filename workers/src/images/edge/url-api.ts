@@ -75,7 +75,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return passThrough(reply, bytes, header.format, `colours: ${colour.reason}`);
   const decided = decideTransform(checked, options, ranges, config);
-  if (decided instanceof Response) return decided;
+  if (decided instanceof Response) return options.onErrorRedirect ? redirectToSource(reply) : decided;
   if (decided === 'unchanged')
     return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
   try {
@@ -110,15 +110,25 @@ function parseUrlApiRequest(
   if (slash < 0)
     return jsonError(400, 'the source image is missing', { expected: '/cdn-cgi/image/<options>/<source>' });
   // Decoded option by option (parseOptions): a value may hold an encoded comma.
-  const parsed = parseOptions(rest.slice(0, slash), config.maxOutputDimension);
-  if (!parsed.ok) return jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error);
+  const segment = rest.slice(0, slash);
+  const located = locateSource(rest.slice(slash + 1) + url.search, url, config);
+  // `onerror=redirect` is the page's safety net: an option this Worker does not take (Cloudflare has more) or a box
+  // over the cap sends the browser to the source instead of a broken image, when the source itself is acceptable.
+  const refuse = (answer: Response) =>
+    located.ok && asksRedirectOnError(segment) ? Response.redirect(located.source.publicUrl.href, 302) : answer;
+  const parsed = parseOptions(segment, config.maxOutputDimension);
+  if (!parsed.ok)
+    return refuse(jsonError(400, `invalid option ${parsed.error.option}: ${parsed.error.reason}`, parsed.error));
   const options = parsed.options;
   const boxTooLarge = refuseLargeBox(options, config);
-  if (boxTooLarge) return boxTooLarge;
-  const located = locateSource(rest.slice(slash + 1) + url.search, url, config);
+  if (boxTooLarge) return refuse(boxTooLarge);
   if (!located.ok) return jsonError(located.problem.status, located.problem.error, located.problem.detail);
   return { url, options, source: located.source };
 }
+
+/** Whether the raw options segment holds `onerror=redirect`, read even when another option is refused. */
+const asksRedirectOnError = (segment: string) =>
+  segment.split(',').some((pair) => pair.trim().toLowerCase() === 'onerror=redirect');
 
 /** What every answer about a fetched source needs: the request, its options and the origin's response. */
 interface SourceReply {
