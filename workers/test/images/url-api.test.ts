@@ -136,6 +136,15 @@ describe('/cdn-cgi/image/ resizing', () => {
     expect(low).toBeLessThan(high);
   });
 
+  it('two identical requests at once share one encode: the second neither waits for a slot nor encodes again', async () => {
+    // A 1 ms wait for a slot: a second encode of its own would be refused with a 503 while the first holds it.
+    const vars = { IMAGES_MAX_CONCURRENT_TRANSFORMS: '1', IMAGES_QUEUE_WAIT_MS: '1' };
+    const path = `/cdn-cgi/image/w=50,f=webp/${small}`;
+    const [first, second] = await Promise.all([callImages(path, {}, vars), callImages(path, {}, vars)]);
+    expect([first.response.status, second.response.status]).toEqual([200, 200]);
+    expect(second.bytes).toEqual(first.bytes);
+  });
+
   it('stores the variant in R2 and serves it from there next time', async () => {
     expect((await api('w=40,f=webp')).note).toBe('webp; encoded');
     expect((await api('w=40,f=webp')).note).toBe('webp; stored');

@@ -312,7 +312,7 @@ async function serveVariant(
       note: `${format}; stored${settingNote}`,
       vary: vary(reply),
     });
-  const encoded = await encodeThroughGate(source, decision, options, config);
+  const encoded = await encodeOnce(key, () => encodeThroughGate(source, decision, options, config));
   if (!encoded) {
     console.log(
       `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,
@@ -332,6 +332,21 @@ async function serveVariant(
     note: `${format}; encoded${settingNote}`,
     vary: vary(reply),
   });
+}
+
+/** Encodes running in this isolate by variant key (the key names the source bytes, options and format). */
+const encoding = new Map<string, Promise<Uint8Array | null>>();
+
+/**
+ * One encode per variant key at a time: a request arriving while the same variant is being encoded (one image twice
+ * on a page) shares that result instead of queueing for a slot of its own, or being refused one, to encode it again.
+ */
+function encodeOnce(key: string, encode: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
+  const running = encoding.get(key);
+  if (running) return running;
+  const started = encode().finally(() => encoding.delete(key));
+  encoding.set(key, started);
+  return started;
 }
 
 /** Encodes once a transform slot is free; null when none freed up within `queueWaitMs`. */
