@@ -17,9 +17,19 @@ export default {
     const { origin } = readConfig(env as unknown as Record<string, unknown>);
     const toOrigin = (originRequest: Request) => {
       if (origin === null) return fetch(originRequest);
-      const url = new URL(originRequest.url);
-      return fetch(new Request(new URL(url.pathname + url.search, origin), originRequest));
+      return fetch(new Request(originUrl(new URL(originRequest.url), origin), originRequest));
     };
     return imagesMiddleware(request, env, ctx, toOrigin);
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * The request's path and query on `IMAGES_ORIGIN`. Set on the origin's URL, never parsed against it: a path of two
+ * slashes (`//evil.example/x.html`) parses as another host, which the Worker would fetch and serve as the site's.
+ */
+export function originUrl(requestUrl: URL, origin: string): URL {
+  const url = new URL(origin);
+  url.pathname = requestUrl.pathname;
+  url.search = requestUrl.search;
+  return url;
+}

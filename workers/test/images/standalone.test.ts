@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import standalone from '../../src/images/standalone';
+import standalone, { originUrl } from '../../src/images/standalone';
 import { readImageHeader } from '../../src/shared/image-header/whole-file';
 import { assetBytes, clearVariants } from './helpers';
 
@@ -53,5 +53,22 @@ describe('standalone Worker with an R2 bucket as the origin (IMAGES_SOURCE)', ()
 
   it('answers 404 for a missing object', async () => {
     expect((await call('/site/missing.jpg')).response.status).toBe(404);
+  });
+});
+
+describe('standalone Worker in front of IMAGES_ORIGIN', () => {
+  const origin = 'https://origin.example:8443';
+
+  it.each([
+    ['/a/cat.jpg?v=2', 'https://origin.example:8443/a/cat.jpg?v=2'],
+    ['/', 'https://origin.example:8443/'],
+    // A path starting with two slashes parsed against the origin was another host: the Worker fetched
+    // https://evil.example/x.html and served it, a page of the attacker's, under the site's own address.
+    ['//evil.example/x.html', 'https://origin.example:8443//evil.example/x.html'],
+    ['//evil.example:80/x.html?q=1', 'https://origin.example:8443//evil.example:80/x.html?q=1'],
+  ])('fetches %s from %s, never another host', (path, expected) => {
+    const url = originUrl(new URL(`https://images.example${path}`), origin);
+    expect(url.href).toBe(expected);
+    expect(url.origin).toBe(origin);
   });
 });
