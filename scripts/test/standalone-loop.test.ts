@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lib/free-port.mjs';
 import { repoRoot, toolEnv } from '../lib/tools.mjs';
 
 // A capability deployed alone fetches its origin with `fetch(request)`. Under `wrangler dev` without
@@ -16,14 +16,6 @@ afterAll(() => {
   for (const child of children) child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** `wrangler dev --env <env>` with no origin, answering on a free port; resolves with its address and its log. */
 async function startAlone(env: string) {

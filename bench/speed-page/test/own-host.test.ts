@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../scripts/lib/free-port.mjs';
 import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
 import { h2FrontArgs } from '../../priority/lab/h2-front.mjs';
 import { type Entrance, hostRules, pageUrlOf, variantBrowserArgs } from '../addressing.mjs';
@@ -62,14 +63,6 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
 async function listen(target: http.Server | https.Server) {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   return (target.address() as net.AddressInfo).port;
-}
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Starts `node <args>` and resolves once it prints `ready`. */
