@@ -24,9 +24,8 @@ import {
   type SourceFetchers,
   type SourceLocation,
 } from './source-fetch';
-import { type CheckedSource, transformImage } from './transform';
-import { transformGate } from './transform-gate';
-import { ensureCodecs } from './wasm-modules';
+import type { CheckedSource } from './transform';
+import { encodeOnce, encodeThroughGate } from './url-encode';
 
 export const urlApiPrefix = '/cdn-cgi/image/';
 
@@ -332,50 +331,6 @@ async function serveVariant(
     note: `${format}; encoded${settingNote}`,
     vary: vary(reply),
   });
-}
-
-/** Encodes running in this isolate by variant key (the key names the source bytes, options and format). */
-const encoding = new Map<string, Promise<Uint8Array | null>>();
-
-/**
- * One encode per variant key at a time: a request arriving while the same variant is being encoded (one image twice
- * on a page) shares that result instead of queueing for a slot of its own, or being refused one, to encode it again.
- */
-function encodeOnce(key: string, encode: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
-  const running = encoding.get(key);
-  if (running) return running;
-  const started = encode().finally(() => encoding.delete(key));
-  encoding.set(key, started);
-  return started;
-}
-
-/** Encodes once a transform slot is free; null when none freed up within `queueWaitMs`. */
-async function encodeThroughGate(
-  source: CheckedSource,
-  { plan, target, rung }: TransformDecision,
-  options: UrlOptions,
-  config: ImagesConfig,
-): Promise<Uint8Array | null> {
-  const gate = transformGate({
-    maxConcurrent: config.maxConcurrentTransforms,
-    maxQueued: config.maxQueuedTransforms,
-  });
-  const release = await gate.acquire(config.queueWaitMs);
-  if (!release) return null;
-  try {
-    await ensureCodecs();
-    return await transformImage(
-      source,
-      plan,
-      target,
-      options.quality,
-      rung.setting,
-      source.profile,
-      options.background,
-    );
-  } finally {
-    release();
-  }
 }
 
 /** 400 naming the output size that is over `IMAGES_MAX_OUTPUT_MEGAPIXELS`. */
