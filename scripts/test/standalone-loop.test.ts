@@ -54,7 +54,7 @@ async function startAlone(env: string) {
 }
 
 describe('a capability deployed alone with no origin behind it', () => {
-  it.each(['priority', 'speedtest', 'binast'])(
+  it.each(['priority', 'speedtest', 'binast', 'images'])(
     '[env.%s] answers 508 saying what to do, after one hop',
     async (env) => {
       const worker = await startAlone(env);
@@ -64,6 +64,7 @@ describe('a capability deployed alone with no origin behind it', () => {
       expect(body.error).toContain(`the ${env} Worker received its own request back`);
       expect(body.detail.hops).toEqual([env]);
       expect(body.detail.fix).toContain('--local-upstream');
+      if (env === 'images') expect(body.detail.fix).toContain('IMAGES_ORIGIN');
     },
     120_000,
   );

@@ -1,3 +1,4 @@
+import { originFetch } from '../shared/origin-fetch';
 import { readConfig } from './core/config';
 import { r2Origin } from './edge/r2-origin';
 import { imagesMiddleware } from './middleware';
@@ -15,10 +16,13 @@ export default {
     const bucket = (env as unknown as SourceBucket).IMAGES_SOURCE;
     if (bucket) return imagesMiddleware(request, env, ctx, r2Origin(bucket));
     const { origin } = readConfig(env as unknown as Record<string, unknown>);
-    const toOrigin = (originRequest: Request) => {
-      if (origin === null) return fetch(originRequest);
-      return fetch(new Request(originUrl(new URL(originRequest.url), origin), originRequest));
-    };
+    // Marked as this capability's: a request that comes back (no origin behind the route, or IMAGES_ORIGIN naming
+    // the Worker itself) is answered 508 instead of fetched again.
+    const guarded = originFetch('images', "set IMAGES_ORIGIN to your origin's URL");
+    const toOrigin = (originRequest: Request) =>
+      guarded(
+        origin === null ? originRequest : new Request(originUrl(new URL(originRequest.url), origin), originRequest),
+      );
     return imagesMiddleware(request, env, ctx, toOrigin);
   },
 } satisfies ExportedHandler<Env>;

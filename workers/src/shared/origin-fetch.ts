@@ -13,8 +13,12 @@ export const hopHeader = 'x-speedkit-hop';
  * for one visitor's request. Each capability marks its subrequests, and a request that already carries its own mark
  * is answered 508 with what to do instead of being fetched once more.
  * @param capability the `[env.*]` name, as it appears in the mark
+ * @param otherFix another way out this capability has, said after the usual ones
  */
-export function originFetch(capability: string): (request: Request) => Promise<Response> {
+export function originFetch(capability: string, otherFix?: string): (request: Request) => Promise<Response> {
+  const fix =
+    'deploy it on a route in front of your site (routes in wrangler.toml), or run wrangler dev with ' +
+    `--local-upstream <host:port>${otherFix ? `, or ${otherFix}` : ''}`;
   return async (request) => {
     const hops = (request.headers.get(hopHeader) ?? '')
       .split(',')
@@ -24,10 +28,7 @@ export function originFetch(capability: string): (request: Request) => Promise<R
       return json(
         {
           error: `the ${capability} Worker received its own request back: it has no origin behind it`,
-          detail: {
-            hops,
-            fix: 'deploy it on a route in front of your site (routes in wrangler.toml), or run wrangler dev with --local-upstream <host:port>',
-          },
+          detail: { hops, fix },
         },
         { status: 508, headers: { 'cache-control': 'no-store' } },
       );
