@@ -251,10 +251,10 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
 
   it('an absolute source off the allow-list is a 403 before anything is fetched', async () => {
     const fetched: string[] = [];
-    const { response } = await callImages(
+    const { response, bytes } = await callImages(
       '/cdn-cgi/image/w=10/http://169.254.169.254/latest/meta-data/',
       {},
-      {},
+      { IMAGES_ALLOWED_ORIGINS: 'https://images.example' },
       async (request) => {
         fetched.push(request.url);
         return new Response('secret');
@@ -262,6 +262,10 @@ describe('/cdn-cgi/image/ misuse answers 4xx JSON naming the problem', () => {
     );
     expect(response.status).toBe(403);
     expect(fetched).toEqual([]);
+    // Names the setting, never its contents (hosts the site owner may keep private).
+    const body = new TextDecoder().decode(bytes);
+    expect(body).toContain('IMAGES_ALLOWED_ORIGINS');
+    expect(body).not.toContain('images.example');
   });
 
   it('a missing source is a 400', async () => {

@@ -54,9 +54,10 @@ export function locateSource(raw: string, requestUrl: URL, config: ImagesConfig)
       return ownSource(url.pathname + url.search, raw, base, requestUrl);
     }
     if (!config.allowedOrigins.includes(url.origin)) {
+      // The list itself is not shown: it may name hosts the site owner keeps private; the owner knows the setting.
       return refuse(403, 'the source origin is not on the allow-list', {
         source: url.origin,
-        allowed: config.allowedOrigins,
+        setting: 'IMAGES_ALLOWED_ORIGINS',
       });
     }
     return { ok: true, source: { url, ownOrigin: false, publicUrl: url } };
