@@ -32,7 +32,8 @@
           data: [{ x: 0, y: 0 }, ...s.points.map(([ms, pct]) => ({ x: ms / 1000, y: pct }))],
           borderColor: palette[i % palette.length],
           backgroundColor: palette[i % palette.length],
-          stepped: 'after',
+          // 'before' holds the previous point's value up to the next point (Chart.js's 'after' takes the next one early).
+          stepped: 'before',
           pointRadius: 0,
           borderWidth: 2,
         })),
