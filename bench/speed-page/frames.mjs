@@ -25,7 +25,9 @@ export async function visualMetrics(frames) {
     previous = { jpeg: frame.jpeg, histogram };
     decoded.push({ timeMs: frame.timeMs, histogram });
   }
-  return speedIndex(decoded);
+  // Nothing but near-white pixels in the last frame: the page showed nothing.
+  const blankAtEnd = decoded[decoded.length - 1].histogram.every((count) => count === 0);
+  return { ...speedIndex(decoded), blankAtEnd };
 }
 
 /**

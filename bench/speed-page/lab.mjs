@@ -179,7 +179,9 @@ async function warmUp(browserOf, variants, urlOf, profile, say) {
   for (let round = 0; round < 2; round++) {
     for (const variant of variants.filter((v) => v.hops.length > 0)) {
       const startMs = performance.now();
-      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs: pageTimeoutMs });
+      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs: pageTimeoutMs }).catch((error) => {
+        throw new Error(`warm-up load of ${variant.label} failed: ${/** @type {Error} */ (error).message}`);
+      });
       say(`  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`);
     }
     if (round === 0) await new Promise((r) => setTimeout(r, 8000));
@@ -196,11 +198,17 @@ async function warmUp(browserOf, variants, urlOf, profile, say) {
  * @param {(s: string) => void} say
  * @returns {Promise<{ record: any, frames?: import('./measure.mjs').Frame[] }>}
  */
-async function measureRun(browser, pageUrl, profile, base, labels, say) {
+export async function measureRun(browser, pageUrl, profile, base, labels, say) {
   const startMs = performance.now();
   try {
     const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs: pageTimeoutMs });
     const visual = await visualMetrics(frames);
+    // A page that ended blank (its files failed: the site went down mid-run, a Worker broke them) has a Speed Index
+    // of a few ms and would pass for the fastest load: it is a failed run.
+    if (visual.blankAtEnd) {
+      const failed = loaded.failedRequests.slice(0, 5).join(', ');
+      throw new Error(`the page showed nothing (its last frame is blank); failed requests: ${failed || 'none'}`);
+    }
     const speedlineSiMs = await speedlineSpeedIndex(frames).catch(() => Number.NaN);
     const record = {
       ...base,

@@ -98,7 +98,16 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const tracked = await trackRequests(page, cdp, activity);
     if (profile.cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
     const captured = await startScreencast(cdp, profile, activity);
-    const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
+      if (error?.name !== 'TimeoutError') throw error;
+      // Playwright's message names only the lab's address: say what held the page (an image, script or frame
+      // that never finishes keeps the load event from firing).
+      const open = [...tracked.openRequests.keys()].map((request) => request.url());
+      throw new Error(
+        `the page's load event did not fire within ${timeoutMs / 1000} s; ` +
+          (open.length > 0 ? `still open: ${open.slice(0, 5).join(', ')}` : 'no request was open'),
+      );
+    });
     if (!response) throw new Error(`no response for ${url}`);
     if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
@@ -167,9 +176,13 @@ async function trackRequests(page, cdp, activity) {
     });
     touch();
   });
+  /** Requests whose headers say they fetch an image without being an image of the page: the browser's favicon. */
+  const imageDestinations = new Set();
   cdp.on('Network.requestWillBeSentExtraInfo', ({ requestId, headers }) => {
     const entry = requests.get(requestId);
     if (entry) entry.priorityHeader = headers.priority ?? headers.Priority ?? '';
+    // May come before or after requestWillBeSent: kept by id.
+    if ((headers['sec-fetch-dest'] ?? headers['Sec-Fetch-Dest']) === 'image') imageDestinations.add(requestId);
   });
   cdp.on('Network.resourceChangedPriority', ({ requestId, newPriority }) => {
     const entry = requests.get(requestId);
@@ -198,7 +211,15 @@ async function trackRequests(page, cdp, activity) {
   };
   cdp.on('Network.loadingFinished', finish);
   cdp.on('Network.loadingFailed', finish);
-  return { requests, openRequests, seenRequests };
+  /**
+   * Chromium fetches a favicon (`/favicon.ico`, or the page's `<link rel=icon>`) for the browser's own use, as a
+   * request of type Other whose destination is an image, and only for some pages: for an http page, not for the
+   * Worker variants' https pages with the lab's certificate. It is no part of the page's load; counted, it gave
+   * origin direct a request (and on a site without one a failed request) the other variants did not have.
+   */
+  const isFavicon = (/** @type {string} */ id, /** @type {RequestEntry} */ r) =>
+    r.cdpType === 'Other' && imageDestinations.has(id);
+  return { requests, openRequests, seenRequests, isFavicon };
 }
 
 /**
@@ -280,8 +301,12 @@ function framesSinceOrigin(captured, timeOriginEpochMs) {
  * @param {Awaited<ReturnType<typeof trackRequests>>} tracked
  * @returns {Promise<RequestEntry[]>}
  */
-async function allRequests({ requests, seenRequests, openRequests }) {
-  const fromWorkers = await requestsOnlyPlaywrightSaw(seenRequests, requests, openRequests);
+async function allRequests({ requests, seenRequests, openRequests, isFavicon }) {
+  const favicons = new Set([...requests].filter(([id, r]) => isFavicon(id, r)).map(([, r]) => r.url));
+  for (const [id, r] of requests) if (isFavicon(id, r)) requests.delete(id);
+  const fromWorkers = (await requestsOnlyPlaywrightSaw(seenRequests, requests, openRequests)).filter(
+    (r) => !favicons.has(r.url),
+  );
   const replaced = new Set(fromWorkers.map((r) => r.url));
   // Long-lived requests still open when the load settled: neither finished nor failed.
   const openUrls = new Set([...openRequests.keys()].map((request) => request.url()));

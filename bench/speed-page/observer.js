@@ -26,9 +26,9 @@
   });
   observe('largest-contentful-paint', (/** @type {LargestContentfulPaint} */ e) => {
     const element = e.element;
-    const name = element
-      ? element.tagName.toLowerCase() + (element.getAttribute('src') ? ` ${element.getAttribute('src')}` : '')
-      : '';
+    // The resource that painted (the srcset candidate chosen, a CSS background's image), else the src attribute.
+    const source = e.url || element?.getAttribute('src') || '';
+    const name = element ? element.tagName.toLowerCase() + (source ? ` ${source}` : '') : '';
     record.lcp.push({ timeMs: e.startTime, size: e.size, element: name.slice(0, 120) });
   });
   // Layout Instability entries (not in TypeScript's DOM library).

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import { chromium } from '@playwright/test';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs } from '../../lib/chromium.mjs';
 import { visualMetrics } from '../frames.mjs';
+import { measureRun } from '../lab.mjs';
 import { loadPage } from '../measure.mjs';
 import { profiles } from '../profiles.mjs';
 
@@ -50,9 +52,16 @@ const hangingPage = `<!doctype html><html><body><p>hanging</p><script>fetch('/ne
 const hanging: http.ServerResponse[] = [];
 
 let server: http.Server;
+let bigPng: Buffer;
+let smallPng: Buffer;
 let browser: Awaited<ReturnType<typeof chromium.launch>>;
 
 beforeAll(async () => {
+  const solid = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+      .png()
+      .toBuffer();
+  [bigPng, smallPng] = await Promise.all([solid(1200, 800), solid(100, 66)]);
   server = http.createServer((request, response) => {
     if (request.url === '/worker.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(workerScript);
@@ -67,11 +76,34 @@ beforeAll(async () => {
       );
       return;
     }
-    if (request.url === '/never') {
+    if (request.url === '/app.js') {
+      response.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+      return;
+    }
+    if (request.url === '/never' || request.url === '/never-image') {
       hanging.push(response);
       return;
     }
-    const pages: Record<string, string> = { '/flicker': flickerPage, '/worker': workerPage, '/hanging': hangingPage };
+    if (request.url === '/big.png' || request.url === '/small.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(request.url === '/big.png' ? bigPng : smallPng);
+      return;
+    }
+    if (request.url === '/icon.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(64));
+      return;
+    }
+    const pages: Record<string, string> = {
+      '/icon': '<!doctype html><html><head><link rel="icon" href="/icon.png"></head><body><p>icon</p></body></html>',
+      '/srcset':
+        '<!doctype html><body style="margin:0"><img src="/small.png" srcset="/big.png 1200w, /small.png 100w" sizes="900px" width="900" height="600"></body>',
+      '/background':
+        '<!doctype html><body style="margin:0"><section style="height:600px;background:url(/big.png) center/cover"></section></body>',
+      '/blank': '<!doctype html><body><div id="root"></div><script src="/app.js"></script></body>',
+      '/stuck': '<!doctype html><body><p>stuck</p><img src="/never-image"></body>',
+      '/flicker': flickerPage,
+      '/worker': workerPage,
+      '/hanging': hangingPage,
+    };
     response.writeHead(200, { 'content-type': 'text/html' }).end(pages[request.url ?? ''] ?? blocksPage);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +141,32 @@ describe('frames captured from real Chromium', () => {
   }, 60_000);
 });
 
+describe('the page’s requests', () => {
+  // Chromium fetches a favicon (the default /favicon.ico or the page's <link rel=icon>) for an http page but not for
+  // the Worker variants' https pages with the lab's certificate: counted, it gave origin direct one request (and a
+  // failed one, when the site has none) more than every other variant.
+  it('leave out the browser’s own favicon fetch, declared or not', async () => {
+    for (const path of ['/blocks', '/icon']) {
+      const page = await loadPage(browser, `http://127.0.0.1:${port}${path}`, profiles.desktop, { timeoutMs: 30_000 });
+      const paths = page.requestTimeline.map((r: { path: string }) => r.path);
+      expect(paths).toEqual([path]);
+      expect(page.requests).toBe(1);
+      expect(page.failedRequests).toEqual([]);
+    }
+  }, 60_000);
+});
+
+describe('the LCP element', () => {
+  // Named by the resource that painted: the srcset candidate Chromium chose (not the src fallback), and a CSS
+  // background's image (a hero set by CSS, as single-page apps do), not just the element's tag.
+  it('names the image that painted: a srcset candidate, a CSS background', async () => {
+    const chosen = await loadPage(browser, `http://127.0.0.1:${port}/srcset`, profiles.desktop, { timeoutMs: 30_000 });
+    expect(chosen.lcpElement).toBe(`img http://127.0.0.1:${port}/big.png`);
+    const css = await loadPage(browser, `http://127.0.0.1:${port}/background`, profiles.desktop, { timeoutMs: 30_000 });
+    expect(css.lcpElement).toBe(`section http://127.0.0.1:${port}/big.png`);
+  }, 60_000);
+});
+
 describe('the end of a load', () => {
   it('waits for requests of the page’s dedicated Workers, then settles without waiting out the timeout', async () => {
     const startMs = performance.now();
@@ -120,13 +178,37 @@ describe('the end of a load', () => {
     expect(page.totalBytes).toBeGreaterThanOrEqual(workerDataBytes);
   }, 60_000);
 
+  it('that shows nothing is a failed run naming the failed requests, not a very fast load', async () => {
+    // The site went down between the page and its files: HTML with nothing to show but what its script would draw.
+    const base = { profile: 'desktop', variant: 'origin', run: 1 };
+    const labels = { run: 'run 1/1', variant: 'Origin direct' };
+    const { record } = await measureRun(
+      browser,
+      `http://127.0.0.1:${port}/blank`,
+      profiles.desktop,
+      base,
+      labels,
+      () => {},
+    );
+    expect(record.error).toBe(
+      `the page showed nothing (its last frame is blank); failed requests: 502 http://127.0.0.1:${port}/app.js`,
+    );
+  }, 60_000);
+
+  it('that never fires load fails saying so and naming the request that held it', async () => {
+    const loading = loadPage(browser, `http://127.0.0.1:${port}/stuck`, profiles.desktop, { timeoutMs: 3000 });
+    await expect(loading).rejects.toThrow(
+      `the page's load event did not fire within 3 s; still open: http://127.0.0.1:${port}/never-image`,
+    );
+  }, 60_000);
+
   it('settles while a request stays open, once it has been open 10 s', async () => {
     const startMs = performance.now();
     const page = await loadPage(browser, `http://127.0.0.1:${port}/hanging`, profiles.desktop, { timeoutMs: 60_000 });
     expect(page.settledBy).toBe('quiet');
     // Still open, not failed: the run's warning lists failures only.
     expect(page.openAtEnd).toEqual([`http://127.0.0.1:${port}/never`]);
-    expect(page.failedRequests.filter((r: string) => !r.endsWith('/favicon.ico'))).toEqual([]);
+    expect(page.failedRequests).toEqual([]);
     // 10 s for the request to count as long-lived, 1.5 s of quiet, the load itself: well before the 60 s timeout.
     expect(performance.now() - startMs).toBeLessThan(25_000);
   }, 60_000);
