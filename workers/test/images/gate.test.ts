@@ -75,4 +75,23 @@ describe('TransformGate', () => {
     const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
     expect(await gate.acquire(0, true)).not.toBeNull();
   });
+
+  it('takes back a slot held past its lease (a cancelled request never releases), for new requests and waiters', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 }, 30);
+    const abandoned = await gate.acquire(0);
+    expect(abandoned).toBeTruthy();
+    expect(await gate.acquire(0)).toBeNull();
+    // A waiter whose wait outlasts the lease gets the slot instead of a refusal.
+    const waited = await gate.acquire(100);
+    expect(waited).toBeTruthy();
+    expect(gate.load.running).toBe(1);
+    // The first holder's late release frees nothing that is not its own.
+    abandoned?.();
+    expect(gate.load.running).toBe(1);
+    await sleep(50);
+    const next = await gate.acquire(0);
+    expect(next).toBeTruthy();
+    expect(gate.load.running).toBe(1);
+  });
 });

@@ -3,6 +3,12 @@
 // yields between their stages (transform.ts), bounds how long any other request waits to one stage of one
 // transform. Requests beyond that wait briefly in a bounded queue, then get a refusal their caller turns into the
 // original image (negotiation) or 503 + Retry-After (/cdn-cgi/image/).
+//
+// A slot is a lease, not a token: when a client goes away, the runtime cancels its request, and code waiting in that
+// request never runs again — neither the `finally` that releases its slot nor the waiter a slot was handed to. Without
+// an expiry every such request would keep a slot for the isolate's life, and once all were kept every transform of
+// every later visitor would be refused. A lease older than `leaseMs` (far beyond any transform's time budget) is
+// taken back the next time a live request asks.
 
 /** Returned by `acquire`: call it once the transform is done (in `finally`). */
 export type Release = () => void;
@@ -20,16 +26,30 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** A counting semaphore with a bounded, time-limited FIFO queue. */
+/** How long a slot may be held before it counts as abandoned: many times the longest transform's time budget. */
+export const defaultLeaseMs = 60_000;
+
+/** A counting semaphore of expiring leases with a bounded, time-limited FIFO queue. */
 export class TransformGate {
-  #running = 0;
+  /** Each held slot's expiry (Date.now() ms). */
+  readonly #leases = new Set<{ readonly expiresAtMs: number }>();
   readonly #queue: Waiter[] = [];
 
-  constructor(private readonly limits: GateLimits) {}
+  constructor(
+    private readonly limits: GateLimits,
+    private readonly leaseMs = defaultLeaseMs,
+  ) {}
 
   /** Transforms running now and waiting now (for logs, tests and the benchmark). */
   get load(): { readonly running: number; readonly queued: number } {
     return { running: this.#running, queued: this.#queue.length };
+  }
+
+  /** Slots held, after taking back those held past their lease. */
+  get #running(): number {
+    const nowMs = Date.now();
+    for (const lease of this.#leases) if (lease.expiresAtMs <= nowMs) this.#leases.delete(lease);
+    return this.#leases.size;
   }
 
   /**
@@ -47,7 +67,8 @@ export class TransformGate {
       waiter.timer = setTimeout(() => {
         const index = this.#queue.indexOf(waiter);
         if (index >= 0) this.#queue.splice(index, 1);
-        resolve(null);
+        // A lease may have run out meanwhile (its holder gone): then this waiter takes the slot after all.
+        resolve(this.#running < this.limits.maxConcurrent ? this.#take() : null);
       }, waitMs);
       // Foreground waiters queue ahead of every background one, FIFO among themselves.
       const firstBackground = this.#queue.findIndex((queued) => queued.background);
@@ -57,12 +78,11 @@ export class TransformGate {
   }
 
   #take(): Release {
-    this.#running += 1;
-    let released = false;
+    const lease = { expiresAtMs: Date.now() + this.leaseMs };
+    this.#leases.add(lease);
     return () => {
-      if (released) return;
-      released = true;
-      this.#running -= 1;
+      // Released twice, or after its lease ran out and was taken back: the slot is no longer this holder's.
+      if (!this.#leases.delete(lease)) return;
       const next = this.#queue.shift();
       if (next) {
         clearTimeout(next.timer);

@@ -311,7 +311,10 @@ async function serveVariant(
       note: `${format}; stored${settingNote}`,
       vary: vary(reply),
     });
-  const encoded = await encodeOnce(key, () => encodeThroughGate(source, decision, options, config));
+  // Waits for a shared encode as long as that one may wait for its slot plus many times the work budget (an estimate,
+  // not wall time on a busy machine), then encodes on its own.
+  const sharedWaitMs = config.queueWaitMs + 10 * config.maxWorkMs;
+  const encoded = await encodeOnce(key, () => encodeThroughGate(source, decision, options, config), sharedWaitMs);
   if (!encoded) {
     console.log(
       `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,

@@ -18,14 +18,32 @@ export interface EncodeJob {
 /** Encodes running in this isolate by variant key (the key names the source bytes, options and format). */
 const encoding = new Map<string, Promise<Uint8Array | null>>();
 
+const stillWaiting = Symbol('still waiting');
+
 /**
  * One encode per variant key at a time: a request arriving while the same variant is being encoded (one image twice
  * on a page) shares that result instead of queueing for a slot of its own, or being refused one, to encode it again.
+ * It waits for it at most `waitMs`, then encodes on its own: the encode belongs to the request that started it, and if
+ * that client goes away the runtime cancels it, so the shared result would never come.
  */
-export function encodeOnce(key: string, encode: () => Promise<Uint8Array | null>): Promise<Uint8Array | null> {
+export async function encodeOnce(
+  key: string,
+  encode: () => Promise<Uint8Array | null>,
+  waitMs: number,
+): Promise<Uint8Array | null> {
   const running = encoding.get(key);
-  if (running) return running;
-  const started = encode().finally(() => encoding.delete(key));
+  if (running) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<typeof stillWaiting>((resolve) => {
+      timer = setTimeout(() => resolve(stillWaiting), waitMs);
+    });
+    const shared = await Promise.race([running, timeout]);
+    clearTimeout(timer);
+    if (shared !== stillWaiting) return shared;
+  }
+  const started = encode().finally(() => {
+    if (encoding.get(key) === started) encoding.delete(key);
+  });
   encoding.set(key, started);
   return started;
 }
