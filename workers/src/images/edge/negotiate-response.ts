@@ -15,18 +15,19 @@ import { checkSource, isLossless, sourceKeyOptions } from '../core/source-checks
 import { claimedFormat } from '../core/source-type';
 import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
+import { ExpiringClaims } from './expiring-claims';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { describeError, originalResponse, variantResponse, varyOnAccept } from './responses';
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
-import { transformGate } from './transform-gate';
+import { defaultLeaseMs, transformGate } from './transform-gate';
 import { ensureCodecs } from './wasm-modules';
 
 const gate = (config: ImagesConfig) =>
   transformGate({ maxConcurrent: config.maxConcurrentTransforms, maxQueued: config.maxQueuedTransforms });
 
 /** Background encodes running in this isolate, so a burst of requests for one image starts one encode. */
-const inFlight = new Set<string>();
+const inFlight = new ExpiringClaims(defaultLeaseMs);
 
 /** Options string for negotiated variants: same pixels, default quality. */
 const negotiatedOptions = 'negotiated,q=85';
@@ -377,8 +378,8 @@ async function encodeNegotiated(work: Work, candidate: Candidate): Promise<Encod
 /** Encodes after the response is sent and stores the result (or the not-smaller marker) for the next request. */
 function scheduleEncode(context: NegotiationContext, key: string, work: Work, candidate: Candidate): void {
   const { format } = candidate;
-  if (inFlight.has(key)) return;
-  inFlight.add(key);
+  const claimedAtMs = Date.now();
+  if (!inFlight.claim(key, claimedAtMs)) return;
   const job = (async () => {
     // Wasm encoding blocks the isolate's only thread; yield first so the response already returned gets written.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -387,7 +388,7 @@ function scheduleEncode(context: NegotiationContext, key: string, work: Work, ca
     const release = await gate(context.config).acquire(context.config.queueWaitMs, true);
     if (!release) {
       console.log(`images: background ${format} encode deferred: every transform slot is busy`);
-      inFlight.delete(key);
+      inFlight.release(key, claimedAtMs);
       return;
     }
     try {
@@ -399,7 +400,7 @@ function scheduleEncode(context: NegotiationContext, key: string, work: Work, ca
       await putVariant(context.bucket, key, null, mimeTypes[format]);
     } finally {
       release();
-      inFlight.delete(key);
+      inFlight.release(key, claimedAtMs);
     }
   })();
   context.ctx.waitUntil(job);
