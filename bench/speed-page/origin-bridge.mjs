@@ -3,13 +3,36 @@
 // (the file system is shared across network namespaces), and `relay.mjs` inside the server namespace turning TCP
 // into that socket. The proxy rewrites Host to the site's, and also serves the BinaryAST loader's files under
 // `loaderPrefix`, standing in for the site owner who hosts them next to their scripts.
+//
+// The lab opens an http:// site's page at its own address (see addressing.mjs), so the page's absolute URLs to the
+// site's host are another origin there, where deployed they are the page's own: fonts, module scripts and fetch()
+// would be refused for want of CORS headers the site never needed. Answers without such headers admit the asking
+// origin, and preflights are answered here, as the same-origin load would have gone.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { extname, join, normalize } from 'node:path';
+import { passOn, relayAnswer } from './forward.mjs';
 
 export const loaderPrefix = '/__speedkit/binast/';
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
+
+/**
+ * CORS headers admitting `origin` (credentials included; a preflight's method and headers echoed).
+ * @param {string} origin @param {http.IncomingHttpHeaders} requestHeaders @returns {http.OutgoingHttpHeaders}
+ */
+export function admitOrigin(origin, requestHeaders) {
+  const method = requestHeaders['access-control-request-method'];
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    ...(method
+      ? {
+          'access-control-allow-methods': String(method),
+          'access-control-allow-headers': String(requestHeaders['access-control-request-headers'] ?? ''),
+        }
+      : {}),
+  };
+}
 /** @type {Record<string, string>} */
 const loaderTypes = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.mjs': 'text/javascript' };
 
@@ -23,9 +46,12 @@ export function startOriginBridge({ target, socketPath, loaderDir }) {
   const server = http.createServer((request, response) => {
     const path = request.url ?? '/';
     if (path.startsWith(loaderPrefix)) return serveLoaderFile(loaderDir, path.slice(loaderPrefix.length), response);
-    /** @type {http.OutgoingHttpHeaders} */
-    const headers = {};
-    for (const [name, value] of Object.entries(request.headers)) if (!hopByHop.has(name)) headers[name] = value;
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS' && origin && request.headers['access-control-request-method']) {
+      response.writeHead(204, admitOrigin(origin, request.headers)).end();
+      return;
+    }
+    const headers = passOn(request.headers);
     headers.host = target.host;
     const upstream = client.request(
       {
@@ -38,11 +64,9 @@ export function startOriginBridge({ target, socketPath, loaderDir }) {
         headers,
       },
       (answer) => {
-        /** @type {http.OutgoingHttpHeaders} */
-        const out = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (!hopByHop.has(name)) out[name] = value;
-        response.writeHead(answer.statusCode ?? 502, out);
-        answer.pipe(response);
+        const admit = origin !== undefined && answer.headers['access-control-allow-origin'] === undefined;
+        const vary = [answer.headers.vary, 'Origin'].filter(Boolean).join(', ');
+        relayAnswer(answer, response, admit ? { ...admitOrigin(origin, request.headers), vary } : {});
       },
     );
     upstream.on('error', (error) => {

@@ -6,8 +6,7 @@
 // carry http.
 import http from 'node:http';
 import net from 'node:net';
-
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
+import { passOn, relayAnswer } from './forward.mjs';
 
 /**
  * `host:port` of a CONNECT request, or null when it is not one (a port from 1 to 65535 is required).
@@ -35,18 +34,10 @@ export function startOutsideProxy({ socketPath, lookup }) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('speed-page proxy: absolute http:// URL expected');
       return;
     }
-    /** @type {http.OutgoingHttpHeaders} */
-    const headers = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (!hopByHop.has(name) && !name.startsWith('proxy-')) headers[name] = value;
-    }
-    const upstream = http.request(url, { agent, method: request.method, headers }, (answer) => {
-      /** @type {http.OutgoingHttpHeaders} */
-      const out = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (!hopByHop.has(name)) out[name] = value;
-      response.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(response);
-    });
+    const headers = passOn(request.headers);
+    const upstream = http.request(url, { agent, method: request.method, headers }, (answer) =>
+      relayAnswer(answer, response),
+    );
     upstream.on('error', (error) => {
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
       response.end(`speed-page proxy: ${url.host} did not answer: ${error.message}`);

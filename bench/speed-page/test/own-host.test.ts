@@ -26,9 +26,11 @@ const png = Buffer.from(
 );
 
 /** Absolute URLs of both schemes to `base` (an origin without a trailing slash). */
-function pageNaming(scriptBase: string, imageBase: string, styleBase: string) {
+function pageNaming(scriptBase: string, imageBase: string, styleBase: string, moduleBase?: string) {
+  // A module script is fetched in CORS mode: from another origin it needs the answer to admit the page's.
+  const module = moduleBase ? `<script type="module" src="${moduleBase}/m.js"></script>` : '';
   return `<!doctype html><html><head><link rel="stylesheet" href="${styleBase}/a.css"></head><body>
-<img id="photo" src="${imageBase}/i.png"><script src="${scriptBase}/s.js"></script></body></html>`;
+<img id="photo" src="${imageBase}/i.png"><script src="${scriptBase}/s.js"></script>${module}</body></html>`;
 }
 
 /** Ports of the third parties' servers (https and http), known once they listen. */
@@ -40,7 +42,7 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const local = `http://127.0.0.1:${sitePort()}`;
     const pages: Record<string, string> = {
-      '/loopback': pageNaming(local, local, local),
+      '/loopback': pageNaming(local, local, local, local),
       // An https site with a name: an https script, an http image (Chromium upgrades it to https on port 443) and an
       // http stylesheet (mixed content the lab allows, on port 80).
       '/named': pageNaming('https://www.example.test', 'http://www.example.test', 'http://www.example.test'),
@@ -52,6 +54,8 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
       ),
     };
     if (pages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
+    else if (path === '/m.js')
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.moduleVia='${who}'`);
     else if (path === '/s.js')
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.via='${who}'`);
     else if (path === '/a.css') response.writeHead(200, { 'content-type': 'text/css' }).end('body{color:rgb(1,2,3)}');
@@ -86,7 +90,23 @@ function start(args: string[], ready: string): Promise<ChildProcess> {
 let work = '';
 let sitePort = 0;
 const site = http.createServer(answer('site', () => sitePort));
-const worker = http.createServer(answer('worker', () => sitePort));
+let relay: Entrance = { tls: 0, plain: 0 };
+/**
+ * The stand-in for a Worker chain: passes every request on to the relay (the bridge, then the site), as a Worker's
+ * fetch to its origin does, and marks each answer, so a test sees which requests came through a Worker variant.
+ */
+const worker = http.createServer((request, response) => {
+  const headers = { ...request.headers, host: `127.0.0.1:${relay.plain}` };
+  const upstream = http.request(
+    { host: '127.0.0.1', port: relay.plain, path: request.url, method: request.method, headers },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-via': 'worker' });
+      answer.pipe(response);
+    },
+  );
+  upstream.on('error', () => response.writeHead(502).end());
+  request.pipe(upstream);
+});
 let bridge: http.Server | undefined;
 let outside: http.Server | undefined;
 let thirdPartyServers: (http.Server | https.Server)[] = [];
@@ -106,7 +126,6 @@ const lookup: net.LookupFunction = (hostname, options, callback) => {
 };
 const children: ChildProcess[] = [];
 let front: Entrance = { tls: 0, plain: 0 };
-let relay: Entrance = { tls: 0, plain: 0 };
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'speed-page-own-host-'));
@@ -176,44 +195,55 @@ async function load(
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     const failed: string[] = [];
     page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    // Which way each answer came: through the stand-in Worker chain ('worker') or not ('none').
+    const ways = new Set<string>();
+    page.on('response', (response) => {
+      if (!response.url().endsWith('/favicon.ico')) ways.add(response.headers()['x-via'] ?? 'none');
+    });
     await page.goto(pageUrlOf(site, variant, '127.0.0.1', entrance), { waitUntil: 'load' });
     const got = await page.evaluate(() => ({
       via: (window as unknown as { via?: string }).via,
+      moduleVia: (window as unknown as { moduleVia?: string }).moduleVia,
       imageWidth: (document.getElementById('photo') as HTMLImageElement).naturalWidth,
       color: getComputedStyle(document.body).color,
     }));
-    return { ...got, failed };
+    return { ...got, failed, through: [...ways].sort() };
   } finally {
     await browser.close();
   }
 }
 
+/** A page whose script ran (from the site), whose image and stylesheet loaded, and whose requests all succeeded. */
+const loaded = { via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] };
+
 describe('a page’s absolute URLs to its own host', () => {
   it('reach a Worker variant’s front: an http site on loopback (page on the front, URLs over cleartext)', async () => {
     const got = await load(`http://127.0.0.1:${sitePort}/loopback`, workerVariant, front);
-    expect(got).toEqual({ via: 'worker', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+    // The module script came from another origin than the page's (the lab's address), yet ran: as when deployed.
+    expect(got).toEqual({ ...loaded, moduleVia: 'site', through: ['worker'] });
   }, 60_000);
 
   it('reach a Worker variant’s front: an https site by name, opened at its own URL, http:// URLs included', async () => {
     const got = await load('https://www.example.test/named', workerVariant, front);
-    expect(got).toEqual({ via: 'worker', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+    expect(got).toEqual({ ...loaded, through: ['worker'] });
   }, 60_000);
 
   it('reach the site through the relay in the direct variant, over TLS too', async () => {
     const got = await load('https://www.example.test/named', directVariant, relay);
-    expect(got).toEqual({ via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+    expect(got).toEqual({ ...loaded, through: ['none'] });
   }, 60_000);
 
   it('reach the site through the relay in the direct variant: an http site on loopback', async () => {
     const got = await load(`http://127.0.0.1:${sitePort}/loopback`, directVariant, relay);
-    expect(got).toEqual({ via: 'site', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+    expect(got).toEqual({ ...loaded, moduleVia: 'site', through: ['none'] });
   }, 60_000);
 });
 
 describe('third parties', () => {
   it('load through the outside proxy in a Worker variant (https tunnelled, http forwarded)', async () => {
     const got = await load(`http://127.0.0.1:${sitePort}/third`, workerVariant, front, { outsideProxy: outsidePort });
-    expect(got).toEqual({ via: 'third party', imageWidth: 1, color: 'rgb(1, 2, 3)', failed: [] });
+    // The page through the Worker chain, the third party's files not.
+    expect(got).toEqual({ ...loaded, via: 'third party', through: ['none', 'worker'] });
   }, 60_000);
 
   it('fail, quickly and only they, without it', async () => {
