@@ -25,6 +25,9 @@ filmstrips, Speed Index and LCP per variant (needs root: it creates network name
 The page's own absolute URLs (https://your-host/img/a.jpg) go through the same variant as the page. Requests that
 fail in the runs (e.g. to third parties this machine cannot reach) are listed in a warning.`;
 
+/** Something wrong with the command line (as opposed to the site or the machine): the usage line helps. */
+export class OptionError extends Error {}
+
 /**
  * @param {string[]} argv
  * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null,
@@ -50,7 +53,7 @@ export function parseCli(argv) {
     const arg = argv[i];
     const value = () => {
       const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new Error(`${arg} needs a value\n${usage}`);
+      if (next === undefined || next.startsWith('--')) throw new OptionError(`${arg} needs a value\n${usage}`);
       return next;
     };
     if (arg === '--help' || arg === '-h') {
@@ -58,38 +61,40 @@ export function parseCli(argv) {
     } else if (arg === '--runs') {
       const runs = Number(value());
       if (!Number.isInteger(runs) || runs < 1 || runs > 50)
-        throw new Error('--runs must be a whole number from 1 to 50');
+        throw new OptionError('--runs must be a whole number from 1 to 50');
       options.runs = runs;
     } else if (arg === '--profiles') {
       options.profiles = list(value());
       const unknown = options.profiles.filter((name) => !(name in profiles));
       if (unknown.length > 0 || options.profiles.length === 0) {
-        throw new Error(`unknown profile "${unknown.join(', ')}": choose from ${Object.keys(profiles).join(', ')}`);
+        throw new OptionError(
+          `unknown profile "${unknown.join(', ')}": choose from ${Object.keys(profiles).join(', ')}`,
+        );
       }
     } else if (arg === '--features') {
       options.features = list(value());
       const unknown = options.features.filter((name) => !featureNames.includes(name));
       if (unknown.length > 0)
-        throw new Error(`unknown feature "${unknown.join(', ')}": choose from ${featureNames.join(', ')}`);
+        throw new OptionError(`unknown feature "${unknown.join(', ')}": choose from ${featureNames.join(', ')}`);
     } else if (arg === '--no-third-parties') {
       options.thirdParties = false;
     } else if (arg === '--out') {
       options.outDir = value();
     } else if (arg.startsWith('--')) {
-      throw new Error(`unknown option ${arg}\n${usage}`);
+      throw new OptionError(`unknown option ${arg}\n${usage}`);
     } else if (options.url === null) {
       let url;
       try {
         url = new URL(arg);
       } catch {
-        throw new Error(`"${arg}" is not a URL: give the page's full address, e.g. http://127.0.0.1:3000/`);
+        throw new OptionError(`"${arg}" is not a URL: give the page's full address, e.g. http://127.0.0.1:3000/`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new Error(`only http:// and https:// pages can be tested, not ${url.protocol}`);
+        throw new OptionError(`only http:// and https:// pages can be tested, not ${url.protocol}`);
       }
       options.url = url;
     } else {
-      throw new Error(`one URL at a time (got "${options.url.href}" and "${arg}")\n${usage}`);
+      throw new OptionError(`one URL at a time (got "${options.url.href}" and "${arg}")\n${usage}`);
     }
   }
   return options;

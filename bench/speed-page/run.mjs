@@ -1,7 +1,7 @@
 // `npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all]`:
 // what each of speedkit's features does to a page, as filmstrips and numbers. With no URL it measures the demo
 // article site in bench/speed-page/site. See docs/speed-page.md.
-import { help, parseCli, usage } from './cli.mjs';
+import { help, OptionError, parseCli, usage } from './cli.mjs';
 import { preflight, runLab } from './lab.mjs';
 import { siteName, summaryText, writeResults } from './results.mjs';
 import { buildSite } from './site/build.mjs';
@@ -105,7 +105,9 @@ main().catch((error) => {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`speed-page: ${message}\n`);
   if (error instanceof Error && process.env.SPEED_PAGE_DEBUG) process.stderr.write(`${error.stack}\n`);
-  // Option errors already end with the usage line.
-  if (!message.includes(usage)) process.stderr.write(`${usage} (--help explains them)\n`);
+  // Only a command-line mistake gets the usage line (some messages end with it already); a site that cannot be
+  // reached or a lab that failed does not.
+  if (error instanceof OptionError && !message.includes(usage))
+    process.stderr.write(`${usage} (--help explains them)\n`);
   process.exit(1);
 });
