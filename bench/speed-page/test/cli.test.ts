@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCli } from '../cli.mjs';
+import { OptionError, parseCli } from '../cli.mjs';
 
 describe('parseCli', () => {
   it('defaults to the demo site, 5 runs, both profiles, every feature and third parties loaded', () => {
@@ -41,5 +41,7 @@ describe('parseCli', () => {
     expect(() => parseCli(['file:///etc/passwd'])).toThrow('only http:// and https://');
     expect(() => parseCli(['--runs'])).toThrow('--runs needs a value');
     expect(() => parseCli(['--fast'])).toThrow('unknown option --fast');
+    // Told apart from the site's and the lab's failures, which get no usage line.
+    expect(() => parseCli(['--fast'])).toThrow(OptionError);
   });
 });
