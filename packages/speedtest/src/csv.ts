@@ -121,7 +121,8 @@ function intervalRows(result: SpeedTestResult): Row[] {
         direction,
         load: direction,
         start_ms: interval.startMs,
-        duration_ms: result.options.intervalMs,
+        // Longer than `intervalMs` on long paths (two round trips); results saved before the field lasted it.
+        duration_ms: interval.durationMs ?? result.options.intervalMs,
         bits_per_second: interval.bitsPerSecond,
         parallel_streams: interval.streams,
         in_headline: flags[index] ? 1 : 0,

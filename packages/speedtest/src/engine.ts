@@ -80,6 +80,9 @@ export class SpeedTest {
     if (watchVisibility) document.addEventListener('visibilitychange', onVisibility);
     try {
       const result = await this.#run();
+      // abort() from a listener after the last phase (or while a phase's last step was already done) cancels nothing,
+      // but it was called: start() keeps its word and rejects, and the state stays 'aborted'.
+      if ((this.#state as EngineState) === 'aborted') throw new DOMException('speed test aborted', 'AbortError');
       this.#setState('finished');
       this.#emit('finish', result);
       return result;
@@ -194,7 +197,7 @@ export class SpeedTest {
     }
     const lossOutcome = options.packetLoss
       ? await this.#phase((signal) =>
-          measureLoss(options.serverUrl, options.lossPackets, signal, (fraction) =>
+          measureLoss(options, signal, (fraction) =>
             this.#progress(
               'loss',
               run.completedWeight + run.weights.loss * lossTimeFraction(fraction, options.lossPackets),
@@ -227,10 +230,17 @@ export class SpeedTest {
   async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
     const count = Math.max(1, Math.ceil(this.options.idlePings / 2));
     const idlePings = await this.#phase((signal) =>
-      runLatencyPhase(this.options.serverUrl, count, signal, run.testOriginMs, (sample) => {
-        this.#emit('sample', sample);
-        this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
-      }),
+      runLatencyPhase(
+        this.options.serverUrl,
+        count,
+        signal,
+        run.testOriginMs,
+        (sample) => {
+          this.#emit('sample', sample);
+          this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
+        },
+        this.options.pingTimeoutMs,
+      ),
     );
     run.completedWeight += run.weights.startPings;
     // With a download to come, the idle latency proper is taken after it: this one is a first reading.
@@ -255,8 +265,13 @@ export class SpeedTest {
     const pings = await this.#phase(async (signal) => {
       await sleep(waitMs, signal);
       if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-      return runLatencyPhase(this.options.serverUrl, this.options.idlePings, signal, run.testOriginMs, (sample) =>
-        this.#emit('sample', sample),
+      return runLatencyPhase(
+        this.options.serverUrl,
+        this.options.idlePings,
+        signal,
+        run.testOriginMs,
+        (sample) => this.#emit('sample', sample),
+        this.options.pingTimeoutMs,
       ).catch((error: unknown) => {
         if (signal.aborted) throw error;
         return [];
@@ -370,12 +385,12 @@ export class SpeedTest {
  * never fails the speed test: the other figures stand without it.
  */
 async function measureLoss(
-  serverUrl: string,
-  packets: number,
+  options: Pick<SpeedTestOptions, 'serverUrl' | 'lossPackets' | 'pingTimeoutMs'>,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
 ): Promise<LossResult | string> {
-  const turn = await fetchTurnCredentials(serverUrl, signal);
+  const packets = options.lossPackets;
+  const turn = await fetchTurnCredentials(options.serverUrl, signal, options.pingTimeoutMs);
   if (typeof turn === 'string') return turn;
   // Progress (and so the "Measuring packet loss." announcement) starts only once there is a relay to measure through.
   onProgress(0);

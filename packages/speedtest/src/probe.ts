@@ -68,15 +68,86 @@ function ensureOk(response: Response, url: string): void {
   if (!response.ok) throw new Error(`${response.status} from ${url}`);
 }
 
-/** One latency probe: `GET /__down?bytes=0`. */
-export async function ping(context: ProbeContext, during: string): Promise<ProbeResult> {
+/** A request that got no answer within its deadline: the server stopped answering (or the path went dark). */
+export class NoAnswerError extends Error {
+  override name = 'NoAnswerError';
+}
+
+/** The endpoint a URL names, without the query (the cache-busting `r` and the sizes say nothing to a reader). */
+const endpointOf = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
+/**
+ * `fetch`, with a network failure turned into an error that names the endpoint: the browser's own ("Failed to
+ * fetch", Node's "fetch failed") says neither which server nor why, and a server that is down, a wrong `serverUrl`
+ * and a cross-origin server without CORS headers all end there. Aborts pass through unchanged.
+ */
+async function send(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (isAbort(error, init.signal)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `could not reach ${endpointOf(url)} (${reason}): is the server up, and does it allow this page's origin (CORS)?`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The signal of a request that must be answered within `timeoutMs` (ms; Infinity = no deadline): aborted by the
+ * phase's signal or by the deadline, whichever comes first. `release` clears the timer and the listener.
+ */
+export function withDeadline(signal: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  let expired = false;
+  const onAbort = () => controller.abort(signal.reason);
+  const timer = Number.isFinite(timeoutMs)
+    ? setTimeout(() => {
+        expired = true;
+        controller.abort();
+      }, timeoutMs)
+    : null;
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort);
+  return {
+    signal: controller.signal,
+    /** True once the deadline (not the phase) cut the request. */
+    expired: () => expired && !signal.aborted,
+    release: () => {
+      if (timer !== null) clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * One latency probe: `GET /__down?bytes=0`. With a `timeoutMs` (idle pings), no answer within it rejects with a
+ * `NoAnswerError`; pings under load have none (the phase's end cuts them, and bufferbloat may hold one for seconds).
+ */
+export async function ping(
+  context: ProbeContext,
+  during: string,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Promise<ProbeResult> {
   const url = endpointUrl(context, '/__down', { bytes: 0, during });
-  const startMs = performance.now();
-  const response = await fetch(url, { signal: context.signal, cache: 'no-store' });
-  const headersMs = performance.now();
-  ensureOk(response, url);
-  await response.arrayBuffer();
-  return finish(url, response, { startMs, headersMs, endMs: performance.now() }, 0);
+  const deadline = withDeadline(context.signal, timeoutMs);
+  try {
+    const startMs = performance.now();
+    const response = await send(url, { signal: deadline.signal, cache: 'no-store' });
+    const headersMs = performance.now();
+    ensureOk(response, url);
+    await response.arrayBuffer();
+    return await finish(url, response, { startMs, headersMs, endMs: performance.now() }, 0);
+  } catch (error) {
+    if (!deadline.expired()) throw error;
+    throw new NoAnswerError(`no answer from ${endpointOf(url)} within ${timeoutMs / 1000} s`, { cause: error });
+  } finally {
+    deadline.release();
+  }
 }
 
 /**
@@ -91,7 +162,7 @@ export async function download(
 ): Promise<ProbeResult> {
   const url = endpointUrl(context, '/__down', { bytes });
   const startMs = performance.now();
-  const response = await fetch(url, { signal: context.signal, cache: 'no-store' });
+  const response = await send(url, { signal: context.signal, cache: 'no-store' });
   const headersMs = performance.now();
   ensureOk(response, url);
   let received = 0;
@@ -124,7 +195,7 @@ export async function download(
 export async function upload(context: ProbeContext, bytes: number, payload: Blob): Promise<ProbeResult> {
   const url = endpointUrl(context, '/__up', { bytes });
   const startMs = performance.now();
-  const response = await fetch(url, {
+  const response = await send(url, {
     method: 'POST',
     body: payload.slice(0, bytes),
     signal: context.signal,

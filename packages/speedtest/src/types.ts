@@ -2,9 +2,16 @@ import type { LossResult } from './phases/loss';
 import type { Estimate } from './stats/confidence';
 import type { Experience, QualityOutcome } from './stats/quality';
 
-/** Options of one run; every field has a default (see `defaultOptions`). */
+/**
+ * Options of one run; every field has a default (see `defaultOptions`). An invalid value (wrong type, NaN, out of
+ * range, an unknown option) makes the constructor throw a TypeError or RangeError naming it (`resolveOptions`).
+ */
 export interface SpeedTestOptions {
-  /** Base URL of the endpoints (`<base>/__down`, `<base>/__up`); '' = the page's own origin. */
+  /**
+   * Base URL of the endpoints (`<base>/__down`, `<base>/__up`, `<base>/__up-ws`, `<base>/turn-creds`): '' = the
+   * page's own origin, an absolute http(s) URL (cross-origin: the server must allow the page's origin by CORS), or a
+   * path on the page's origin ('/speed'). Trailing slashes are dropped.
+   */
   serverUrl: string;
   /** Idle pings after the download phase, which make the idle latency (count); half as many run before any transfer. */
   idlePings: number;
@@ -30,7 +37,12 @@ export interface SpeedTestOptions {
   maxUploadRequestBytes: number;
   /** Gap between the starts of two loaded-latency pings (ms). */
   loadedPingIntervalMs: number;
-  /** Directions to measure. */
+  /**
+   * An idle ping (or the `/turn-creds` request) with no answer within this long is given up (ms): a server that
+   * stops answering ends the pings there (the run fails when none came back) instead of holding the run forever.
+   */
+  pingTimeoutMs: number;
+  /** Directions to measure, any of the two or none (latency only); download always runs first. */
   directions: ReadonlyArray<'download' | 'upload'>;
   /** Pause while the tab is hidden (a background tab is throttled and would skew every figure). */
   pauseWhenHidden: boolean;
@@ -83,6 +95,11 @@ export interface GoodputInterval {
   direction: 'download' | 'upload';
   /** ms since the test started. */
   startMs: number;
+  /**
+   * Length of the interval (ms): `intervalMs`, or two idle round trips on a long path (`pathTiming`). Absent in
+   * results saved before it existed (their intervals lasted `options.intervalMs`, short paths only).
+   */
+  durationMs?: number;
   bitsPerSecond: number;
   streams: number;
 }

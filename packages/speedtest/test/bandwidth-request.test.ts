@@ -37,6 +37,10 @@ describe('downloadRequestBytes', () => {
       100_000,
     );
   });
+
+  it('never exceeds maxDownloadRequestBytes (the cap of the server), even when minRequestBytes is larger', () => {
+    expect(downloadRequestBytes({ ...options, minRequestBytes: 2e9, maxDownloadRequestBytes: 1e9 })).toBe(1e9);
+  });
 });
 
 describe('stallThresholdMs', () => {

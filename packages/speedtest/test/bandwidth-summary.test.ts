@@ -39,8 +39,20 @@ describe('summarizeBandwidth', () => {
 
   it('places each interval on the test clock with the streams running then', () => {
     const { intervals } = summarizeBandwidth(observed);
-    expect(intervals[4]).toEqual({ direction: 'download', startMs: 2000, bitsPerSecond: 100, streams: 1 });
+    expect(intervals[4]).toEqual({
+      direction: 'download',
+      startMs: 2000,
+      durationMs: 250,
+      bitsPerSecond: 100,
+      streams: 1,
+    });
     expect(intervals[5]).toMatchObject({ startMs: 2250, streams: 2 });
+  });
+
+  it("gives each interval the phase's own length, two round trips on a long path rather than intervalMs", () => {
+    // A 300 ms path: pathTiming made the intervals 600 ms, whatever options.intervalMs said.
+    const { intervals } = summarizeBandwidth({ ...observed, intervalMs: 600 });
+    expect(intervals[1]).toMatchObject({ startMs: 1600, durationMs: 600 });
   });
 
   it('judges a budget stop on the current step after its transition interval, at most medium confidence', () => {

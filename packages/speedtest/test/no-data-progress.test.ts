@@ -50,12 +50,3 @@ describe('lossTimeFraction', () => {
     expect(lossTimeFraction(0, 3000)).toBe(0);
   });
 });
-
-describe('resolveOptions', () => {
-  it('falls back to the default for a zero byte or time budget, which would measure nothing', () => {
-    const options = resolveOptions({ maxBytesPerDirection: 0, maxDurationPerDirectionMs: 0, idlePings: 0 });
-    expect(options.maxBytesPerDirection).toBe(300_000_000);
-    expect(options.maxDurationPerDirectionMs).toBe(12_000);
-    expect(options.idlePings).toBe(1);
-  });
-});

@@ -62,6 +62,12 @@ describe('resultToCsv', () => {
     expect(intervalRows[2]).toMatchObject({ direction: 'download', parallel_streams: '2', duration_ms: '100' });
   });
 
+  it("gives an interval row the interval's own length, longer than intervalMs on a long path", () => {
+    const longPath = { ...result, intervals: intervals.map((entry) => ({ ...entry, durationMs: 600 })) };
+    const intervalRows = csvRecords(resultToCsv(longPath)).filter((row) => row.record === 'interval');
+    expect(intervalRows.map((row) => row.duration_ms)).toEqual(['600', '600', '600', '600']);
+  });
+
   it('reproduces the download headline as the mean of the interval rows marked in_headline', () => {
     const marked = rows.filter((row) => row.record === 'interval' && row.in_headline === '1');
     const mean = marked.reduce((sum, row) => sum + Number(row.bits_per_second), 0) / marked.length;

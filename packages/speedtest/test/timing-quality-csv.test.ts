@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { csvColumns, samplesToCsv } from '../src/csv';
-import { resolveOptions } from '../src/options';
 import { classify } from '../src/stats/quality';
 import { bitsPerSecond, downloadDurationMs, parseServerTimingMs, requestTiming, uploadDurationMs } from '../src/timing';
 import type { RequestSample } from '../src/types';
@@ -160,18 +159,5 @@ describe('samplesToCsv', () => {
       .trimEnd()
       .split('\r\n');
     for (const row of rows) expect(row.split(',')).toHaveLength(csvColumns.length);
-  });
-});
-
-describe('resolveOptions', () => {
-  it('keeps defaults for invalid numbers and trims a trailing slash from the server URL', () => {
-    const options = resolveOptions({ maxStreams: Number.NaN, intervalMs: -3, serverUrl: 'http://x.test/' });
-    expect(options.maxStreams).toBe(4);
-    expect(options.intervalMs).toBe(250);
-    expect(options.serverUrl).toBe('http://x.test');
-  });
-
-  it('keeps at least one stream and a two-interval window', () => {
-    expect(resolveOptions({ maxStreams: 0, stableIntervals: 1 })).toMatchObject({ maxStreams: 1, stableIntervals: 2 });
   });
 });

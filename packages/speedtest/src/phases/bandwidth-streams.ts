@@ -118,8 +118,9 @@ async function uploadOverSocket(pool: StreamPool): Promise<boolean> {
 
 /**
  * Size of each download request (bytes, pure): a fair share of the direction's byte budget among the most streams
- * that may run, so every stream gets a request, within [minRequestBytes, maxDownloadRequestBytes]. Bytes not
- * received before the phase ends never cross the link (the request is cut).
+ * that may run, so every stream gets a request, within [minRequestBytes, maxDownloadRequestBytes] (the maximum, the
+ * server's cap, wins over the minimum). Bytes not received before the phase ends never cross the link (the request
+ * is cut).
  */
 export function downloadRequestBytes(options: {
   maxBytesPerDirection: number;
@@ -128,7 +129,8 @@ export function downloadRequestBytes(options: {
   maxDownloadRequestBytes: number;
 }): number {
   const shareBytes = Math.ceil(options.maxBytesPerDirection / Math.max(1, options.maxStreams));
-  return Math.max(options.minRequestBytes, Math.min(options.maxDownloadRequestBytes, shareBytes));
+  // When the smallest request exceeds the largest, the largest wins: it is the server's cap.
+  return Math.min(options.maxDownloadRequestBytes, Math.max(options.minRequestBytes, shareBytes));
 }
 
 /** What a stream remembers between its requests. */

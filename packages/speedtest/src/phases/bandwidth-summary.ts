@@ -67,6 +67,7 @@ export function summarizeBandwidth(observed: PhaseObservation): {
   const intervals = closedIntervals.map((bitsPerSecond, index) => ({
     direction,
     startMs: observed.phaseOffsetMs + index * observed.intervalMs,
+    durationMs: observed.intervalMs,
     bitsPerSecond,
     streams: streamsAt(index),
   }));

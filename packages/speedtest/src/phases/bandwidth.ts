@@ -101,6 +101,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
   // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
   const timing = pathTiming(options, input.idleRttMs);
   const loadedPings: RequestSample[] = [];
+  const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
   const pool: StreamPool = {
     direction,
     options,
@@ -108,7 +109,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     idleRttMs: input.idleRttMs,
     loadedRttMs: () => median(loadedPings.map((sample) => sample.pingMs)),
     targetRequestMs: timing.targetRequestMs,
-    maxRequestBytes: direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes,
+    maxRequestBytes,
     payload: input.payload,
     meter: new GoodputMeter(phaseStartMs, timing.intervalMs),
     stop: new AbortController(),
@@ -117,7 +118,9 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     inFlightFromMs: new Map<object, number>(),
     streamsDone: [],
     streams: 0,
-    nextRequestBytes: options.minRequestBytes,
+    // The largest request wins over the smallest: the upload payload is only maxUploadRequestBytes long, and a first
+    // request sized past it sent the payload's bytes while its sample and the byte budget counted the size asked for.
+    nextRequestBytes: Math.min(options.minRequestBytes, maxRequestBytes),
     issuedBytes: 0,
     failure: null,
     draining: false,

@@ -1,4 +1,4 @@
-import { isAbort, ping, sleep } from '../probe';
+import { isAbort, NoAnswerError, ping, sleep } from '../probe';
 import { median } from '../stats/summary';
 import type { LoadCondition, RequestSample } from '../types';
 
@@ -27,7 +27,10 @@ function pingSample(
 
 /**
  * Idle pings: two warm-up pings (the first pays for DNS, TCP and TLS, which are not round-trip time; the second for a
- * cold server path), then `count` pings one after another.
+ * cold server path), then `count` pings one after another. A ping with no answer within `timeoutMs` ends the pings:
+ * a server that stopped answering would otherwise hold the run forever (a fetch has no deadline of its own, and a
+ * blackholed connection waits minutes for TCP to give up). The pings that came back stand; with none the phase
+ * fails with the `NoAnswerError`. Any other failed ping is a lost sample.
  */
 export async function runLatencyPhase(
   serverUrl: string,
@@ -35,16 +38,21 @@ export async function runLatencyPhase(
   signal: AbortSignal,
   testOriginMs: number,
   onSample: (sample: RequestSample) => void,
+  timeoutMs = Number.POSITIVE_INFINITY,
 ): Promise<RequestSample[]> {
   const samples: RequestSample[] = [];
-  for (let warmUp = 0; warmUp < 2; warmUp++) await ping({ serverUrl, signal }, 'idle');
+  for (let warmUp = 0; warmUp < 2; warmUp++) await ping({ serverUrl, signal }, 'idle', timeoutMs);
   for (let index = 0; index < count; index++) {
     try {
-      const sample = pingSample(await ping({ serverUrl, signal }, 'idle'), testOriginMs, 'idle', 0);
+      const sample = pingSample(await ping({ serverUrl, signal }, 'idle', timeoutMs), testOriginMs, 'idle', 0);
       samples.push(sample);
       onSample(sample);
     } catch (error) {
       if (isAbort(error, signal)) throw error;
+      if (error instanceof NoAnswerError) {
+        if (samples.length === 0) throw error;
+        break;
+      }
       // One failed ping is a lost sample, not a failed test.
     }
   }

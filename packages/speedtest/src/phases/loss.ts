@@ -1,3 +1,4 @@
+import { withDeadline } from '../probe';
 import { type LossEstimate, lossEstimate } from '../stats/loss';
 
 /** Short-lived TURN credentials as `/turn-creds` issues them. */
@@ -52,21 +53,40 @@ export interface LossPhaseOptions {
  */
 export const defaultLossPhase = { packets: 3000, packetIntervalMs: 2, packetBytes: 100, drainMs: 1500 } as const;
 
-/** Fetches `/turn-creds`; a reason string when the server has no TURN relay configured (404) or answers oddly. */
-export async function fetchTurnCredentials(serverUrl: string, signal: AbortSignal): Promise<TurnCredentials | string> {
-  let response: Response;
+/**
+ * Fetches `/turn-creds`; a reason string when the server has no TURN relay configured (404), answers oddly, or does
+ * not answer within `timeoutMs` (ms): the loss phase is then left out, and the run does not wait forever for it.
+ */
+export async function fetchTurnCredentials(
+  serverUrl: string,
+  signal: AbortSignal,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Promise<TurnCredentials | string> {
+  const url = `${serverUrl}/turn-creds`;
+  const deadline = withDeadline(signal, timeoutMs);
   try {
-    response = await fetch(`${serverUrl}/turn-creds`, { cache: 'no-store', signal });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return `could not reach ${serverUrl || 'this server'}/turn-creds`;
+    let response: Response;
+    try {
+      response = await fetch(url, { cache: 'no-store', signal: deadline.signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (deadline.expired())
+        return `${serverUrl || 'this server'}/turn-creds did not answer within ${timeoutMs / 1000} s`;
+      return `could not reach ${serverUrl || 'this server'}/turn-creds`;
+    }
+    const body = (await response.json().catch(() => null)) as Partial<TurnCredentials> & { error?: string };
+    // An abort while the body was read is an abort, not a server that answers oddly.
+    if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+    if (deadline.expired())
+      return `${serverUrl || 'this server'}/turn-creds did not answer within ${timeoutMs / 1000} s`;
+    if (!response.ok) return body?.error ?? `/turn-creds answered ${response.status}`;
+    if (typeof body?.username !== 'string' || typeof body.credential !== 'string' || !Array.isArray(body.urls)) {
+      return '/turn-creds answered without username, credential and urls';
+    }
+    return { username: body.username, credential: body.credential, urls: body.urls };
+  } finally {
+    deadline.release();
   }
-  const body = (await response.json().catch(() => null)) as Partial<TurnCredentials> & { error?: string };
-  if (!response.ok) return body?.error ?? `/turn-creds answered ${response.status}`;
-  if (typeof body?.username !== 'string' || typeof body.credential !== 'string' || !Array.isArray(body.urls)) {
-    return '/turn-creds answered without username, credential and urls';
-  }
-  return { username: body.username, credential: body.credential, urls: body.urls };
 }
 
 /**

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SpeedTest } from '../src/engine';
+import type { SpeedTestOptions } from '../src/types';
+import { type Behaviour, type LocalServer, startLocalServer } from './local-server.mjs';
+
+// The whole engine against a real HTTP server on 127.0.0.1 (Node's fetch): what a caller sees when the server
+// misbehaves, and what start() does around abort.
+
+let server: LocalServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+/** A quick run: one direction, a short budget, no TURN relay (Node has no WebRTC). */
+async function engineAgainst(behave: Behaviour | undefined, options: Partial<SpeedTestOptions> = {}) {
+  server = await startLocalServer(behave);
+  return new SpeedTest({
+    serverUrl: server.url,
+    packetLoss: false,
+    directions: ['download'],
+    maxDurationPerDirectionMs: 1000,
+    maxBytesPerDirection: 5_000_000,
+    idlePings: 4,
+    ...options,
+  });
+}
+
+const settle = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: Error) => `${error.name}: ${error.message}`,
+  );
+
+describe('a server that stops answering', () => {
+  it('fails the run when the idle pings get no answer, instead of running forever', async () => {
+    const engine = await engineAgainst(() => 'handled', { pingTimeoutMs: 300 });
+    const outcome = await settle(engine.start());
+    expect(outcome).toMatch(/no answer from http:\/\/127\.0\.0\.1:\d+\/__down within 0\.3 s/);
+    expect(engine.state).toBe('failed');
+  }, 10_000);
+
+  it('keeps the pings that came back when the server falls silent during the idle pings', async () => {
+    let pings = 0;
+    const engine = await engineAgainst(
+      (url) =>
+        url.pathname === '/__down' && url.searchParams.get('bytes') === '0' && ++pings > 3 ? 'handled' : undefined,
+      { pingTimeoutMs: 300, directions: [] },
+    );
+    // Two warm-ups, one measured ping, then silence: the run ends on the one that came back.
+    const result = await engine.start();
+    expect(result.latency.idleMs.sampleCount).toBe(1);
+  }, 10_000);
+});
+
+describe('a server that cannot be reached', () => {
+  it('names the endpoint it could not reach, not only "fetch failed"', async () => {
+    server = await startLocalServer();
+    const { url } = server;
+    await server.close();
+    server = null;
+    const engine = new SpeedTest({ serverUrl: url, packetLoss: false });
+    const outcome = await settle(engine.start());
+    expect(outcome).toContain(`could not reach ${url}/__down`);
+  });
+});
+
+describe('abort', () => {
+  it('rejects with an AbortError when abort() is called from the last phase listener', async () => {
+    const engine = await engineAgainst(undefined);
+    const states: string[] = [];
+    engine.on('state', (state) => states.push(state));
+    engine.on('phase', ({ phase, provisional }) => {
+      if (phase === 'latency' && provisional === false) engine.abort();
+    });
+    expect(await settle(engine.start())).toMatch(/^AbortError/);
+    expect(engine.state).toBe('aborted');
+    expect(states).toEqual(['running', 'aborted']);
+  }, 10_000);
+});
+
+describe('request sizes', () => {
+  it('never sends an upload larger than maxUploadRequestBytes, even when minRequestBytes is larger', async () => {
+    const engine = await engineAgainst(undefined, {
+      directions: ['upload'],
+      minRequestBytes: 400_000,
+      maxUploadRequestBytes: 200_000,
+      uploadTransport: 'http',
+    });
+    const result = await engine.start();
+    const uploads = result.samples.filter((sample) => sample.kind === 'upload');
+    expect(uploads.length).toBeGreaterThan(0);
+    for (const sample of uploads) {
+      expect(sample.bytes).toBeLessThanOrEqual(200_000);
+      // The bytes a sample claims are the bytes the server read.
+      expect(sample.receivedBytes).toBe(sample.bytes);
+    }
+  }, 10_000);
+});

@@ -1,0 +1,10 @@
+/** What a test may do with a request before the server answers it: 'handled' when it answered (or never will). */
+export type Behaviour = (url: URL, response: { statusCode: number; end(body?: string): void }) => 'handled' | undefined;
+
+export interface LocalServer {
+  /** http://127.0.0.1:<port>, the engine's `serverUrl`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export function startLocalServer(behave?: Behaviour): Promise<LocalServer>;
