@@ -53,6 +53,19 @@ describe('a server that stops answering', () => {
   }, 10_000);
 });
 
+describe('a server whose /turn-creds never answers', () => {
+  it('leaves packet loss out with the reason, and the run finishes', async () => {
+    const engine = await engineAgainst((url) => (url.pathname === '/turn-creds' ? 'handled' : undefined), {
+      packetLoss: true,
+      directions: [],
+      pingTimeoutMs: 300,
+    });
+    const result = await engine.start();
+    expect(result.loss).toBeNull();
+    expect(result.lossNote).toMatch(/\/turn-creds did not answer within 0\.3 s/);
+  }, 10_000);
+});
+
 describe('a server that cannot be reached', () => {
   it('names the endpoint it could not reach, not only "fetch failed"', async () => {
     server = await startLocalServer();

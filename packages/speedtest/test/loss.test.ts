@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { relayUrlsFor } from '../src/phases/loss';
+import { relayUrlsFor, sleepOrAbort } from '../src/phases/loss';
 import { lossEstimate, wilsonInterval } from '../src/stats/loss';
 import { classify } from '../src/stats/quality';
+import { listenerCount } from './listeners.mjs';
 
 describe('wilsonInterval', () => {
   it('matches the textbook value for 20 of 1000 (95 %)', () => {
@@ -101,5 +102,20 @@ describe('relayUrlsFor', () => {
     const tlsOnly = ['turns:relay.example:5349'];
     expect(relayUrlsFor(tlsOnly, 'tcp')).toEqual(tlsOnly);
     expect(relayUrlsFor(tlsOnly, 'udp')).toEqual([]);
+  });
+});
+
+describe('sleepOrAbort', () => {
+  it('leaves no abort listener behind once it has slept (the pacing sleeps once per packet)', async () => {
+    const controller = new AbortController();
+    for (let packet = 0; packet < 20; packet++) await sleepOrAbort(0, controller.signal);
+    expect(listenerCount(controller.signal, 'abort')).toBe(0);
+  });
+
+  it('rejects with the reason when the signal aborts', async () => {
+    const controller = new AbortController();
+    const slept = sleepOrAbort(60_000, controller.signal);
+    controller.abort('stopped');
+    await expect(slept).rejects.toBe('stopped');
   });
 });
