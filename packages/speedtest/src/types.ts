@@ -197,16 +197,14 @@ export type EngineState = 'ready' | 'running' | 'paused' | 'finished' | 'aborted
 export interface SpeedTestEvents {
   progress: ProgressEvent;
   sample: RequestSample;
-  /** Latency and each direction; the loss phase's result arrives with `finish` only. */
   /**
-   * A phase's figures. Latency comes twice when the download is measured: first from the start pings with
-   * `provisional: true` (the idle latency proper is taken after the download), then from the settled pings.
+   * A phase's figures, typed by `phase` (narrow on it to read `result`). Latency comes twice when the download is
+   * measured: first from the start pings with `provisional: true` (the idle latency proper is taken after the
+   * download), then from the settled pings. The loss phase's result arrives with `finish` only.
    */
-  phase: {
-    phase: Exclude<Phase, 'loss'>;
-    result: SpeedTestResult['latency'] | BandwidthResult;
-    provisional?: boolean;
-  };
+  phase:
+    | { phase: 'latency'; result: SpeedTestResult['latency']; provisional: boolean }
+    | { phase: 'download' | 'upload'; result: BandwidthResult; provisional?: undefined };
   state: EngineState;
   finish: SpeedTestResult;
   error: Error;

@@ -110,3 +110,17 @@ describe('request sizes', () => {
     }
   }, 10_000);
 });
+
+describe('phase events', () => {
+  it('carry the figure of the phase they name: narrowing on phase types result without a cast', async () => {
+    const engine = await engineAgainst(undefined);
+    const seen: string[] = [];
+    engine.on('phase', ({ phase, result, provisional }) => {
+      if (phase === 'latency')
+        seen.push(`latency ${provisional ? 'provisional' : 'settled'} ${result.idleMs.sampleCount}`);
+      else seen.push(`${phase} ${result.bitsPerSecond.value > 0}`);
+    });
+    await engine.start();
+    expect(seen).toEqual(['latency provisional 2', 'download true', 'latency settled 4']);
+  }, 10_000);
+});
