@@ -151,7 +151,8 @@ export function goodputSteps(
   const last = own.at(-1);
   if (!last) return [];
   const before = own.at(-2);
-  const lengthMs = before ? last.startMs - before.startMs : fallbackIntervalMs;
+  // The last step is as long as that interval lasted (its own length since results carry it; else the step before's).
+  const lengthMs = last.durationMs ?? (before ? last.startMs - before.startMs : fallbackIntervalMs);
   const points = own.map((interval) => ({ x: interval.startMs / 1000, y: interval.bitsPerSecond / 1e6 }));
   return [...points, { x: (last.startMs + lengthMs) / 1000, y: last.bitsPerSecond / 1e6 }];
 }

@@ -48,21 +48,31 @@ function transportNote(transport: 'http' | 'websocket' | 'mixed' | undefined): s
   return '';
 }
 
+/**
+ * How long the direction's goodput intervals lasted (ms): `intervalMs`, or longer on a long path, where the engine
+ * stretches them to two idle round trips (each interval carries its length since results had `durationMs`).
+ */
+function intervalLengthMs(result: SpeedTestResult, direction: 'download' | 'upload'): number {
+  const own = result.intervals.find((interval) => interval.direction === direction);
+  return Math.round(own?.durationMs ?? result.options.intervalMs);
+}
+
 function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'): MetricData {
   const phase = result[direction];
+  const lengthMs = intervalLengthMs(result, direction);
   const count = phase?.bitsPerSecond.sampleCount ?? 0;
   const headline = !phase
     ? result.partial?.missing.includes(direction)
       ? `Not measured: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before the ${direction} finished, so its readings are not results.`
       : 'Not measured.'
     : phase.headlineSource === 'phase-average'
-      ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${result.options.intervalMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
-      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${result.options.intervalMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
+      ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
+      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,
     values: intervals(result, direction),
-    valuesLabel: `every ${result.options.intervalMs} ms interval of the phase, all streams together (includes the ramp-up)`,
+    valuesLabel: `every ${lengthMs} ms interval of the phase, all streams together (includes the ramp-up)`,
     format: formatBitsPerSecond,
     range: (estimate) => formatBitsPerSecondRange(estimate.low, estimate.high, estimate.value),
     estimate: phase?.bitsPerSecond ?? null,

@@ -92,6 +92,14 @@ describe('goodputSteps', () => {
     ]);
   });
 
+  it('draws the last step as long as that interval lasted, stretched on a long path', () => {
+    const long: GoodputInterval[] = [
+      { direction: 'download', startMs: 0, durationMs: 600, bitsPerSecond: 4e6, streams: 1 },
+      { direction: 'download', startMs: 600, durationMs: 700, bitsPerSecond: 5e6, streams: 1 },
+    ];
+    expect(goodputSteps(long, 'download', 125).at(-1)).toEqual({ x: 1.3, y: 5 });
+  });
+
   it('has nothing to draw for a direction without intervals', () => {
     expect(goodputSteps(intervals, 'upload', 250)).toEqual([]);
   });
