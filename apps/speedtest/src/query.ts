@@ -24,19 +24,22 @@ interface NumberParam {
  * Minimums are what still measures something: a budget of at least one smallest request, a second to fill four
  * 250 ms intervals, two idle pings for a jitter, two intervals to compare.
  */
+/** Timer delays above this (2^31 − 1 ms) fire at once in browsers; the engine refuses them. */
+const maxTimerMs = 2 ** 31 - 1;
+
 export const numberParams: Record<string, NumberParam> = {
   bytes: { key: 'maxBytesPerDirection', unit: 'bytes', min: 100_000, integer: true },
-  timeMs: { key: 'maxDurationPerDirectionMs', unit: 'ms', min: 1000 },
+  timeMs: { key: 'maxDurationPerDirectionMs', unit: 'ms', min: 1000, max: maxTimerMs },
   streams: { key: 'maxStreams', unit: 'streams', min: 1, max: 16, integer: true },
   pings: { key: 'idlePings', unit: 'pings', min: 2, max: 1000, integer: true },
-  intervalMs: { key: 'intervalMs', unit: 'ms', min: 20 },
+  intervalMs: { key: 'intervalMs', unit: 'ms', min: 20, max: maxTimerMs },
   stableIntervals: { key: 'stableIntervals', unit: 'intervals', min: 2, max: 100, integer: true },
   tolerance: { key: 'stableTolerance', unit: '(fraction)', min: 0.001, max: 0.5 },
-  targetMs: { key: 'targetRequestMs', unit: 'ms', min: 10 },
+  targetMs: { key: 'targetRequestMs', unit: 'ms', min: 10, max: maxTimerMs },
   maxDownBytes: { key: 'maxDownloadRequestBytes', unit: 'bytes', min: 1000, integer: true },
   maxUpBytes: { key: 'maxUploadRequestBytes', unit: 'bytes', min: 1000, integer: true },
   minBytes: { key: 'minRequestBytes', unit: 'bytes', min: 1000, integer: true },
-  pingIntervalMs: { key: 'loadedPingIntervalMs', unit: 'ms', min: 10 },
+  pingIntervalMs: { key: 'loadedPingIntervalMs', unit: 'ms', min: 10, max: maxTimerMs },
 };
 
 const booleanWords: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };

@@ -22,6 +22,10 @@ describe('pageOptions', () => {
 
   it('rejects a zero byte budget (it made the progress bar throw)', () => {
     expect(pageOptions('?bytes=0').engine.maxBytesPerDirection).toBe(100_000);
+    // Past what a browser timer holds the engine would refuse the option: clamped, with a notice.
+    const long = pageOptions('?timeMs=1e10');
+    expect(long.engine.maxDurationPerDirectionMs).toBe(2 ** 31 - 1);
+    expect(long.problems[0]).toContain('above the maximum');
     expect(pageOptions('?bytes=0').problems[0]).toMatch(/^bytes=0 is below the minimum/);
   });
 

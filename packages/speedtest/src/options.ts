@@ -35,21 +35,27 @@ type NumberKey = {
  * What each number must be, and its unit for the message. Counts and byte sizes are whole numbers; zero budgets,
  * zero pings or a zero tolerance would measure nothing (a zero budget used to divide the progress by zero).
  */
+/**
+ * Durations are timer delays: above 2^31 − 1 ms a browser's (and Node's) setTimeout fires at once, so a longer
+ * budget would end its phase immediately instead of never.
+ */
+const timerLimitMs = 2 ** 31;
+
 const numberRules: Record<NumberKey, { unit: string; min: number; above?: boolean; max?: number; whole?: boolean }> = {
   idlePings: { unit: 'pings', min: 1, whole: true },
   maxStreams: { unit: 'streams', min: 1, whole: true },
   // Shorter intervals hold too few body chunks to be a rate.
-  intervalMs: { unit: 'ms', min: 20 },
+  intervalMs: { unit: 'ms', min: 20, max: timerLimitMs },
   stableIntervals: { unit: 'intervals', min: 2, whole: true },
   stableTolerance: { unit: '(fraction, 0.05 = 5 %)', min: 0, above: true, max: 1 },
   maxBytesPerDirection: { unit: 'bytes', min: 1, whole: true },
-  maxDurationPerDirectionMs: { unit: 'ms', min: 0, above: true },
-  targetRequestMs: { unit: 'ms', min: 0, above: true },
+  maxDurationPerDirectionMs: { unit: 'ms', min: 0, above: true, max: timerLimitMs },
+  targetRequestMs: { unit: 'ms', min: 0, above: true, max: timerLimitMs },
   minRequestBytes: { unit: 'bytes', min: 1, whole: true },
   maxDownloadRequestBytes: { unit: 'bytes', min: 1, whole: true },
   maxUploadRequestBytes: { unit: 'bytes', min: 1, whole: true },
-  loadedPingIntervalMs: { unit: 'ms', min: 0 },
-  pingTimeoutMs: { unit: 'ms', min: 0, above: true },
+  loadedPingIntervalMs: { unit: 'ms', min: 0, max: timerLimitMs },
+  pingTimeoutMs: { unit: 'ms', min: 0, above: true, max: timerLimitMs },
   lossPackets: { unit: 'packets', min: 1, whole: true },
 };
 

@@ -20,10 +20,15 @@ describe('resolveOptions', () => {
 
   it('refuses NaN, infinite, negative and zero numbers instead of falling back to the default', () => {
     expect(invalid({ maxStreams: Number.NaN })).toThrow(/maxStreams must be a whole number ≥ 1 streams; got NaN/);
-    expect(invalid({ intervalMs: -3 })).toThrow(/intervalMs must be a number ≥ 20 ms; got -3/);
+    expect(invalid({ intervalMs: -3 })).toThrow(/intervalMs must be a number ≥ 20 and < 2147483648 ms; got -3/);
     expect(invalid({ maxBytesPerDirection: 0 })).toThrow(RangeError);
-    expect(invalid({ maxDurationPerDirectionMs: 0 })).toThrow(/maxDurationPerDirectionMs must be a number > 0 ms/);
+    expect(invalid({ maxDurationPerDirectionMs: 0 })).toThrow(/maxDurationPerDirectionMs must be a number > 0 and < 2147483648 ms/);
     expect(invalid({ maxDurationPerDirectionMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    // A timer delay past 2^31 − 1 ms fires at once: the phase would end immediately.
+    expect(invalid({ maxDurationPerDirectionMs: 2 ** 31 })).toThrow(
+      /maxDurationPerDirectionMs must be .*< 2147483648 ms/,
+    );
+    expect(invalid({ pingTimeoutMs: 1e12 })).toThrow(RangeError);
     expect(invalid({ idlePings: 0 })).toThrow(/idlePings/);
   });
 
