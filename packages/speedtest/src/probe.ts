@@ -26,8 +26,16 @@ export interface ProbeResult {
 
 let sequence = 0;
 
-/** An endpoint of the server at `serverUrl` ('' = this page's origin), resolved against `base`. */
+/**
+ * An endpoint of the server at `serverUrl` ('' = this page's origin), resolved against `base`. Outside a page (Node, a
+ * Worker without `location`) '' or a path has nothing to resolve against: that is said, not a bare "Invalid URL".
+ */
 export function serverEndpoint(serverUrl: string, path: string, base = globalThis.location?.href): URL {
+  if (base === undefined && !/^https?:\/\//i.test(serverUrl)) {
+    throw new TypeError(
+      `serverUrl ${serverUrl ? `"${serverUrl}"` : "''"} names this page's server, and there is no page here (no location): pass an absolute http(s) URL`,
+    );
+  }
   return new URL(`${serverUrl || globalThis.location?.origin || ''}${path}`, base);
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpeedTest } from '../src/engine';
 import { defaultOptions, resolveOptions } from '../src/options';
+import { serverEndpoint } from '../src/probe';
 
 // What a caller from plain JavaScript can pass: each invalid value is an error naming the option, never a silent
 // default (the test that runs would not be the one asked for).
@@ -22,7 +23,9 @@ describe('resolveOptions', () => {
     expect(invalid({ maxStreams: Number.NaN })).toThrow(/maxStreams must be a whole number ≥ 1 streams; got NaN/);
     expect(invalid({ intervalMs: -3 })).toThrow(/intervalMs must be a number ≥ 20 and < 2147483648 ms; got -3/);
     expect(invalid({ maxBytesPerDirection: 0 })).toThrow(RangeError);
-    expect(invalid({ maxDurationPerDirectionMs: 0 })).toThrow(/maxDurationPerDirectionMs must be a number > 0 and < 2147483648 ms/);
+    expect(invalid({ maxDurationPerDirectionMs: 0 })).toThrow(
+      /maxDurationPerDirectionMs must be a number > 0 and < 2147483648 ms/,
+    );
     expect(invalid({ maxDurationPerDirectionMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
     // A timer delay past 2^31 − 1 ms fires at once: the phase would end immediately.
     expect(invalid({ maxDurationPerDirectionMs: 2 ** 31 })).toThrow(
@@ -72,5 +75,13 @@ describe('resolveOptions', () => {
 
   it('throws from the constructor, before anything runs', () => {
     expect(() => new SpeedTest({ maxStreams: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('serverEndpoint outside a page', () => {
+  it("says that '' or a path needs a page, instead of a bare Invalid URL", () => {
+    expect(() => serverEndpoint('', '/__down', undefined)).toThrow(/no page here.*absolute http\(s\) URL/);
+    expect(() => serverEndpoint('/speed', '/__down', undefined)).toThrow(/"\/speed"/);
+    expect(serverEndpoint('http://127.0.0.1:8787', '/__down', undefined).href).toBe('http://127.0.0.1:8787/__down');
   });
 });
