@@ -10,6 +10,7 @@ import { encodeProgram, parseForPath } from '@speedkit/binast';
 import { readPrebuilt, sha256OfBytes, writePrebuilt } from '@speedkit/binast/prebuilt';
 import { verifyEncoding } from '@speedkit/binast/verify';
 import { libraries } from '@speedkit/binast-cli/corpus';
+import { alignedTable } from './aligned-table.mjs';
 import { decodeToJavaScript } from './wasm.mjs';
 
 /**
@@ -76,11 +77,8 @@ export async function measurePrebuilt(resultsDir, runs = 5) {
       (row.trustMs / row.encodeHereMs).toFixed(3),
     ]),
   ];
-  const widths = lines[0]?.map((_, column) => Math.max(...lines.map((line) => String(line[column]).length))) ?? [];
   process.stdout.write(
-    `\nWorker CPU on a miss, per script (median of ${runs}, Node, same Wasm build as the Worker)\n${lines
-      .map((line) => line.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join('  '))
-      .join('\n')}\n`,
+    `\nWorker CPU on a miss, per script (median of ${runs}, Node, same Wasm build as the Worker)\n${alignedTable(lines)}\n`,
   );
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { libraries } from '@speedkit/binast-cli/corpus';
 import { transformSync } from 'esbuild';
+import { alignedTable } from './aligned-table.mjs';
 import { chromiumDecodeMs, chromiumFirstDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
 import { measurePrebuilt } from './prebuilt.mjs';
@@ -279,11 +280,8 @@ const table = [
     row.wholeTailMs ?? '',
   ]),
 ];
-const widths = table[0].map((_, column) => Math.max(...table.map((line) => String(line[column]).length)));
 process.stdout.write(
-  `\nBinaryAST on the library corpus (lazy level 0, medians of ${runs} runs, Node ${process.version})\n${table
-    .map((line) => line.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join('  '))
-    .join('\n')}\n`,
+  `\nBinaryAST on the library corpus (lazy level 0, medians of ${runs} runs, Node ${process.version})\n${alignedTable(table)}\n`,
 );
 const contextRatios = rows.map((row) => row.contextBytes / row.brotliBytes).sort((a, b) => a - b);
 process.stdout.write(

@@ -8,6 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { encodeJavaScript, parseJavaScript } from '@speedkit/binast';
 import { firstDifference } from '@speedkit/binast/ast-equal';
 import { unseenLibraries } from '@speedkit/binast-cli/corpus';
+import { alignedTable } from './aligned-table.mjs';
 import { decodeToJavaScript } from './wasm.mjs';
 
 /**
@@ -80,18 +81,13 @@ function printTable(rows) {
       row.roundTrip,
     ]),
   ];
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => String(line[column]).length)));
   const ratios = rows.map((row) => row.ratioToBrotli).sort((a, b) => a - b);
   const median =
     ratios.length % 2
       ? ratios[(ratios.length - 1) / 2]
       : ((ratios[ratios.length / 2 - 1] ?? 0) + (ratios[ratios.length / 2] ?? 0)) / 2;
   process.stdout.write(
-    `\nBinaryAST context layout on the unseen corpus (${rows.length} libraries, not used to tune the format)\n${lines
-      .map((line) => line.map((cell, column) => String(cell).padStart(widths[column] ?? 0)).join('  '))
-      .join(
-        '\n',
-      )}\ncontext / brotli(source): median ${(median ?? 0).toFixed(3)} (aim <= 0.90), largest ${(ratios.at(-1) ?? 0).toFixed(3)} (aim <= 1.0); round trips equal: ${rows.filter((row) => row.roundTrip === 'equal').length}/${rows.length}\n`,
+    `\nBinaryAST context layout on the unseen corpus (${rows.length} libraries, not used to tune the format)\n${alignedTable(lines)}\ncontext / brotli(source): median ${(median ?? 0).toFixed(3)} (aim <= 0.90), largest ${(ratios.at(-1) ?? 0).toFixed(3)} (aim <= 1.0); round trips equal: ${rows.filter((row) => row.roundTrip === 'equal').length}/${rows.length}\n`,
   );
 }
 
