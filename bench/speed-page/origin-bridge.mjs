@@ -12,7 +12,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { extname, join, normalize } from 'node:path';
-import { passOn, relayAnswer } from './forward.mjs';
+import { passOn, relayAnswer } from '../lib/http-forward.mjs';
 
 export const loaderPrefix = '/__speedkit/binast/';
 

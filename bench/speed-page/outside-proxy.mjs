@@ -6,7 +6,7 @@
 // carry http.
 import http from 'node:http';
 import net from 'node:net';
-import { passOn, relayAnswer } from './forward.mjs';
+import { passOn, relayAnswer } from '../lib/http-forward.mjs';
 
 /**
  * `host:port` of a CONNECT request, or null when it is not one (a port from 1 to 65535 is required).

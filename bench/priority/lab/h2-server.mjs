@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
+import { hopByHop, passOn } from '../../lib/http-forward.mjs';
 import { bytesUntilChange, pickNext, priorityFor } from './scheduler.mjs';
 
 const { values } = parseArgs({
@@ -32,7 +33,6 @@ const quantumBytes = 1400;
 const tickMs = 4;
 // Token bucket depth: about 2 ticks of data, so pacing never bursts a whole image into the kernel.
 const bucketBytes = Math.max(quantumBytes, Math.round((rateBytesPerSecond * 2 * tickMs) / 1000));
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 // Stripped in every mode so the client receives the same bytes with and without prioritisation.
 const priorityHeaders = new Set(['cf-priority', 'cf-priority-change', 'priority']);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -159,9 +159,7 @@ server.on('stream', (h2, requestHeaders) => {
  * @param {import('node:http').IncomingMessage} incoming @param {import('node:http').ServerResponse} outgoing
  */
 function proxyPlain(incoming, outgoing) {
-  /** @type {import('node:http').OutgoingHttpHeaders} */
-  const headers = {};
-  for (const [name, value] of Object.entries(incoming.headers)) if (!hopByHop.has(name)) headers[name] = value;
+  const headers = passOn(incoming.headers);
   headers.host = upstream.host;
   const request = http.request(
     { agent, host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers },

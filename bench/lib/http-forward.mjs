@@ -1,9 +1,10 @@
-// What the lab's HTTP proxies (origin-bridge.mjs, outside-proxy.mjs) pass on of a request or an answer.
+// What the labs' HTTP proxies (the Speed Page's origin bridge and outside proxy, the HTTP/2 front) pass on of a
+// request or an answer.
 /** @typedef {import('node:http').IncomingHttpHeaders} IncomingHttpHeaders */
 /** @typedef {import('node:http').OutgoingHttpHeaders} OutgoingHttpHeaders */
 
 /** Headers of one connection, not of the message: never forwarded. */
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
+export const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 
 /** Every header but the hop-by-hop ones (and a client's `proxy-*` ones, meant for the proxy itself). */
 export function passOn(/** @type {IncomingHttpHeaders} */ headers) {
