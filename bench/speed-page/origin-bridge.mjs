@@ -20,7 +20,7 @@ export const loaderPrefix = '/__speedkit/binast/';
  * CORS headers admitting `origin` (credentials included; a preflight's method and headers echoed).
  * @param {string} origin @param {http.IncomingHttpHeaders} requestHeaders @returns {http.OutgoingHttpHeaders}
  */
-export function admitOrigin(origin, requestHeaders) {
+function admitOrigin(origin, requestHeaders) {
   const method = requestHeaders['access-control-request-method'];
   return {
     'access-control-allow-origin': origin,
