@@ -2,7 +2,7 @@ import { describeMissing } from './partial';
 import { headlineIdlePings } from './phases/latency';
 import type { Estimate } from './stats/confidence';
 import { STALL_MS } from './stats/jitter';
-import type { GoodputInterval, RequestSample, SpeedTestResult } from './types';
+import type { DirectionFailure, GoodputInterval, RequestSample, SpeedTestResult } from './types';
 
 /**
  * CSV columns, in this order. One file holds three kinds of row (`record`): every request (`ping` or `transfer`),
@@ -170,6 +170,15 @@ function partialRow(partial: NonNullable<SpeedTestResult['partial']>): Row {
   );
 }
 
+/**
+ * A direction that ran without a figure: its metric's row with an empty value and why in `basis` (a direction the run
+ * left out has no row at all), like the `loss` row when loss was not measured.
+ */
+function failureRow(direction: 'download' | 'upload', failure: DirectionFailure): Row {
+  const moved = `${failure.bytes} bytes in ${Math.round(failure.durationMs)} ms`;
+  return figureRow(direction, 'bit/s', null, `failed (${failure.reason}): ${failure.message}; no rate (${moved})`);
+}
+
 const streams = (count: number) => `${count} ${count === 1 ? 'stream' : 'streams'}`;
 
 function summaryRows(result: SpeedTestResult): Row[] {
@@ -177,6 +186,8 @@ function summaryRows(result: SpeedTestResult): Row[] {
   const { latency, rpm } = result;
   for (const direction of ['download', 'upload'] as const) {
     const phase = result[direction];
+    const failure = result.directionFailures?.[direction];
+    if (failure) rows.push(failureRow(direction, failure));
     if (!phase) continue;
     rows.push(
       estimateRow(

@@ -1,6 +1,7 @@
 import { resolveOptions } from './options';
 import { type FinishedParts, missingParts } from './partial';
 import { runBandwidthPhase } from './phases/bandwidth';
+import { DirectionFailedError, nothingMeasuredMessage } from './phases/direction-failure';
 import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
 import { socketUploadsWanted } from './phases/upload-socket';
@@ -9,6 +10,7 @@ import { lossTimeFraction, type ProgressPart, progressWeights } from './progress
 import { buildResult, latencyResult, type ResultParts } from './result';
 import { median } from './stats/summary';
 import type {
+  DirectionFailure,
   EngineState,
   PartialRun,
   Phase,
@@ -21,6 +23,7 @@ import type {
 type Listener<K extends keyof SpeedTestEvents> = (detail: SpeedTestEvents[K]) => void;
 type BandwidthOutput = Awaited<ReturnType<typeof runBandwidthPhase>>;
 type BandwidthOutputs = Partial<Record<'download' | 'upload', BandwidthOutput>>;
+type DirectionFailures = Record<'download' | 'upload', DirectionFailure | null>;
 
 /**
  * Where the run stands: its time origin (performance.now() ms), the progress share of the parts done, and what each
@@ -34,6 +37,8 @@ interface RunProgress {
   startPings: RequestSample[];
   settledPings: RequestSample[];
   bandwidth: BandwidthOutputs;
+  /** Directions that ran to their end without a figure, and why (the run goes on without them). */
+  failures: DirectionFailures;
   /** The parts whose end leaves no output of its own (a direction is done once `bandwidth` holds its output). */
   finished: Pick<FinishedParts, 'settledIdlePings' | 'loss'>;
 }
@@ -145,6 +150,7 @@ export class SpeedTest {
       startPings: run.startPings,
       settledPings: run.settledPings,
       bandwidth: run.bandwidth,
+      failures: run.failures,
       lossOutcome: this.options.packetLoss
         ? 'the run ended before it was measured'
         : 'packet loss was not measured (turned off)',
@@ -167,6 +173,7 @@ export class SpeedTest {
       startPings: [],
       settledPings: [],
       bandwidth: {},
+      failures: { download: null, upload: null },
       // Without a download there are no pings after it to wait for.
       finished: { settledIdlePings: !options.directions.includes('download'), loss: false },
     };
@@ -182,7 +189,13 @@ export class SpeedTest {
       const uploadSockets =
         direction === 'upload' &&
         socketUploadsWanted(options.uploadTransport, idleRttMs, bandwidth.download?.result.bitsPerSecond.value ?? null);
-      bandwidth[direction] = await this.#bandwidthPhase(direction, run, idleRttMs, payload, uploadSockets);
+      const outcome = await this.#bandwidthPhase(direction, run, idleRttMs, payload, uploadSockets);
+      if ('failure' in outcome) {
+        run.failures[direction] = outcome.failure;
+        // A direction that failed leaves the others standing; a run that measured none of them fails as a whole.
+        const nothingMeasured = nothingMeasuredMessage(options.directions, run.failures);
+        if (nothingMeasured !== null) throw new Error(nothingMeasured);
+      } else bandwidth[direction] = outcome;
       if (direction === 'download') {
         // The idle latency proper: the client has settled and the link is idle again (headlineIdlePings).
         run.settledPings = await this.#settledIdlePings(run, idleRttMs, bandwidth[direction]?.loadedPings ?? []);
@@ -215,6 +228,7 @@ export class SpeedTest {
         startPings: run.startPings,
         settledPings: run.settledPings,
         bandwidth,
+        failures: run.failures,
         lossOutcome,
         totalBytes: { ...this.#bytes },
         options,
@@ -282,8 +296,9 @@ export class SpeedTest {
   }
 
   /**
-   * One direction's transfers. Its byte count restarts from where it stood when the phase began whenever a pause
-   * makes the phase run again, so the totals count each completed phase once.
+   * One direction's transfers, or why it has no figure (a `phase-failed` event says so at once). Its byte count
+   * restarts from where it stood when the phase began whenever a pause makes the phase run again, so the totals count
+   * each completed phase once.
    */
   async #bandwidthPhase(
     direction: 'download' | 'upload',
@@ -291,10 +306,10 @@ export class SpeedTest {
     idleRttMs: number,
     payload: Blob,
     uploadSockets: boolean,
-  ): Promise<BandwidthOutput> {
+  ): Promise<BandwidthOutput | { failure: DirectionFailure; bytes: number }> {
     const { options } = this;
     const bytesBefore = this.#bytes[direction];
-    const output = await this.#phase((signal) => {
+    const outcome = await this.#phase((signal) => {
       this.#bytes[direction] = bytesBefore;
       return runBandwidthPhase({
         direction,
@@ -317,12 +332,19 @@ export class SpeedTest {
             streams: update.streams,
           });
         },
+      }).catch((error: unknown) => {
+        if (error instanceof DirectionFailedError) return { failure: error.failure, bytes: error.usedBytes };
+        throw error;
       });
     });
-    this.#bytes[direction] = bytesBefore + output.bytes;
     run.completedWeight += run.weights[direction];
-    this.#emit('phase', { phase: direction, result: output.result });
-    return output;
+    this.#bytes[direction] = bytesBefore + outcome.bytes;
+    if ('failure' in outcome) {
+      this.#emit('phase-failed', { phase: direction, failure: outcome.failure });
+      return outcome;
+    }
+    this.#emit('phase', { phase: direction, result: outcome.result });
+    return outcome;
   }
 
   /** Runs one phase, re-running it after a pause; throws an AbortError once aborted. */
@@ -409,6 +431,7 @@ function resultParts(run: {
   startPings: RequestSample[];
   settledPings: RequestSample[];
   bandwidth: BandwidthOutputs;
+  failures: DirectionFailures;
   lossOutcome: LossResult | string;
   totalBytes: { download: number; upload: number };
   options: SpeedTestOptions;
@@ -431,6 +454,7 @@ function resultParts(run: {
     uploadLoadedPings: upload?.loadedPings ?? [],
     download: download?.result ?? null,
     upload: upload?.result ?? null,
+    directionFailures: { ...run.failures },
     loss: typeof lossOutcome === 'string' ? null : lossOutcome,
     lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,
     samples,

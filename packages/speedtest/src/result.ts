@@ -4,6 +4,7 @@ import { jitterWithoutStalls } from './stats/jitter';
 import { classify } from './stats/quality';
 import type {
   BandwidthResult,
+  DirectionFailure,
   GoodputInterval,
   PartialRun,
   RequestSample,
@@ -19,6 +20,8 @@ export interface ResultParts {
   uploadLoadedPings: RequestSample[];
   download: BandwidthResult | null;
   upload: BandwidthResult | null;
+  /** Directions that ran without a figure, and why; absent = none. */
+  directionFailures?: { download: DirectionFailure | null; upload: DirectionFailure | null };
   loss: LossResult | null;
   lossNote: string | null;
   samples: RequestSample[];
@@ -65,6 +68,7 @@ export function buildResult(parts: ResultParts): SpeedTestResult {
     latency,
     download: parts.download,
     upload: parts.upload,
+    directionFailures: parts.directionFailures ?? { download: null, upload: null },
     rpm: {
       download: roundTripsPerMinute(downloadLoadedMs?.value),
       upload: roundTripsPerMinute(uploadLoadedMs?.value),

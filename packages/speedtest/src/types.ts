@@ -133,6 +133,25 @@ export interface BandwidthResult {
   transport?: 'http' | 'websocket' | 'mixed';
 }
 
+/**
+ * Why a direction the run asked for has no figure although its phase ran to its end. The rest of the run stands:
+ * a proxy or a browser extension that holds back or blocks uploads says nothing about the download or the latency.
+ */
+export interface DirectionFailure {
+  /**
+   * `no-data`: the direction moved fewer than `minMeasuredBytes` (10 kB), so a rate would blame the link for a server,
+   * proxy, firewall or extension that held the bytes back; `error`: a request failed (the network or something in the
+   * browser refused it, an HTTP error status, an upload socket that closed early).
+   */
+  reason: 'no-data' | 'error';
+  /** What happened, e.g. "the server received no data in 4.0 s (upload)" or "403 from https://…/__up". */
+  message: string;
+  /** Bytes the direction had moved when it failed, as its goodput meter counted them (bytes). */
+  bytes: number;
+  /** How long the phase ran before it failed (ms). */
+  durationMs: number;
+}
+
 export interface SpeedTestResult {
   startedAt: string;
   durationMs: number;
@@ -145,8 +164,15 @@ export interface SpeedTestResult {
     downloadLoadedMs: Estimate | null;
     uploadLoadedMs: Estimate | null;
   };
+  /** Null when the direction was not measured: left out by `directions`, cut short, or failed (`directionFailures`). */
   download: BandwidthResult | null;
   upload: BandwidthResult | null;
+  /**
+   * Per direction, why it has no figure although it ran (null when it has one or was not run). A run whose every
+   * requested direction failed rejects `start()` instead (its `partialResult()` carries these). Absent in results
+   * saved before it existed.
+   */
+  directionFailures?: { download: DirectionFailure | null; upload: DirectionFailure | null };
   /** Round trips per minute under load (60000 / loaded latency ms), per direction and over all loaded pings. */
   rpm: { download: number | null; upload: number | null; overall: number | null };
   /** Packet loss up and down through the TURN relay; null when not measured (`lossNote` says why). */
@@ -205,6 +231,11 @@ export interface SpeedTestEvents {
   phase:
     | { phase: 'latency'; result: SpeedTestResult['latency']; provisional: boolean }
     | { phase: 'download' | 'upload'; result: BandwidthResult; provisional?: undefined };
+  /**
+   * A direction that ran but has no figure (`DirectionFailure`); the run goes on with the next phase unless no
+   * requested direction was measured, in which case `error` follows.
+   */
+  'phase-failed': { phase: 'download' | 'upload'; failure: DirectionFailure };
   state: EngineState;
   finish: SpeedTestResult;
   error: Error;

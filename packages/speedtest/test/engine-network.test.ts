@@ -124,3 +124,53 @@ describe('phase events', () => {
     expect(seen).toEqual(['latency provisional 2', 'download true', 'latency settled 4']);
   }, 10_000);
 });
+
+describe('a direction that gets nothing through', () => {
+  /** Both directions over HTTP requests; `behave` takes the upload requests over. */
+  const bothDirections = (behave: Behaviour) =>
+    engineAgainst(behave, { directions: ['download', 'upload'], uploadTransport: 'http' });
+
+  it('keeps the download when a proxy refuses every upload, and says why the upload has no figure', async () => {
+    const engine = await bothDirections((url, response) => {
+      if (url.pathname !== '/__up') return undefined;
+      response.statusCode = 403;
+      response.end('{"error":"uploads are blocked here"}');
+      return 'handled';
+    });
+    const failed: string[] = [];
+    engine.on('phase-failed', ({ phase, failure }) => failed.push(`${phase} ${failure.reason}`));
+    const result = await engine.start();
+    expect(result.download?.bitsPerSecond.value).toBeGreaterThan(0);
+    expect(result.upload).toBeNull();
+    expect(result.directionFailures?.upload).toMatchObject({ reason: 'error', message: expect.stringMatching(/403/) });
+    expect(failed).toEqual(['upload error']);
+  }, 10_000);
+
+  it('keeps the download when the upload bodies are held and never confirmed (no data)', async () => {
+    // The server never reads the bodies nor answers: a proxy sitting on POST bodies.
+    const engine = await bothDirections((url) => (url.pathname === '/__up' ? 'handled' : undefined));
+    const result = await engine.start();
+    expect(result.download).not.toBeNull();
+    expect(result.directionFailures?.upload).toMatchObject({
+      reason: 'no-data',
+      message: expect.stringMatching(/^the server received no data in \d+\.\d s \(upload\)$/),
+    });
+    expect(result.latency.uploadLoadedMs).toBeNull();
+  }, 10_000);
+
+  it('fails the run when neither direction got through, keeping both reasons in the partial result', async () => {
+    const engine = await bothDirections((url, response) => {
+      if (url.pathname === '/__up' || (url.pathname === '/__down' && url.searchParams.get('bytes') !== '0')) {
+        response.statusCode = 503;
+        response.end();
+        return 'handled';
+      }
+      return undefined;
+    });
+    expect(await settle(engine.start())).toMatch(/^Error: 503 from \S+\/__down\?\S+; 503 from \S+\/__up\?\S+$/);
+    const partial = engine.partialResult();
+    expect(partial?.partial?.reason).toBe('failed');
+    expect(partial?.directionFailures?.download?.reason).toBe('error');
+    expect(partial?.directionFailures?.upload?.reason).toBe('error');
+  }, 10_000);
+});

@@ -6,6 +6,7 @@ import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions,
 import { type PathTiming, pathTiming } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
+import { DirectionFailedError, failureMessage } from './direction-failure';
 import { pingWhileLoaded } from './latency';
 import { noDataFailure } from './no-data';
 
@@ -63,6 +64,8 @@ interface PhaseRun {
  * One direction: streams loop over requests sized to `targetRequestMs` (longer on long paths: bandwidth-request.ts);
  * a controller reads the goodput meter each interval and doubles the streams while that still raises goodput, then
  * stops once goodput is stable, or at the byte or time budget. A pinger measures latency under this load meanwhile.
+ * A phase that ends without a figure (a request failed, or under `minMeasuredBytes` moved) throws a
+ * `DirectionFailedError`; an AbortError after abort or pause.
  */
 export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<BandwidthPhaseOutput> {
   const run = newPhaseRun(input);
@@ -82,16 +85,23 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
     await Promise.allSettled([streamsReturned, pingerDone]);
   }
   if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-  if (pool.failure) throw pool.failure;
   const endMs = performance.now();
   // Bytes the meter placed: what arrived (downloads) or what the server confirmed (uploads).
+  const failed = (reason: 'no-data' | 'error', message: string, cause?: unknown) =>
+    new DirectionFailedError(
+      input.direction,
+      { reason, message, bytes: pool.meter.totalBytes, durationMs: endMs - run.phaseStartMs },
+      usedBytes(input.direction, pool),
+      { cause },
+    );
+  if (pool.failure) throw failed('error', failureMessage(pool.failure), pool.failure);
   const noData = noDataFailure(
     input.direction,
     pool.meter.totalBytes,
     endMs - run.phaseStartMs,
     input.options.maxBytesPerDirection,
   );
-  if (noData) throw new Error(noData);
+  if (noData) throw failed('no-data', noData);
   return phaseOutput(run, endMs);
 }
 
@@ -294,6 +304,10 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
     samples: pool.samples,
     loadedPings: run.loadedPings,
     intervals,
-    bytes: input.direction === 'download' ? pool.meter.totalBytes : pool.issuedBytes,
+    bytes: usedBytes(input.direction, pool),
   };
 }
+
+/** Bytes a phase used: what arrived (downloads), every byte sent (uploads, also those the server never confirmed). */
+const usedBytes = (direction: 'download' | 'upload', pool: StreamPool) =>
+  direction === 'download' ? pool.meter.totalBytes : pool.issuedBytes;
