@@ -7,6 +7,7 @@ import {
   summarize,
   withoutStalls,
 } from '@speedkit/speedtest';
+import { failureSentence } from './direction-failure';
 import { formatBitsPerSecond, formatBitsPerSecondRange, formatMs, formatMsRange, streamCount } from './format';
 
 export type Metric = 'download' | 'upload' | 'latency' | 'jitter' | 'loadedDown' | 'loadedUp' | 'rpm';
@@ -61,13 +62,16 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
   const phase = result[direction];
   const lengthMs = intervalLengthMs(result, direction);
   const count = phase?.bitsPerSecond.sampleCount ?? 0;
-  const headline = !phase
-    ? result.partial?.missing.includes(direction)
-      ? `Not measured: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before the ${direction} finished, so its readings are not results.`
-      : 'Not measured.'
-    : phase.headlineSource === 'phase-average'
-      ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
-      : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
+  const failure = result.directionFailures?.[direction];
+  const headline = failure
+    ? `${failureSentence(direction, failure)} (${failure.bytes} bytes moved in ${(failure.durationMs / 1000).toFixed(1)} s.)`
+    : !phase
+      ? result.partial?.missing.includes(direction)
+        ? `Not measured: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before the ${direction} finished, so its readings are not results.`
+        : 'Not measured.'
+      : phase.headlineSource === 'phase-average'
+        ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
+        : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,
@@ -122,7 +126,9 @@ export function metricData(result: SpeedTestResult, metric: Metric): MetricData 
         title: `Latency under ${load} load`,
         headline:
           values.length === 0
-            ? 'Not measured.'
+            ? result.directionFailures?.[load]
+              ? `Not measured: the ${load} failed, so there was no load to measure under.`
+              : 'Not measured.'
             : `Headline = median of ${values.length} pings sent while ${load === 'download' ? 'downloading' : 'uploading'}.`,
         values,
         valuesLabel: `pings while ${load === 'download' ? 'downloading' : 'uploading'}`,

@@ -15,6 +15,12 @@ export function when(iso: string): string {
   return `${day} ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
 }
 
+/** A direction's rate, or "failed" when it ran without a figure (an older entry has no such mark). */
+const rateCell = (entry: HistoryEntry, direction: 'download' | 'upload') =>
+  entry.failed?.includes(direction)
+    ? 'failed'
+    : formatBitsPerSecond(direction === 'download' ? entry.downloadBitsPerSecond : entry.uploadBitsPerSecond);
+
 /** The past-runs table; an empty history reads as one sentence instead of an empty table. */
 export function renderHistory(container: HTMLElement, history: readonly HistoryEntry[]): void {
   if (history.length === 0) {
@@ -32,8 +38,8 @@ export function renderHistory(container: HTMLElement, history: readonly HistoryE
     const row = document.createElement('tr');
     for (const text of [
       entry.partial ? `${when(entry.startedAt)} (partial)` : when(entry.startedAt),
-      formatBitsPerSecond(entry.downloadBitsPerSecond),
-      formatBitsPerSecond(entry.uploadBitsPerSecond),
+      rateCell(entry, 'download'),
+      rateCell(entry, 'upload'),
       formatMs(entry.idleLatencyMs),
       formatMs(entry.loadedLatencyMs),
       entry.rpm === null ? '—' : String(Math.round(entry.rpm)),

@@ -12,6 +12,8 @@ export interface HistoryEntry {
   bytes: number;
   /** The run was stopped or failed after some phases had finished: the figures are of those only. */
   partial?: boolean;
+  /** Directions that ran without a figure (`directionFailures`): their cells say "failed", not "—". */
+  failed?: ('download' | 'upload')[];
 }
 
 /** Runs kept; older ones drop off. */
@@ -26,6 +28,7 @@ export function historyEntry(result: SpeedTestResult): HistoryEntry {
   const loaded = [result.latency.downloadLoadedMs?.value, result.latency.uploadLoadedMs?.value].filter(
     (value): value is number => finite(value) !== null,
   );
+  const failed = (['download', 'upload'] as const).filter((direction) => result.directionFailures?.[direction]);
   return {
     startedAt: result.startedAt,
     downloadBitsPerSecond: finite(result.download?.bitsPerSecond.value),
@@ -36,6 +39,7 @@ export function historyEntry(result: SpeedTestResult): HistoryEntry {
     rpm: finite(result.rpm.overall),
     bytes: result.totalBytes.download + result.totalBytes.upload,
     ...(result.partial ? { partial: true } : {}),
+    ...(failed.length > 0 ? { failed } : {}),
   };
 }
 

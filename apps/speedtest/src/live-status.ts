@@ -21,10 +21,13 @@ export const phaseAnnouncements: Record<Phase, string> = {
  */
 const progressRedrawMs = 200;
 
-/** A card whose phase has reported its figure (final, or a first reading): a late redraw must not make it live again. */
+/**
+ * A card whose phase has reported its figure (final, or a first reading) or its failure: a late redraw must not make
+ * it live again.
+ */
 const isFinal = (metric: string) => {
   const state = document.querySelector<HTMLElement>(`.card[data-metric="${metric}"]`)?.dataset.state;
-  return state === 'final' || state === 'provisional';
+  return state === 'final' || state === 'provisional' || state === 'failed';
 };
 
 /**

@@ -8,9 +8,10 @@ import {
   type SpeedTestResult,
 } from '@speedkit/speedtest';
 import { type Metric, renderDetails } from './details';
+import { failedDirections, finishedStatus } from './direction-failure';
 import { downloadCsv, downloadJson } from './export';
 import { explainFailure } from './failure';
-import { formatBitsPerSecond, formatBytes, formatMs } from './format';
+import { formatBitsPerSecond, formatMs } from './format';
 import { addToHistory, type HistoryEntry, historyEntry, loadHistory, saveHistory } from './history';
 import { renderHistory } from './history-view';
 import { LiveStatus, phaseAnnouncements } from './live-status';
@@ -27,6 +28,7 @@ import {
   renderQuality,
   renderThresholds,
   showBandwidthCard,
+  showFailedDirection,
   showLatencyCards,
   showLoadedCard,
 } from './view';
@@ -115,12 +117,15 @@ async function finished(finalResult: SpeedTestResult, thisRun: number): Promise<
   live.drop();
   result = finalResult;
   progress.value = 1;
-  const bytes = formatBytes(finalResult.totalBytes.download + finalResult.totalBytes.upload);
-  status.textContent = `Done in ${(finalResult.durationMs / 1000).toFixed(1)} s, ${bytes} used.`;
-  const down = formatBitsPerSecond(finalResult.download?.bitsPerSecond.value);
-  const up = formatBitsPerSecond(finalResult.upload?.bitsPerSecond.value);
+  status.textContent = finishedStatus(finalResult);
+  // A direction that failed is the end state's news: its whole sentence is shown, over as many lines as it takes.
+  status.classList.toggle('problem', failedDirections(finalResult).length > 0);
+  const rate = (direction: 'download' | 'upload') =>
+    finalResult.directionFailures?.[direction]
+      ? 'failed'
+      : formatBitsPerSecond(finalResult[direction]?.bitsPerSecond.value);
   live.announce(
-    `Test finished: download ${down}, upload ${up}, idle latency ${formatMs(finalResult.latency.idleMs.value)}.`,
+    `Test finished: download ${rate('download')}, upload ${rate('upload')}, idle latency ${formatMs(finalResult.latency.idleMs.value)}.`,
   );
   renderHeadline(finalResult);
   await nextTask();
@@ -176,6 +181,7 @@ async function run(): Promise<void> {
       showLoadedCard(phase, phase === 'download' ? loaded.downloadLoadedMs : loaded.uploadLoadedMs);
     }
   });
+  engine.on('phase-failed', ({ phase, failure }) => showFailedDirection(phase, failure));
   engine.on('state', (state) => {
     if (state !== 'running') live.drop();
     if (state === 'paused') {

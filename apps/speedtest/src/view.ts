@@ -1,19 +1,23 @@
 import {
+  type DirectionFailure,
   type Estimate,
+  type Experience,
   type QualityClass,
   type QualityOutcome,
   qualityThresholds,
   type Requirement,
   type SpeedTestResult,
 } from '@speedkit/speedtest';
+import { failureCardNote, qualityUnknownBecause } from './direction-failure';
 import { formatBitsPerSecond, formatMs, streamCount } from './format';
 
 /**
  * Where a card's figure comes from: nothing yet, a live reading, a first reading the run will replace
- * (`provisional`), the final figure, a phase cut short by Stop or a failure (`stopped`: crossed out), or a figure this
- * run does not measure (`unmeasured`).
+ * (`provisional`), the final figure, a phase cut short by Stop or a failure (`stopped`: crossed out), a figure this
+ * run does not measure (`unmeasured`), or a direction that ran to its end without a figure (`failed`: the rest of the
+ * run stands).
  */
-export type CardState = 'empty' | 'live' | 'provisional' | 'final' | 'stopped' | 'unmeasured';
+export type CardState = 'empty' | 'live' | 'provisional' | 'final' | 'stopped' | 'unmeasured' | 'failed';
 
 const metrics = ['download', 'upload', 'latency', 'jitter', 'loadedDown', 'loadedUp', 'rpm'] as const;
 
@@ -104,6 +108,17 @@ export function showBandwidthCard(
   );
 }
 
+/** A direction that ran without a figure: its card says failed and why in short, its loaded latency had no load. */
+export function showFailedDirection(direction: 'download' | 'upload', failure: DirectionFailure): void {
+  setCard(direction, '—', failureCardNote(failure), 'failed');
+  setCard(
+    direction === 'download' ? 'loadedDown' : 'loadedUp',
+    '—',
+    `not measured (${direction} failed)`,
+    'unmeasured',
+  );
+}
+
 export function showLoadedCard(direction: 'download' | 'upload', estimate: Estimate | null): void {
   const metric = direction === 'download' ? 'loadedDown' : 'loadedUp';
   if (estimate) setCard(metric, formatMs(estimate.value), confidence(estimate), 'final');
@@ -129,6 +144,11 @@ export function renderHeadline(result: SpeedTestResult): void {
     const phase = result[direction];
     const loaded = direction === 'download' ? latency.downloadLoadedMs : latency.uploadLoadedMs;
     const loadedMetric = direction === 'download' ? 'loadedDown' : 'loadedUp';
+    const failure = result.directionFailures?.[direction];
+    if (failure) {
+      showFailedDirection(direction, failure);
+      continue;
+    }
     if (phase) showBandwidthCard(direction, phase);
     else if (!missing.includes(direction)) notMeasured(direction);
     if (loaded) showLoadedCard(direction, loaded);
@@ -153,8 +173,11 @@ const classLabels: Record<QualityOutcome, string> = {
 
 export function renderQuality(result: SpeedTestResult | null): void {
   for (const element of document.querySelectorAll<HTMLElement>('[data-experience]')) {
-    const quality = result?.quality[element.dataset.experience as keyof SpeedTestResult['quality']];
-    element.textContent = quality ? classLabels[quality] : '—';
+    const experience = element.dataset.experience as Experience;
+    const quality = result?.quality[experience];
+    // "Not measured" because a direction failed is an unknown class, not a choice the run made: say which one.
+    const unknownBecause = result ? qualityUnknownBecause(result, experience) : null;
+    element.textContent = unknownBecause ? `Unknown: ${unknownBecause}` : quality ? classLabels[quality] : '—';
     if (quality) element.dataset.quality = quality;
     else delete element.dataset.quality;
   }
