@@ -45,7 +45,8 @@ test('uploads blocked as an extension blocks them: the download and latency stan
   await expect(page.locator('#status')).toContainText('Upload failed: could not reach');
   await expect(page.locator('#status')).toContainText('The other figures stand.');
   await expect(page.locator('#announcer')).toContainText('upload failed');
-  await expect(page.locator('[data-experience="videoCalls"]')).toHaveText('Unknown: upload failed');
+  await expect(page.locator('[data-experience="videoCalls"]')).toHaveText('Unknown');
+  await expect(page.locator('[data-quality-note="videoCalls"]')).toHaveText('upload failed');
   await expect(page.locator('[data-experience="streaming"]')).not.toHaveText(/Unknown|Not measured|—/);
   await expect(page.locator('#history tbody tr').first().locator('td').nth(2)).toHaveText('failed');
 

@@ -35,7 +35,9 @@ export function failureSentence(direction: Direction, failure: DirectionFailure)
     failure.reason === 'no-data'
       ? `a proxy, firewall or browser extension may be holding ${direction}s back`
       : `a proxy, firewall or browser extension may be blocking ${direction}s`;
-  return `${capitalized(direction)} failed: ${failure.message}, so there is no rate to report; ${check}. The other figures stand.`;
+  // The engine's message may end in a question ("… (CORS)?"): no full stop after it.
+  const message = /[.?!]$/.test(failure.message) ? failure.message : `${failure.message}.`;
+  return `${capitalized(direction)} failed: ${message} There is no ${direction} figure; ${check}. The other figures stand.`;
 }
 
 /** Pure: the status line of a finished run: time and data used, then each failed direction. */

@@ -52,8 +52,13 @@ export function renderHistory(container: HTMLElement, history: readonly HistoryE
     body.append(row);
   }
   table.append(body);
+  // On a phone the table scrolls sideways: a keyboard reaches it only when the scrolling box itself takes focus, and a
+  // screen reader then hears what the box holds.
   const wrapper = document.createElement('div');
   wrapper.className = 'table-scroll';
+  wrapper.tabIndex = 0;
+  wrapper.setAttribute('role', 'region');
+  wrapper.setAttribute('aria-label', 'Past runs table');
   wrapper.append(table);
   container.replaceChildren(wrapper);
 }

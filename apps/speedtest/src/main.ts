@@ -7,6 +7,7 @@ import {
   SpeedTest,
   type SpeedTestResult,
 } from '@speedkit/speedtest';
+import { renderChartSummaries } from './chart-summary';
 import { type Metric, renderDetails } from './details';
 import { failedDirections, finishedStatus } from './direction-failure';
 import { downloadCsv, downloadJson } from './export';
@@ -103,6 +104,7 @@ async function showTheRest(shown: SpeedTestResult, thisRun: number, publish: () 
   publish();
   await nextTask();
   if (thisRun !== runId) return;
+  renderChartSummaries(shown);
   const module = await import('./charts');
   chartsModule = module;
   await module.renderCharts(shown, () => thisRun === runId);
@@ -151,6 +153,7 @@ function clearPreviousRun(): void {
   csvButton.disabled = true;
   jsonButton.disabled = true;
   chartsModule?.clearCharts();
+  renderChartSummaries(null);
 }
 
 async function run(): Promise<void> {
@@ -250,6 +253,8 @@ for (const card of document.querySelectorAll<HTMLButtonElement>('.card')) {
     for (const other of document.querySelectorAll('.card')) other.setAttribute('aria-expanded', 'false');
     card.setAttribute('aria-expanded', 'true');
     renderDetails(details, result, card.dataset.metric as Metric);
+    // Focus stays on the card (the next card is one Tab away); a screen reader is told where the details went.
+    live.announce(`${details.querySelector('h3')?.textContent ?? 'Figure'}: details shown below the cards.`);
   });
 }
 

@@ -177,7 +177,9 @@ export function renderQuality(result: SpeedTestResult | null): void {
     const quality = result?.quality[experience];
     // "Not measured" because a direction failed is an unknown class, not a choice the run made: say which one.
     const unknownBecause = result ? qualityUnknownBecause(result, experience) : null;
-    element.textContent = unknownBecause ? `Unknown: ${unknownBecause}` : quality ? classLabels[quality] : '—';
+    element.textContent = unknownBecause ? 'Unknown' : quality ? classLabels[quality] : '—';
+    const note = document.querySelector(`[data-quality-note="${experience}"]`);
+    if (note) note.textContent = unknownBecause ?? '';
     if (quality) element.dataset.quality = quality;
     else delete element.dataset.quality;
   }

@@ -49,7 +49,14 @@ describe('a finished run whose upload failed', () => {
 
   it('says in the status line what happened, what to check, and that the other figures stand', () => {
     expect(finishedStatus(result)).toBe(
-      'Done in 12.3 s, 52.0 MB used. Upload failed: the server received no data in 4.0 s (upload), so there is no rate to report; a proxy, firewall or browser extension may be holding uploads back. The other figures stand.',
+      'Done in 12.3 s, 52.0 MB used. Upload failed: the server received no data in 4.0 s (upload). There is no upload figure; a proxy, firewall or browser extension may be holding uploads back. The other figures stand.',
+    );
+  });
+
+  it('puts no full stop after a message that ends in a question', () => {
+    const cors: DirectionFailure = { ...uploadHeld, reason: 'error', message: 'could not reach x (is CORS allowed?)?' };
+    expect(failureSentence('upload', cors)).toMatch(
+      /^Upload failed: could not reach x \(is CORS allowed\?\)\? There is no/,
     );
   });
 
