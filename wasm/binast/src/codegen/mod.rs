@@ -273,7 +273,9 @@ impl Gen {
     /// and a head starting with `let [` or consisting of `async` would parse differently.
     fn for_head(&mut self, node: &Node, initialiser: bool) {
         if let Node::VariableDeclaration { .. } = node {
-            self.declaration(node, initialiser);
+            // A declaration's initialiser excludes `in` in every head, also the one a sloppy `for (var a = (b in c)
+            // in d)` may carry (Annex B): unparenthesised, its `in` would end the initialiser.
+            self.declaration(node, true);
             return;
         }
         let start = self.out.len();
@@ -292,7 +294,7 @@ impl Gen {
         }
     }
 
-    fn declaration(&mut self, node: &Node, in_for_init: bool) {
+    fn declaration(&mut self, node: &Node, in_for_head: bool) {
         if let Node::VariableDeclaration { kind, declarations } = node {
             self.push(kind);
             self.push(" ");
@@ -306,7 +308,7 @@ impl Gen {
                         self.push("=");
                         let start = self.out.len();
                         self.expr(init, expr::ASSIGN);
-                        if in_for_init && contains_in(&self.out.as_bytes()[start..]) {
+                        if in_for_head && contains_in(&self.out.as_bytes()[start..]) {
                             self.out.insert(start, '(');
                             self.push(")");
                         }
