@@ -113,6 +113,7 @@ export const speedkitEngine = {
     // waitForFunction resolves only on a truthy value, so `outcome` is one of the two objects above.
     if (!outcome) throw new Error('speedkit: the page published nothing');
     if (outcome.error) throw new Error(`speedkit failed: ${outcome.error}`);
+    refuseFailedDirection(outcome.result);
     return { ...normalizeSpeedkit(outcome.result), raw: outcome.result };
   },
 };
@@ -183,6 +184,7 @@ function directEngine(name, entryPoint) {
         },
         { origin, timeoutMs },
       );
+      refuseFailedDirection(result);
       return { ...normalizeSpeedkit(result), raw: result };
     },
   };
@@ -204,6 +206,17 @@ export const speedkitDirectBaseEngine = directEngine('speedkit-direct-base', () 
   if (!entry) throw new Error("speedkit-direct-base needs SPEEDKIT_BASE_SRC (the baseline engine's src/index.ts)");
   return entry;
 });
+
+/**
+ * A direction that got nothing through no longer fails our engine's run (the other one still stands, with
+ * `directionFailures` saying why); the bench measures both directions, so such a run fails here instead of reading
+ * "n/a".
+ * @param {any} result
+ */
+function refuseFailedDirection(result) {
+  const failed = Object.values(result?.directionFailures ?? {}).filter(Boolean);
+  if (failed.length > 0) throw new Error(`speedkit failed: ${failed.map((f) => f.message).join('; ')}`);
+}
 
 /**
  * Maps our engine's SpeedTestResult (packages/speedtest/src/types.ts) onto EngineResult. A field the engine did not

@@ -43,6 +43,9 @@ async function runOurs(page, origin) {
   const r = await handle.jsonValue();
   // waitForFunction resolves only on a truthy value.
   if (!r || 'error' in r) throw new Error(`our engine failed: ${r?.error}`);
+  // A direction that got nothing through leaves the run standing with the other one; here it is a failed run.
+  const failed = Object.values(r.directionFailures ?? {}).filter(Boolean);
+  if (failed.length > 0) throw new Error(`our engine failed: ${failed.map((f) => f?.message).join('; ')}`);
   return {
     engine: 'speedkit',
     wallMs: Date.now() - startedMs,
