@@ -4,7 +4,7 @@ import { firstDifference } from '@speedkit/binast/ast-equal';
 import * as decodeOnly from '@speedkit/binast/decode';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeToJavaScript, encodeJavaScript, parseJavaScript } from '../src/codec.mjs';
+import { decodeToJavaScript, encodeJavaScript, parseForPath, parseJavaScript } from '../src/codec.mjs';
 
 // Differential tests of regeneration on syntax the corpora rarely or never hold: the JavaScript a decoder writes must
 // parse to the source's program (acorn, same source type) and, where the script can run on its own, do the same
@@ -179,6 +179,7 @@ describe('regeneration keeps literal values', () => {
     ['NUL before a digit', '["\\0" + 1, "\\08", "\\x00"].map((s) => s.length).join()'],
     ['legacy octal and \\8 escapes', '"\\101\\8\\9"'],
     ['line continuations', '"a\\\nb\\\r\nc\\\u2028d"'],
+    ['a hashbang line', '#!/usr/bin/env node\n"after a hashbang"'],
     ['an end tag and HTML comment openers in strings', '"</script><!--" + "-->"'],
     ['HTML-like comments in a script', 'var x = 1 <!-- a comment\n--> another\nx'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a JavaScript source, not a template
@@ -249,6 +250,19 @@ describe('regeneration keeps module syntax', () => {
     ['export default of an object literal', 'export default { a: 1 }'],
     ['export default function then a parenthesised expression', 'export default function () {}\n(1)'],
   ])('%s', (_what, source) => keepsModule(source));
+});
+
+describe('a .js file is encoded only when one reading of it is certain', () => {
+  it('refuses one whose HTML-like comment a module would read as operators', () => {
+    // As a classic script `a <!--b` is `a`; as a module it is `a < !--b`: the regenerated `a;` is only the first.
+    expect(() => parseForPath('var a = 1, b = 2; a <!--b\n', '/app.js')).toThrow(/HTML-like comment/);
+  });
+
+  it('encodes legacy scripts wrapped in <!-- and -->, which no module can be, as scripts', () => {
+    for (const source of ['<!--\nvar a = 1;\n//-->\n', 'var a = 1; <!-- a comment\nvar b = 2\n--> another\n']) {
+      expect(parseForPath(source, '/legacy.js').sourceType).toBe('script');
+    }
+  });
 });
 
 // Random expressions from the operators and forms above, each piece parenthesised or not, in the statement positions

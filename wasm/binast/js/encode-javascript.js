@@ -23,21 +23,51 @@ export function parseJavaScript(source, sourceType = 'script') {
 
 /**
  * Parses a script as the Worker and `binast prebuild` encode it: a `.mjs` path, or a `.js` file that only parses as
- * a module (import/export), is a module. Throws the script parse's SyntaxError when neither parses.
+ * a module (import/export), is a module. Throws the script parse's SyntaxError when neither parses, and an Error
+ * for a `.js` file that also parses as a module while holding an HTML-like comment `<!--`: a classic script reads
+ * it as a comment, a module as operators (`a <!--b` is `a < !--b`), and nothing says which of the two the page
+ * loads, while the regenerated text keeps only the script's reading. (A `-->` comment opens a line, where a module
+ * could only read a `--` before `>`, which never parses.)
  * @param {string} source
  * @param {string} path
  * @returns {{ program: import('acorn').Program, sourceType: 'script' | 'module' }}
  */
 export function parseForPath(source, path) {
   if (path.endsWith('.mjs')) return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
+  let htmlComment = false;
+  let program;
   try {
-    return { program: parseJavaScript(source, 'script'), sourceType: 'script' };
+    program = parse(source, {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      allowHashBang: true,
+      onComment: (_block, _text, start) => {
+        htmlComment ||= source.startsWith('<!--', start);
+      },
+    });
   } catch (scriptError) {
     try {
       return { program: parseJavaScript(source, 'module'), sourceType: 'module' };
     } catch {
       throw scriptError;
     }
+  }
+  // A legacy script opening with `<!--` is no module (`<` cannot start one): only both readings are ambiguous.
+  if (htmlComment && parsesAsModule(source)) {
+    throw new Error(
+      `${path} has an HTML-like comment <!-- that a module would read as operators, and it parses as a module too: left as JavaScript`,
+    );
+  }
+  return { program, sourceType: 'script' };
+}
+
+/** @param {string} source */
+function parsesAsModule(source) {
+  try {
+    parseJavaScript(source, 'module');
+    return true;
+  } catch {
+    return false;
   }
 }
 
