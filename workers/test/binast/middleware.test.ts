@@ -118,6 +118,16 @@ describe('BinaryAST negotiation for .js responses', () => {
     expect(text(second.bytes)).toBe('function (');
   });
 
+  it('serves syntax newer than the parser unchanged (decorators, which acorn 8.19 does not read)', async () => {
+    const source = '@logged class A {}\nexport { A };\n';
+    const newer = origin(source, { etag: '"d1"' });
+    expect(text((await callBinast('/decorated.js', binastAccept, {}, newer)).bytes)).toBe(source);
+    const second = await callBinast('/decorated.js', binastAccept, {}, newer);
+    expect(second.note).toBe('unsupported');
+    expect(second.response.headers.get('content-type')).toContain('javascript');
+    expect(text(second.bytes)).toBe(source);
+  });
+
   it('serves scripts over BINAST_MAX_SOURCE_BYTES as JavaScript and stores no encoding', async () => {
     const vars = { BINAST_MAX_SOURCE_BYTES: '100' };
     await callBinast(demoScript, binastAccept, vars);
