@@ -15,12 +15,18 @@ const sites: Record<string, string> = {
   'blog.example': 'var site = "blog";',
 };
 
-async function get(url: string, headers: Record<string, string> = {}, cacheControl = 'max-age=600') {
+async function get(
+  url: string,
+  headers: Record<string, string> = {},
+  cacheControl = 'max-age=600',
+  originHeaders: Record<string, string> = {},
+) {
   const ctx = createExecutionContext();
   const next = async (request: Request) => {
     const body = sites[new URL(request.url).host] ?? '';
     const etag = `"6745a2c0-${body.length.toString(16)}"`;
-    return new Response(body, { headers: { 'content-type': 'text/javascript', etag, 'cache-control': cacheControl } });
+    const sent = { 'content-type': 'text/javascript', etag, 'cache-control': cacheControl, ...originHeaders };
+    return new Response(body, { headers: sent });
   };
   const request = new Request(url, { headers: { accept: binastAccept, ...headers } });
   const response = await binastMiddleware(request, env, ctx, next);
@@ -64,6 +70,18 @@ describe('a script meant for one visitor', () => {
       const { bytes, note } = await get('https://shop.example/me.js', headers, cacheControl);
       expect(note).toBe('private');
       expect(new TextDecoder().decode(bytes)).toBe(sites['shop.example']);
+    }
+    expect(await storedKeys()).toBe(0);
+  });
+
+  it.each([
+    ['Set-Cookie', { 'set-cookie': 'csrf=abc; Path=/' }],
+    ['Vary: Cookie', { vary: 'Cookie' }],
+    ['Vary: *', { vary: '*' }],
+  ])('is served as JavaScript and never stored when the origin answers with %s', async (_name, originHeaders) => {
+    for (let round = 0; round < 2; round += 1) {
+      const { note } = await get('https://shop.example/session.js', {}, 'max-age=60', originHeaders);
+      expect(note).toBe('private');
     }
     expect(await storedKeys()).toBe(0);
   });

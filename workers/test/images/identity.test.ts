@@ -90,4 +90,17 @@ describe('isSharedResponse', () => {
       false,
     );
   });
+
+  it('keeps a response that sets a cookie to the visitor it was set for', () => {
+    const session = headers({ 'cache-control': 'max-age=60', 'set-cookie': 'session=abc; HttpOnly' });
+    expect(isSharedResponse(headers({}), session)).toBe(false);
+  });
+
+  it('keeps a response the origin varies on who asks (Vary: *, Cookie, Authorization) to that visitor', () => {
+    for (const vary of ['*', 'Cookie', 'accept-encoding, COOKIE', 'Origin,Authorization']) {
+      expect(isSharedResponse(headers({}), headers({ 'cache-control': 'max-age=60', vary }))).toBe(false);
+    }
+    // Varying on the request's type or origin does not make the bytes one visitor's.
+    expect(isSharedResponse(headers({}), headers({ vary: 'Accept-Encoding, Origin' }))).toBe(true);
+  });
 });
