@@ -2,6 +2,7 @@ import { binastQuery } from '@speedkit/binast-loader/model';
 import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import type { Middleware } from '../shared/middleware';
+import { forbidsTransform } from '../shared/no-transform';
 import { sha256Hex } from '../shared/sha256';
 import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
@@ -39,7 +40,8 @@ const marker = new RegExp(`[?&]${binastQuery}$`);
  */
 export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   const url = new URL(request.url);
-  if (request.method !== 'GET' || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
+  const isHead = request.method === 'HEAD';
+  if ((request.method !== 'GET' && !isHead) || !isJavaScriptPath(url.pathname) || request.headers.has('range')) {
     return next(request);
   }
   // The origin and the store see the script's own URL.
@@ -54,9 +56,51 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
     return isScript ? withVary(response, 'not requested') : response;
   }
   // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
-  const served = await negotiate(request, env, ctx, await next(withoutConditionals(request)), next);
+  const response = await next(withoutConditionals(request));
+  const served = isHead
+    ? await negotiateHead(request, env, response)
+    : await negotiate(request, env, ctx, response, next);
   return isNotModified(request, served) ? notModified(served, ['x-speedkit-binast']) : served;
 };
+
+/**
+ * Why a script answer for a client that asked for BinaryAST is served as JavaScript before its body is looked at, or
+ * null when an encoding may be served: not a 200 script (`'untouched'`: no `Vary` either), a charset the encoder does
+ * not read, no store, the origin's `no-transform`, a response meant for one visitor.
+ */
+function passReason(request: Request, env: Env, response: Response): string | null {
+  if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return 'untouched';
+  // The encoder reads UTF-8: a script declared in another charset would be stored with its text garbled.
+  if (!declaresUtf8OrNothing(response.headers.get('content-type'))) return 'not UTF-8';
+  if (!env.VARIANTS) return 'no store';
+  // RFC 9111 §5.2.2.6: the origin forbids any transformation of its bytes, so no other representation is made.
+  if (forbidsTransform(response)) return 'no-transform';
+  // A script meant for one visitor (per-user settings, a signed-in page's data) is neither stored nor looked up.
+  if (!isSharedResponse(request.headers, response.headers)) return 'private';
+  return null;
+}
+
+/**
+ * A HEAD from a client that asked for BinaryAST: the headers a GET would get when they are known without the body
+ * (the origin's ETag names a stored encoding), else the JavaScript's with `Vary: Accept`. Nothing is encoded: a HEAD
+ * has no body to encode.
+ */
+async function negotiateHead(request: Request, env: Env, response: Response): Promise<Response> {
+  const reason = passReason(request, env, response);
+  if (reason === 'untouched') return response;
+  if (reason !== null) return withVary(response, reason);
+  const etag = response.headers.get('etag');
+  const store = env.VARIANTS;
+  if (etag === null || !store) return withVary(response, 'miss');
+  const url = new URL(request.url);
+  const key = await variantKey(`${url.host}${url.pathname}${url.search}`, etag, readConfig(env as unknown as Vars));
+  const stored = await store.head(key);
+  if (!stored) return withVary(response, 'miss');
+  const headers = binastHeaders(response, stored.size, key);
+  return new Response(null, { status: 200, headers });
+}
+
+type Vars = Record<string, unknown>;
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
 async function negotiate(
@@ -66,15 +110,12 @@ async function negotiate(
   response: Response,
   origin: (request: Request) => Promise<Response>,
 ): Promise<Response> {
-  if (response.status !== 200 || !isJavaScriptType(response.headers.get('content-type'))) return response;
-  const url = new URL(request.url);
-  // The encoder reads UTF-8: a script declared in another charset would be stored with its text garbled.
-  if (!declaresUtf8OrNothing(response.headers.get('content-type'))) return withVary(response, 'not UTF-8');
+  const reason = passReason(request, env, response);
+  if (reason === 'untouched') return response;
   const store = env.VARIANTS;
-  if (!store) return withVary(response, 'no store');
-  // A script meant for one visitor (per-user settings, a signed-in page's data) is neither stored nor looked up.
-  if (!isSharedResponse(request.headers, response.headers)) return withVary(response, 'private');
-  const config = readConfig(env as unknown as Record<string, unknown>);
+  if (reason !== null || !store) return withVary(response, reason ?? 'no store');
+  const url = new URL(request.url);
+  const config = readConfig(env as unknown as Vars);
   let body: Uint8Array | null = null;
   try {
     const declaredBytes = Number(response.headers.get('content-length') ?? 0);
@@ -117,17 +158,45 @@ function declaresUtf8OrNothing(contentType: string | null): boolean {
 const largestServed = (config: BinastConfig) =>
   config.prebuilt === 'trust' ? Math.max(config.maxSourceBytes, config.maxPrebuiltBytes) : config.maxSourceBytes;
 
+/**
+ * Headers of the origin's answer that describe its JavaScript bytes, not the resource: never copied onto the
+ * encoding. `Last-Modified` goes too: a date saved with the JavaScript must not revalidate the BinaryAST answer.
+ */
+const javaScriptOnlyHeaders = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-range',
+  'content-disposition',
+  'content-md5',
+  'content-digest',
+  'repr-digest',
+  'digest',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+  'sourcemap',
+  'x-sourcemap',
+];
+
+/**
+ * The encoding's headers: the origin's own (caching, CORS, `Cross-Origin-Resource-Policy`, `nosniff`…, which a page
+ * fetching the script from another origin or under cross-origin isolation needs as much as the JavaScript did), minus
+ * those of the JavaScript bytes, with its own type, length, ETag and `Vary: Accept`.
+ */
+function binastHeaders(original: Response, bytes: number, key: string): Headers {
+  const headers = new Headers(original.headers);
+  for (const name of javaScriptOnlyHeaders) headers.delete(name);
+  headers.set('content-type', binastMediaType);
+  headers.set('content-length', String(bytes));
+  headers.set('etag', `"${key.slice(key.lastIndexOf('/') + 1, key.lastIndexOf('/') + 17)}-binast"`);
+  addVary(headers, 'Accept');
+  headers.set('x-speedkit-binast', 'hit');
+  return headers;
+}
+
 function binastResponse(stored: R2ObjectBody, original: Response, key: string): Response {
-  const headers = new Headers({
-    'content-type': binastMediaType,
-    'content-length': String(stored.size),
-    vary: 'Accept',
-    etag: `"${key.slice(key.lastIndexOf('/') + 1, key.lastIndexOf('/') + 17)}-binast"`,
-    'x-speedkit-binast': 'hit',
-  });
-  const cacheControl = original.headers.get('cache-control');
-  if (cacheControl) headers.set('cache-control', cacheControl);
-  return new Response(stored.body, { status: 200, headers });
+  return new Response(stored.body, { status: 200, headers: binastHeaders(original, stored.size, key) });
 }
 
 async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, original: Response): Promise<void> {

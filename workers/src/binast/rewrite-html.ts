@@ -1,5 +1,6 @@
 import { isLoaderSrc } from '@speedkit/binast-loader/model';
 import type { Middleware } from '../shared/middleware';
+import { forbidsTransform } from '../shared/no-transform';
 import { readLimited } from '../shared/read-limited';
 import { documentBase } from './base-url';
 import { policyReason, readPolicies } from './page-csp';
@@ -170,10 +171,13 @@ async function readPage(bytes: ArrayBuffer, headers: Headers, pageUrl: URL, load
   return { reason, nonce };
 }
 
-/** Rewrites one HTML response; anything else (or an error status) passes through untouched. */
+/**
+ * Rewrites one HTML response; anything else (an error status, a page the origin marked `no-transform`) passes
+ * through untouched.
+ */
 async function rewriteForLoader(response: Response, pageUrl: URL, loaderUrl: string): Promise<Response> {
   const type = response.headers.get('content-type') ?? '';
-  if (response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
+  if (response.status !== 200 || !/^text\/html\b/i.test(type) || forbidsTransform(response)) return response;
   const read = await readLimited(response.clone(), maxRewrittenHtmlBytes);
   if (read === null) return response;
   await response.body?.cancel();

@@ -12,6 +12,8 @@ import {
 } from '@speedkit/binast-loader/model';
 import { planScript } from '@speedkit/binast-loader/plan';
 import type { Middleware } from '../shared/middleware';
+import { forbidsTransform } from '../shared/no-transform';
+import { addVary } from '../shared/vary';
 import { documentBase } from './base-url';
 import { type BinastConfig, readConfig } from './config';
 import { rewriteLoaderUrl } from './rewrite-html';
@@ -87,6 +89,8 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
   const store = env.VARIANTS;
   const type = response.headers.get('content-type') ?? '';
   if (!store || request.method !== 'GET' || response.status !== 200 || !/^text\/html\b/i.test(type)) return response;
+  // The origin forbids changing its page (RFC 9111 §5.2.2.6): it goes out byte for byte.
+  if (forbidsTransform(response)) return response;
   const pageUrl = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
   const cookies = request.headers.get('cookie');
@@ -237,6 +241,9 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
     out.headers.delete('content-length');
     const etag = out.headers.get('etag');
     if (etag && !etag.startsWith('W/')) out.headers.set('etag', `W/${etag}`);
+    // Markup decided from this visitor's cookies (their link speed, the scripts their views ran plain) is theirs: a
+    // shared cache must not hand it to the next visitor. Without those cookies the page is the same for everyone.
+    if (fromCookies !== '' || plainKeys.length > 0) addVary(out.headers, 'Cookie');
     return out;
   } catch (error) {
     console.warn(`binast hints: left the page as it was: ${String(error)}`);

@@ -38,6 +38,13 @@ describe('HTML rewriting for the BinaryAST loader', () => {
     expect(response.headers.get('etag')).toBe('"abc"');
   });
 
+  it('passes a page the origin marked no-transform byte for byte', async () => {
+    const headers = { 'cache-control': 'max-age=60, No-Transform' };
+    const { response, text } = await call(page, { BINAST_REWRITE_LOADER: loader }, headers);
+    expect(text).toBe(page);
+    expect(response.headers.get('etag')).toBe('"abc"');
+  });
+
   it('puts the loader first in <head> and marks same-origin classic and module scripts for it', async () => {
     const { response, text } = await call(page, { BINAST_REWRITE_LOADER: loader });
     expect(text).toContain(`<head><script src="${loader}"></script><title>`);

@@ -221,6 +221,26 @@ describe('pages get the hint on their opt-in scripts', () => {
     expect((await annotate(page(body))).text).toBe(pageWithLoaderInBody(body));
   });
 
+  it("says Vary: Cookie when the loader's cookies decided the markup, and only then", async () => {
+    await putHint('/js/d3.js', '93434 73599');
+    const markup = page('<script type="binast" src="/js/d3.js"></script>');
+    const personal = await annotate(markup, { vary: 'Accept-Encoding' }, 'binast-link=1.4; binast-decoder=1');
+    expect(personal.response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    const plainBefore = await annotate(markup, {}, `binast-plain=${scriptKey('/js/d3.js', 93434)}`);
+    expect(plainBefore.response.headers.get('vary')).toBe('Cookie');
+    // Other cookies decide nothing: the page is the one every visitor without the loader's cookies gets.
+    expect((await annotate(markup, {}, 'session=abc')).response.headers.get('vary')).toBeNull();
+  });
+
+  it("passes a page the origin marked no-transform byte for byte, whatever the visitor's cookies", async () => {
+    await putHint('/js/d3.js', '93434 73599');
+    const markup = page('<script type="binast" src="/js/d3.js"></script>');
+    const headers = { 'cache-control': 'public, no-transform' };
+    const { response, text } = await annotate(markup, headers, 'binast-link=1.4; binast-decoder=1');
+    expect(text).toBe(markup);
+    expect(response.headers.get('etag')).toBe('"p1"');
+  });
+
   it('passes non-HTML responses and errors through untouched', async () => {
     const next = async () => new Response('x', { headers: { 'content-type': 'text/javascript', etag: '"j"' } });
     const response = await binastHintMiddleware(
