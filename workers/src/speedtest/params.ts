@@ -23,7 +23,9 @@ export function parseBytesParam(
   if (raw === null || raw.trim() === '') {
     return { ok: false, status: 400, error: 'query parameter bytes is required', detail: { example: '?bytes=100000' } };
   }
-  if (!/^\+?\d+(\.\d+)?(e\+?\d+)?$/i.test(raw.trim())) {
+  // Digits as a number formatter writes them: no sign, no blanks (`+5` and ` 5` are nothing a client means to send,
+  // and Number() would have read both as 5).
+  if (!/^\d+(\.\d+)?(e\+?\d+)?$/i.test(raw)) {
     return { ok: false, status: 400, error: 'bytes must be a non-negative integer', detail: { bytes: raw } };
   }
   const bytes = Number(raw);

@@ -48,7 +48,12 @@ export const speedtestRoutes: Middleware = async (request, env, _ctx, next) => {
       `use ${methods.join(' or ')}`,
       { method: request.method },
       {
-        headers: { allow: `${methods.join(', ')}, OPTIONS`, 'access-control-allow-origin': '*' },
+        // A 405 is cacheable by default (RFC 9110 §15.5.6): no cache may keep it for the URL's real method.
+        headers: {
+          allow: `${methods.join(', ')}, OPTIONS`,
+          'access-control-allow-origin': '*',
+          'cache-control': 'no-store',
+        },
       },
     );
   }

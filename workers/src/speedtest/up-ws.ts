@@ -30,7 +30,17 @@ function binaryBytes(data: unknown): number | null {
   return null;
 }
 
-export function handleUpWs(request: Request): Response {
+/** The caps of one socket; tests pass smaller ones. */
+export interface SocketLimits {
+  readonly maxBytes: number;
+  readonly maxMs: number;
+}
+
+export function handleUpWs(
+  request: Request,
+  _env?: unknown,
+  limits: SocketLimits = { maxBytes: maxSocketBytes, maxMs: maxSocketMs },
+): Response {
   if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
     const headers = measurementHeaders(0);
     headers.set('upgrade', 'websocket');
@@ -57,20 +67,25 @@ export function handleUpWs(request: Request): Response {
       done = true;
     }
   };
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const close = (code: number, reason: string) => {
+    if (trailing !== null) clearTimeout(trailing);
+    clearTimeout(deadline);
     if (done) return;
     done = true;
-    if (trailing !== null) clearTimeout(trailing);
     server.close(code, reason);
   };
+  // The time cap holds for a socket that goes quiet too: checked only as messages arrived, a client that opened a
+  // socket and sent nothing (or one byte a minute) held it open for as long as it liked.
+  deadline = setTimeout(() => close(policyViolation, `at most ${limits.maxMs} ms per socket`), limits.maxMs);
   server.addEventListener('message', (event) => {
     if (done) return;
     const size = binaryBytes(event.data);
     if (size === null) return close(unsupportedData, 'send binary messages only');
     bytes += size;
     const nowMs = performance.now() - openedMs;
-    if (bytes > maxSocketBytes) return close(messageTooBig, `at most ${maxSocketBytes} bytes per socket`);
-    if (nowMs > maxSocketMs) return close(policyViolation, `at most ${maxSocketMs} ms per socket`);
+    if (bytes > limits.maxBytes) return close(messageTooBig, `at most ${limits.maxBytes} bytes per socket`);
+    if (nowMs > limits.maxMs) return close(policyViolation, `at most ${limits.maxMs} ms per socket`);
     if (nowMs - reportedMs >= reportEveryMs || bytes - reportedBytes >= reportEveryBytes) report();
     // The last bytes before a pause (or the end) are reported once no message came for a while.
     else trailing ??= setTimeout(report, reportEveryMs);

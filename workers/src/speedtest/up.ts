@@ -27,11 +27,18 @@ async function countBody(
   maxBytes: number,
   timeline: ReceiveTimeline,
   nowMs: () => number,
-): Promise<{ bytes: number; tooLarge: boolean }> {
+): Promise<{ bytes: number; tooLarge: boolean; failed?: string }> {
   if (!body) return { bytes: 0, tooLarge: false };
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      // The client went away (or its connection broke) mid-body: an answer, not an uncaught exception.
+      return { bytes: timeline.bytes, tooLarge: false, failed: String(error) };
+    }
+    const { done, value } = read;
     if (done) return { bytes: timeline.bytes, tooLarge: false };
     timeline.add(nowMs(), value.byteLength);
     const bytes = timeline.bytes;
@@ -72,6 +79,14 @@ export async function handleUp(request: Request): Promise<Response> {
       413,
       `upload must be at most ${maxUploadBytes} bytes`,
       { receivedBytes: counted.bytes },
+      { headers },
+    );
+  }
+  if (counted.failed !== undefined) {
+    return jsonError(
+      400,
+      'the upload body broke off before its end',
+      { receivedBytes: counted.bytes, reason: counted.failed },
       { headers },
     );
   }

@@ -2,6 +2,8 @@ import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maxDownloadBytes, maxUploadBytes } from '../../src/speedtest/limits';
 import { connectionMeta } from '../../src/speedtest/meta';
+import { handleUp } from '../../src/speedtest/up';
+import { handleUpWs } from '../../src/speedtest/up-ws';
 
 const base = 'http://speedkit.test';
 const call = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`${base}${path}`, init));
@@ -303,5 +305,45 @@ describe('other paths', () => {
   it('still reach the static assets', async () => {
     const response = await call('/');
     expect(response.status).toBe(200);
+  });
+});
+
+describe('hostile and broken clients', () => {
+  it('answers 405 with no-store, so no cache keeps it for the URL', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const response = await call('/__down?bytes=1', { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('answers an upload whose body breaks off with a 400 JSON naming what arrived, not an exception', async () => {
+    let chunks = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        chunks += 1;
+        if (chunks > 3) controller.error(new Error('connection reset'));
+        else controller.enqueue(new Uint8Array(1000));
+      },
+    });
+    const response = await handleUp(new Request(`${base}/__up`, { method: 'POST', body }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({ detail: { receivedBytes: 3000 } });
+  });
+
+  it('closes an upload socket that goes quiet once its time is up (1008), not only when a message comes', async () => {
+    const response = handleUpWs(new Request(`${base}/__up-ws`, { headers: { upgrade: 'websocket' } }), undefined, {
+      maxBytes: 1000,
+      maxMs: 50,
+    });
+    const socket = response.webSocket;
+    if (!socket) throw new Error('no WebSocket in the 101 answer');
+    socket.accept();
+    const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve));
+    const event = await closed;
+    expect(event.code).toBe(1008);
+    expect(event.reason).toContain('50 ms');
   });
 });

@@ -23,7 +23,7 @@ describe('parseBytesParam', () => {
     expect(parseBytesParam('', 1e9)).toMatchObject({ ok: false, status: 400 });
   });
 
-  it.each(['-1', '1.5', 'abc', '0x10', '1e-3', 'Infinity', '10 000'])(
+  it.each(['-1', '1.5', 'abc', '0x10', '1e-3', 'Infinity', '10 000', '+5', ' 5', '5 ', '\t5', '-0', '1e400', '５'])(
     'refuses %s as not a non-negative integer',
     (raw) => {
       expect(parseBytesParam(raw, 1e9)).toMatchObject({
