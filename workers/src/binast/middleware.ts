@@ -3,6 +3,7 @@ import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
 import type { Middleware } from '../shared/middleware';
 import { forbidsTransform } from '../shared/no-transform';
+import { readLimited } from '../shared/read-limited';
 import { sha256Hex } from '../shared/sha256';
 import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
@@ -118,11 +119,17 @@ async function negotiate(
   const config = readConfig(env as unknown as Vars);
   let body: Uint8Array | null = null;
   try {
+    const limit = largestServed(config);
     const declaredBytes = Number(response.headers.get('content-length') ?? 0);
-    if (declaredBytes > largestServed(config)) return withVary(response, 'too large');
+    if (declaredBytes > limit) return withVary(response, 'too large');
     const etag = response.headers.get('etag');
-    // Without an ETag the body itself is the identity: read it once and keep serving those bytes.
-    body = etag === null ? new Uint8Array(await response.arrayBuffer()) : null;
+    // Without an ETag the body itself is the identity: read it once and keep serving those bytes. Read up to the
+    // limit only (a chunked body has no Content-Length to check first): past it, the script streams on as it is.
+    if (etag === null) {
+      body = await readLimited(response.clone(), limit);
+      if (body === null) return withVary(response, 'too large');
+      await response.body?.cancel();
+    }
     const original = body === null ? response : new Response(body, response);
     const key = await variantKey(
       `${url.host}${url.pathname}${url.search}`,
@@ -136,7 +143,12 @@ async function negotiate(
       return binastResponse(stored, original, key);
     }
     if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
-    const source = body ?? new Uint8Array(await original.clone().arrayBuffer());
+    const source = body ?? (await readLimited(original.clone(), limit));
+    if (source === null) {
+      // Learnt on this miss (no Content-Length said so): the marker spares the next requests the read.
+      ctx.waitUntil(store.put(failureKey(key), `over ${limit} bytes`));
+      return withVary(original, 'too large');
+    }
     ctx.waitUntil(storeEncoding(store, key, source, url, config, origin));
     return withVary(original, 'miss; encoding');
   } catch (error) {
@@ -199,6 +211,9 @@ function binastResponse(stored: R2ObjectBody, original: Response, key: string): 
   return new Response(stored.body, { status: 200, headers: binastHeaders(original, stored.size, key) });
 }
 
+/** The hint of an encoding served before hints existed reads the JavaScript again: at most this much of it. */
+const maxHintedBytes = 16 * 1024 * 1024;
+
 async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, original: Response): Promise<void> {
   try {
     if (await store.head(hint)) {
@@ -206,8 +221,9 @@ async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, or
       return;
     }
     const encoded = await store.get(key);
-    if (!encoded) return;
-    const jsBytes = await gzipBytes(new Uint8Array(await original.arrayBuffer()));
+    const javaScript = await readLimited(original, maxHintedBytes);
+    if (!encoded || javaScript === null) return;
+    const jsBytes = await gzipBytes(javaScript);
     await store.put(hint, formatHint(jsBytes, await gzipBytes(new Uint8Array(await encoded.arrayBuffer()))));
   } catch (error) {
     console.warn(`binast: no size hint for ${hint}: ${String(error)}`);

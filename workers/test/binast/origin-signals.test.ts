@@ -89,3 +89,37 @@ describe('a BinaryAST answer keeps the resource’s own headers', () => {
     expect(response.headers.get('etag')).toMatch(/-binast"$/);
   });
 });
+
+describe('a script body without Content-Length is read only up to the size limit', () => {
+  /** A chunked body that never ends: read whole, it would hold the request and the isolate's memory forever. */
+  const endless = () =>
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('var x = 1;\n'.repeat(1000)));
+      },
+    });
+
+  it.each([
+    ['without an ETag', {}],
+    ['with an ETag', { etag: '"big"' }],
+  ])(
+    'streams on as JavaScript, too large, %s',
+    async (_name, headers) => {
+      const next = async () => new Response(endless(), { headers: { 'content-type': 'text/javascript', ...headers } });
+      const ctx = createExecutionContext();
+      const request = new Request('http://speedkit.test/endless.js', { headers: { accept: binastAccept } });
+      const response = await binastMiddleware(request, { ...env, BINAST_MAX_SOURCE_BYTES: '100000' } as Env, ctx, next);
+      expect(response.headers.get('x-speedkit-binast')).toBe('too large');
+      const reader = response.body?.getReader();
+      const first = await reader?.read();
+      expect(new TextDecoder().decode(first?.value).startsWith('var x = 1;')).toBe(true);
+      await reader?.cancel();
+      await waitOnExecutionContext(ctx);
+      // Nothing but, with an ETag, the marker that says it is too large, which spares the next request the read.
+      const keys = (await env.VARIANTS?.list({ prefix: 'binast/' }))?.objects.map((object) => object.key) ?? [];
+      expect(keys.every((key) => key.endsWith('.failed'))).toBe(true);
+      expect(keys.length).toBe('etag' in headers ? 1 : 0);
+    },
+    10_000,
+  );
+});
