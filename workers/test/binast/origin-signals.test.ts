@@ -108,7 +108,12 @@ describe('a script body without Content-Length is read only up to the size limit
       const next = async () => new Response(endless(), { headers: { 'content-type': 'text/javascript', ...headers } });
       const ctx = createExecutionContext();
       const request = new Request('http://speedkit.test/endless.js', { headers: { accept: binastAccept } });
-      const response = await binastMiddleware(request, { ...env, BINAST_MAX_SOURCE_BYTES: '100000' } as Env, ctx, next);
+      const response = await binastMiddleware(
+        request,
+        { ...env, BINAST_MAX_SOURCE_BYTES: '100000' } as unknown as Env,
+        ctx,
+        next,
+      );
       expect(response.headers.get('x-speedkit-binast')).toBe('too large');
       const reader = response.body?.getReader();
       const first = await reader?.read();
