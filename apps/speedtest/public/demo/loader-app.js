@@ -42,7 +42,13 @@
       h('h2', null, `Units by region (${format(_.sumBy(totals, 'units'))} total)`),
       h(
         'svg',
-        { width: widthPx, height: heightPx, role: 'img', 'aria-label': 'bar chart' },
+        {
+          width: widthPx,
+          height: heightPx,
+          viewBox: `0 0 ${widthPx} ${heightPx}`,
+          role: 'img',
+          'aria-label': `Bar chart of units by region: ${totals.map((row) => `${row.region} ${row.units}`).join(', ')}`,
+        },
         y.ticks(5).map((tick) => h('line', { key: tick, x1: 40, x2: widthPx - 10, y1: y(tick), y2: y(tick) })),
         totals.map((row) => h(Bar, { key: row.region, row })),
       ),
