@@ -3,7 +3,8 @@
 const originalAccept = 'image/jpeg,image/png,image/gif';
 const cdnPrefix = /^\/cdn-cgi\/image\/[^/]+/;
 const numberFormat = new Intl.NumberFormat('en');
-const bytesText = (bytes) => `${numberFormat.format(bytes)} B`;
+// A no-break space keeps the unit with its number when the total's cell wraps before its percentage.
+const bytesText = (bytes) => `${numberFormat.format(bytes)}\u00a0B`;
 
 function loaded(image) {
   return image.complete && image.naturalWidth > 0
@@ -42,11 +43,13 @@ for (const row of rows) {
   tr.dataset.original = String(row.original);
   tr.dataset.served = String(row.served);
   for (const [text, className] of [
-    [row.path.replace(cdnPrefix, '(resized) '), ''],
+    // The file name is enough to tell the rows apart (each caption below has the full URL), and leaves a phone's
+    // width to the numbers.
+    [`${row.path.split('/').at(-1)}${cdnPrefix.test(row.path) ? ' (resized)' : ''}`, 'name'],
     [bytesText(row.original), 'number'],
     [bytesText(row.served), 'number'],
-    [row.type, ''],
     [`${(saved * 100).toFixed(0)}%`, saved > 0 ? 'number saved' : 'number'],
+    [row.type, ''],
   ]) {
     const td = document.createElement('td');
     td.textContent = text;

@@ -35,17 +35,18 @@ for (const row of rows) {
   tr.dataset.type = row.type;
   const cells = [
     row.name,
-    row.type,
-    numberFormat.format(row.bytes),
+    `${numberFormat.format(row.bytes)} B`,
     row.offsets
       ? `${numberFormat.format(row.offsets.previewEnd)} B (${percent(row.offsets.previewEnd, row.bytes)})`
       : '—',
     row.offsets ? `${numberFormat.format(row.offsets.goodEnd)} B (${percent(row.offsets.goodEnd, row.bytes)})` : '—',
+    // Last: the same for every image when all is well, so a phone shows the offsets first.
+    row.type,
   ];
   cells.forEach((text, index) => {
     const td = document.createElement('td');
     td.textContent = text;
-    if (index >= 2) td.className = 'number';
+    if (index >= 1 && index <= 3) td.className = 'number';
     tr.append(td);
   });
   body.append(tr);
