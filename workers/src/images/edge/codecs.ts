@@ -5,14 +5,12 @@ import avifDecode, { init as initAvifDecode } from '@jsquash/avif/decode.js';
 import avifEncode, { init as initAvifEncode } from '@jsquash/avif/encode.js';
 import jpegDecode, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import jpegEncode, { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
-import pngDecode, { init as initPngDecode } from '@jsquash/png/decode.js';
-import pngEncode, { init as initPngEncode } from '@jsquash/png/encode.js';
-import resize, { initResize } from '@jsquash/resize';
 import webpDecode, { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import webpEncode, { init as initWebpEncode } from '@jsquash/webp/encode.js';
 import type { CodecFormat } from '../core/formats';
 import type { Pixels } from '../core/pixels';
 import type { EncoderSetting } from '../core/work-budget';
+import { type PngCodec, type ResizeCodec, startPng, startResize } from './bindgen-codecs.ts';
 
 /** jSquash's ImageData parameter type; workerd has no DOM ImageData, and `Pixels` has the same shape. */
 type CodecImage = Parameters<typeof webpEncode>[0];
@@ -50,6 +48,7 @@ const emscriptenInits: Partial<Record<Codec, unknown>> = {
 const releaseAbovePixels = 500_000;
 
 let modules: CodecModules | undefined;
+/** The instance each codec's next call runs on: our own for png and resize, jSquash's module state for the rest. */
 const instances = new Map<Codec, Promise<unknown>>();
 
 /** Registers the compiled modules; nothing is instantiated until a codec is used. */
@@ -75,8 +74,8 @@ function instantiate(codec: Codec): Promise<unknown> {
   if (!modules) throw new Error('initCodecs() must be called before using a codec');
   instantiations.set(codec, (instantiations.get(codec) ?? 0) + 1);
   const module = modules[codec];
-  if (codec === 'png') return Promise.all([initPngDecode(module), initPngEncode(module)]);
-  if (codec === 'resize') return initResize(module);
+  if (codec === 'png') return startPng(module);
+  if (codec === 'resize') return startResize(module);
   return Promise.resolve((emscriptenInits[codec] as Init)(module));
 }
 
@@ -84,25 +83,49 @@ function instantiate(codec: Codec): Promise<unknown> {
 export const instantiations = new Map<Codec, number>();
 
 /**
- * Runs `work` with `codec` instantiated, then swaps in a fresh instance if the image was large (see above) or if the
- * call failed: a trap, an abort or an `exit()` inside the module can leave its heap and globals half-written, and the
- * next request's image must not be decoded by that instance.
+ * The codec's current instance. One whose start failed (memory pressure at instantiation) is forgotten: kept, it
+ * would fail every later call of that codec until the isolate died. A failed start left by an earlier call (the
+ * fresh instance made after its image) is retried once here; this call's own failure is thrown, and the next call
+ * tries again.
  */
-async function using<T>(codec: Codec, pixels: number, work: () => Promise<T>): Promise<T> {
-  let instance = instances.get(codec);
-  if (!instance) {
-    instance = instantiate(codec);
-    instances.set(codec, instance);
+async function started<I>(codec: Codec): Promise<I> {
+  const earlier = instances.get(codec);
+  if (earlier) {
+    try {
+      return (await earlier) as I;
+    } catch {
+      if (instances.get(codec) === earlier) instances.delete(codec);
+    }
   }
-  await instance;
+  const fresh = instantiate(codec);
+  instances.set(codec, fresh);
+  try {
+    return (await fresh) as I;
+  } catch (error) {
+    if (instances.get(codec) === fresh) instances.delete(codec);
+    throw error;
+  }
+}
+
+/**
+ * Runs `work` on `codec`'s instance, then swaps in a fresh instance if the image was large (see above) or if the
+ * call failed: a trap, an abort or an `exit()` inside the module can leave its heap, its globals and (wasm-bindgen,
+ * see bindgen-codecs.ts) its shadow stack half-written, and the next request's image must not be handled by that
+ * instance.
+ */
+async function using<T, I = unknown>(codec: Codec, pixels: number, work: (instance: I) => Promise<T> | T): Promise<T> {
+  const instance = await started<I>(codec);
   let failed = true;
   try {
-    const result = await work();
+    const result = await work(instance);
     failed = false;
     return result;
   } finally {
-    // wasm-bindgen modules (png, resize) can only be instantiated once per isolate; their heaps stay.
-    if ((failed || pixels > releaseAbovePixels) && codec in emscriptenInits) instances.set(codec, instantiate(codec));
+    if (failed || pixels > releaseAbovePixels) {
+      const fresh = instantiate(codec);
+      fresh.catch(() => {}); // a failed start is seen, and forgotten, by the next call (`started`)
+      instances.set(codec, fresh);
+    }
   }
 }
 
@@ -118,7 +141,7 @@ export async function decode(bytes: Uint8Array, format: CodecFormat, pixels: num
     case 'jpeg':
       return using('jpegDecode', pixels, async () => own(await jpegDecode(buffer)));
     case 'png':
-      return using('png', pixels, async () => own(await pngDecode(buffer)));
+      return using('png', pixels, (png: PngCodec) => png.decode(new Uint8Array(buffer)));
     case 'webp':
       return using('webpDecode', pixels, async () => own(await webpDecode(buffer)));
     case 'avif':
@@ -133,9 +156,9 @@ export async function decode(bytes: Uint8Array, format: CodecFormat, pixels: num
 /** Resizes with Lanczos3 in linear light (jSquash's defaults, what Squoosh ships). */
 export async function resizePixels(pixels: Pixels, width: number, height: number): Promise<Pixels> {
   if (width === pixels.width && height === pixels.height) return pixels;
-  return using('resize', 0, async () =>
-    own(await resize(pixels as CodecImage, { width, height, fitMethod: 'stretch' })),
-  );
+  // Its heap holds the input and the output at once.
+  const held = Math.max(pixels.width * pixels.height, width * height);
+  return using('resize', held, (resizer: ResizeCodec) => resizer.resize(pixels, width, height));
 }
 
 /**
@@ -184,7 +207,7 @@ export async function encode(
         async () => new Uint8Array(await jpegEncode(image, { quality, progressive: true })),
       );
     case 'png':
-      return using('png', count, async () => new Uint8Array(await pngEncode(image)));
+      return using('png', count, (png: PngCodec) => png.encode(pixels));
   }
 }
 
