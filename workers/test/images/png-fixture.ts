@@ -20,6 +20,25 @@ const chunk = (type: string, data: Uint8Array) => {
   return [...be32(data.length), ...typed, ...be32(crc32(typed))];
 };
 
+/** One PNG chunk with its length and CRC. */
+export const pngChunk = (type: string, data: Uint8Array | readonly number[]) =>
+  new Uint8Array(chunk(type, Uint8Array.from(data)));
+
+/** `png` with `chunks` inserted right after IHDR (the 33-byte signature and header). */
+export const withChunksAfterHeader = (png: Uint8Array, ...chunks: Uint8Array[]) => {
+  const parts = [png.subarray(0, 33), ...chunks, png.subarray(33)];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+};
+
+/** An APNG's animation control chunk: `frames` frames, looping forever. */
+export const acTL = (frames: number) => pngChunk('acTL', [...be32(frames), ...be32(0)]);
+
 async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate'));
   return new Uint8Array(await new Response(stream).arrayBuffer());

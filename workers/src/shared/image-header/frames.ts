@@ -3,16 +3,23 @@ import { pngChunks } from './chunks';
 import type { ImageFormat } from './format';
 
 // Whether a file holds several frames (animated GIF, APNG, animated WebP, AVIF image sequence): re-encoding would keep
-// only the first, so such files are served as they are. Read from a whole file, within `maxScanBytes`.
+// only the first, so such files are served as they are. Read from a whole file, GIF within `maxScanBytes`.
 
-/** APNG declares itself with an `acTL` chunk before the first `IDAT`. */
-function pngAnimated(bytes: Uint8Array, maxScanBytes: number): boolean {
+/**
+ * APNG declares itself with an `acTL` chunk before the first `IDAT`. The whole chunk list up to there is walked, not
+ * only the first `maxScanBytes`: each step is one jump over a chunk's data, and metadata before the image (XMP in
+ * `iTXt`, an `iCCP`, a thumbnail) can be larger than any fixed window (until 2026-11-28 an APNG with its `acTL` behind
+ * a 300 KB text chunk became a still AVIF). More chunks before the image data than `pngChunks` walks is a doubt too.
+ */
+function pngAnimated(bytes: Uint8Array): boolean {
   let animated = false;
-  pngChunks(bytes.subarray(0, maxScanBytes), ({ type }) => {
+  let imageData = false;
+  const walked = pngChunks(bytes, ({ type }) => {
     animated = type === 'acTL';
-    return animated || type === 'IDAT' ? 'stop' : 'continue';
+    imageData = type === 'IDAT';
+    return animated || imageData ? 'stop' : 'continue';
   });
-  return animated;
+  return animated || (walked === 'too-many' && !imageData);
 }
 
 /** More than one image descriptor means animation; walks blocks instead of trusting the NETSCAPE extension. */
@@ -53,7 +60,7 @@ export function isAnimated(
 ): boolean {
   switch (format) {
     case 'png':
-      return pngAnimated(bytes, maxScanBytes);
+      return pngAnimated(bytes);
     case 'gif':
       return gifAnimated(bytes, maxScanBytes);
     case 'webp':
