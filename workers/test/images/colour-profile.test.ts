@@ -158,6 +158,19 @@ describe('readColour', () => {
     );
   });
 
+  it('ranks a PNG’s cICP over everything, and doubts coded colours other than sRGB', async () => {
+    const png = await assetBytes('small/coffee.png');
+    const p3 = jpegIcc(await assetBytes('small/coffee-icc-p3.jpg'));
+    const hdr = chunk('cICP', new Uint8Array([9, 16, 0, 1])); // BT.2020 primaries, PQ transfer
+    const coded = chunk('cICP', new Uint8Array([1, 13, 0, 1])); // sRGB
+    expect(await readColour(pngWith(png, chunk('sRGB', new Uint8Array([0])), hdr), 'png')).toEqual({
+      ok: false,
+      reason: 'PNG colours (cICP) with primaries 9 and transfer 16 (not sRGB)',
+    });
+    expect(await readColour(pngWith(png, await iccp(p3), coded), 'png')).toEqual({ ok: true });
+    expect((await readColour(pngWith(png, chunk('cICP', new Uint8Array([1, 13, 0]))), 'png')).ok).toBe(false);
+  });
+
   it('doubts a PNG profile that is not zlib, is corrupt or inflates past its limit', async () => {
     const png = await assetBytes('small/coffee.png');
     expect(
@@ -234,6 +247,21 @@ describe('colour profiles through the Worker', () => {
     expect(read.ok && read.profile).toEqual(await p3());
     await ensureCodecs();
     expect(await decode(bytes, format, 0)).toMatchObject({ width: 40 });
+  });
+
+  it('serves an HDR PNG (cICP: BT.2020, PQ) as it is', async () => {
+    const png = await assetBytes('small/coffee.png');
+    const hdr = pngWith(png, chunk('cICP', new Uint8Array([9, 16, 0, 1])));
+    const { bytes, note } = await callImages(
+      '/hdr.png',
+      { headers: { accept: chromiumAccept } },
+      sync,
+      async () => new Response(hdr, { headers: { 'content-type': 'image/png' } }),
+    );
+    expect({ note, bytes: bytes.length }).toEqual({
+      note: 'original; colours: PNG colours (cICP) with primaries 9 and transfer 16 (not sRGB)',
+      bytes: hdr.length,
+    });
   });
 
   it('keeps the profile of an AVIF with an alpha channel (two items, two iloc entries)', async () => {

@@ -213,9 +213,21 @@ const srgbGamma = 45455;
 const gammaTolerance = 2500;
 
 /**
- * A PNG's colours, as browsers rank them: `iCCP` first, then `sRGB`, then `cHRM` and `gAMA`, all before `IDAT`.
+ * A PNG's coded colours (`cICP`, PNG third edition: HDR and wide-gamut PNGs): sRGB only with BT.709 primaries (1),
+ * the sRGB transfer (13), RGB (matrix 0) at full range; anything else (BT.2020, P3, PQ and HLG HDR) is a doubt.
+ */
+function cicpColour(data: Uint8Array): ColourRead {
+  const [primaries, transfer, matrix, fullRange] = data;
+  if (data.length === 4 && primaries === 1 && transfer === 13 && matrix === 0 && fullRange === 1) return srgb;
+  return doubt(`PNG colours (cICP) with primaries ${primaries} and transfer ${transfer} (not sRGB)`);
+}
+
+/**
+ * A PNG's colours, as browsers rank them: `cICP` first (until 2026-11-28 it was not read, and an HDR PQ PNG became
+ * an sRGB variant), then `iCCP`, then `sRGB`, then `cHRM` and `gAMA`, all before `IDAT`.
  */
 async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
+  let coded: ColourRead | undefined;
   let compressedProfile: Uint8Array | undefined;
   let chromaticities: ColourRead = srgb;
   let gamma: ColourRead = srgb;
@@ -223,10 +235,11 @@ async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
   // Beyond the chunk limit, what was read decides (the image data is not reached).
   pngChunks(bytes, ({ type, data }) => {
     if (type === 'IDAT') return 'stop';
-    if (type === 'iCCP') {
-      compressedProfile = data;
+    if (type === 'cICP') {
+      coded = cicpColour(data);
       return 'stop';
     }
+    if (type === 'iCCP') compressedProfile ??= data;
     if (type === 'sRGB') explicitSrgb = true;
     if (type === 'cHRM' && data.length === 32) {
       const off = srgbChromaticities.some((value, i) => Math.abs(u32be(data, i * 4) - value) > chromaticityTolerance);
@@ -237,6 +250,7 @@ async function pngColour(bytes: Uint8Array): Promise<ColourRead> {
     }
     return 'continue';
   });
+  if (coded) return coded;
   if (compressedProfile) {
     const data = compressedProfile;
     const nameEnd = data.indexOf(0);
