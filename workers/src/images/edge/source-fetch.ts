@@ -132,6 +132,14 @@ export async function fetchSource(
       return failed(current, 502, 'the source could not be fetched', { reason: String(error) });
     }
     if (response.status < 300 || response.status >= 400 || response.status === 304) {
+      // A part of the file (the origin's own Range logic, a CDN's slice) is never the source: its bytes would be taken
+      // for the whole image (until 2026-11-28 it was served on as a 206 with "truncated").
+      if (response.status === 206) {
+        await response.body?.cancel();
+        return failed(current, 502, 'the source answered 206 with part of the file', {
+          source: current.publicUrl.href,
+        });
+      }
       if (response.ok)
         return { ok: true, response: withoutCookies(response), url: current.url, publicUrl: current.publicUrl };
       const status = response.status >= 500 ? 502 : response.status;

@@ -60,7 +60,12 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
     publicUrl: fetched.publicUrl,
     origin: fetched.response,
   };
-  const read = await readSource(reply.origin.clone(), config.maxInputBytes);
+  let read: ReadSource;
+  try {
+    read = await readSource(reply.origin.clone(), config.maxInputBytes);
+  } catch (error) {
+    return sourceBrokeOff(reply, error);
+  }
   if (!read.complete) return passOversized(reply, read, config);
   const bytes = read.bytes;
   const header = readImageHeader(bytes);
@@ -150,6 +155,19 @@ const redirectToSource = (reply: SourceReply) => Response.redirect(reply.publicU
 function sourceFailed(fetched: Extract<Fetched, { ok: false }>, options: UrlOptions): Response {
   if (options.onErrorRedirect && fetched.problem.status !== 403) return Response.redirect(fetched.publicUrl.href, 302);
   return jsonError(fetched.problem.status, fetched.problem.error, fetched.problem.detail);
+}
+
+/**
+ * The source's body failed while it was read (the origin's connection dropped): a 502 like any other failed fetch,
+ * or the redirect `onerror=redirect` asks for. Until 2026-11-28 a 500 "could not be processed", logged as a bug.
+ */
+function sourceBrokeOff(reply: SourceReply, error: unknown): Response {
+  console.log(`images: ${reply.url.pathname}: the source broke off: ${describeError(error)}`);
+  if (reply.options.onErrorRedirect) return redirectToSource(reply);
+  return jsonError(502, 'the source broke off before its end', {
+    source: reply.publicUrl.href,
+    reason: describeError(error),
+  });
 }
 
 function notAnImage(reply: SourceReply): Response {
