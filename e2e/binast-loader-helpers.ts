@@ -56,9 +56,11 @@ export const optInAgain = (html: string) =>
 export async function forceBinast(page: Page, policy?: string): Promise<void> {
   await page.route(loaderPages, async (route) => {
     const response = await route.fetch();
+    // The loader's own tag, not the first mention of its file name: the Worker may move the tag after the page's
+    // text (all scripts written back plain), and a demo page's prose may name the file.
     const body = optInAgain(await response.text()).replace(
-      'binast-loader.min.js"',
-      'binast-loader.min.js" data-always',
+      /(<script\b[^>]*\ssrc="[^"]*binast-loader\.min\.js")/,
+      '$1 data-always',
     );
     const headers = policy ? { ...response.headers(), 'content-security-policy': policy } : response.headers();
     await route.fulfill({ response, body, headers });
