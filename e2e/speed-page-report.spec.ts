@@ -116,3 +116,10 @@ test('the report is keyboard accessible and fits a 390 px screen', async ({ page
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => strip.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
 });
+
+test('each bytes-by-type cell says what its count counts', async ({ page }) => {
+  await page.goto(`file://${join(dir, 'report.html')}`);
+  const cells = await page.locator('table.bytes td').allTextContents();
+  expect(cells.length).toBeGreaterThan(0);
+  for (const cell of cells) expect(cell).toMatch(/^(\d[\d.]* (B|KB|MB)|n\/a) in (\d+|n\/a) requests?$/);
+});

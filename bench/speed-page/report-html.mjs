@@ -191,7 +191,9 @@ function bytesTable(rows, profile) {
         `<tr data-variant="${row.variant}"><th scope="row">${escapeHtml(row.label)}</th>${classes
           .map((c) => {
             const entry = row.byClass[c] ?? { bytes: Number.NaN, requests: Number.NaN };
-            return `<td>${formatValue(entry.bytes, 'bytes')} / ${formatValue(entry.requests, 'count')}</td>`;
+            // "3 KB / 1" left the reader to guess what the 1 counts.
+            const requests = formatValue(entry.requests, 'count');
+            return `<td>${formatValue(entry.bytes, 'bytes')} in ${requests} ${requests === '1' ? 'request' : 'requests'}</td>`;
           })
           .join('')}</tr>`,
     )
