@@ -7,6 +7,7 @@ import { json, jsonError } from '../../shared/json';
 import { chooseFormat } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
 import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
+import { type PassedImageType, passedImageType } from '../core/passed-formats';
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
 import { checkSource, type SourceCheck, shownHeader, sourceKeyOptions } from '../core/source-checks';
 import { looksLikeSvg } from '../core/svg';
@@ -70,6 +71,9 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   const bytes = read.bytes;
   const header = readImageHeader(bytes);
   if (!header) {
+    const passed = passedImageType(bytes);
+    if (passed && options.format !== 'json')
+      return passThrough(reply, bytes, passed, 'a format the codecs do not read');
     if (options.format === 'json' || !isSvg(reply, bytes)) return notAnImage(reply);
     return svgResponse(originalResponse(request, reply.origin, bytes, 'SVG, not resized', vary(reply)));
   }
@@ -187,14 +191,14 @@ async function passOversized(
   config: ImagesConfig,
 ): Promise<Response> {
   await reply.origin.body?.cancel();
-  const format = sniffImageFormat(read.head);
+  const format = sniffImageFormat(read.head) ?? passedImageType(read.head);
   if (!format) return notAnImage(reply);
   // `format=json` asked for a description, which needs the whole file; the image itself is no answer to it.
   if (reply.options.format === 'json') {
     return jsonError(413, `the source is over ${config.maxInputBytes} bytes, too large to describe`, {
       source: reply.publicUrl.href,
       maxInputBytes: config.maxInputBytes,
-      format: mimeTypes[format],
+      format: typeOf(format),
     });
   }
   const note = `over ${config.maxInputBytes} bytes`;
@@ -205,7 +209,12 @@ async function passOversized(
 }
 
 /** The original, logged with the reason it was not transformed (or a redirect to it with `onerror=redirect`). */
-function passThrough(reply: SourceReply, bytes: Uint8Array, format: ImageFormat, note: string): Response {
+function passThrough(
+  reply: SourceReply,
+  bytes: Uint8Array,
+  format: ImageFormat | PassedImageType,
+  note: string,
+): Response {
   console.log(`images: ${reply.url.pathname} served as is: ${note}`);
   if (reply.options.onErrorRedirect) return redirectToSource(reply);
   return asImage(originalResponse(reply.request, reply.origin, bytes, note, vary(reply)), format);
@@ -389,13 +398,17 @@ function busy(config: ImagesConfig): Response {
   );
 }
 
+/** A format's MIME type; a passed-through format (`passedImageType`) is named by its type already. */
+const typeOf = (format: ImageFormat | PassedImageType) =>
+  format.includes('/') ? format : mimeTypes[format as ImageFormat];
+
 /**
  * The original bytes as the image they are: the sniffed format's type (an origin's `text/html` on JPEG bytes must
  * not reach a browser as a page) and `nosniff`.
  */
-function asImage(response: Response, format: ImageFormat): Response {
+function asImage(response: Response, format: ImageFormat | PassedImageType): Response {
   const headers = new Headers(response.headers);
-  headers.set('content-type', mimeTypes[format]);
+  headers.set('content-type', typeOf(format));
   headers.set('x-content-type-options', 'nosniff');
   headers.delete('content-disposition');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
