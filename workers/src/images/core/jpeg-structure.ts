@@ -22,16 +22,22 @@ export type JpegWalk =
   | { readonly ok: true; readonly structure: JpegStructure }
   | { readonly ok: false; readonly reason: string };
 
+const onlyColour = 'the codec decodes 8-bit greyscale and colour only';
+
 /**
- * What the codec (MozJPEG built for 8-bit greyscale and YCbCr/RGB output) cannot decode, from the frame header:
- * the reason, or null. Refused before decoding, so the original is served with a reason rather than after a failed
- * decode (a CMYK file made the decoder exit with status 1).
+ * What the codec (MozJPEG built for 8-bit greyscale and YCbCr/RGB output, Huffman-coded frames only) cannot decode,
+ * from the frame header: the reason, or null. Refused before decoding, so the original is served with a reason
+ * rather than after a failed decode, which costs a decoder instance each time (a CMYK file made the decoder exit with
+ * status 1; an arithmetic-coded one too, until 2026-11-28).
  */
 function undecodableFrame(marker: number, frame: Uint8Array): string | null {
   // SOF3, 7, 11, 15 are lossless (predictive) coding.
-  if ((marker & 0x03) === 0x03) return 'a lossless JPEG';
-  if (frame[0] !== 8) return `a ${frame[0]}-bit JPEG`;
-  if (frame[5] === 4) return 'a CMYK or YCCK JPEG (4 components)';
+  if ((marker & 0x03) === 0x03) return `a lossless JPEG: ${onlyColour}`;
+  // SOF9–15 are arithmetic-coded (the build's libjpeg has no arithmetic decoder); SOF5–7 and 13–15 hierarchical.
+  if (marker >= 0xc9) return 'an arithmetic-coded JPEG: the codec decodes Huffman-coded ones only';
+  if (marker >= 0xc5) return 'a hierarchical JPEG: the codec decodes baseline and progressive ones only';
+  if (frame[0] !== 8) return `a ${frame[0]}-bit JPEG: ${onlyColour}`;
+  if (frame[5] === 4) return `a CMYK or YCCK JPEG (4 components): ${onlyColour}`;
   return null;
 }
 
@@ -62,7 +68,7 @@ export function walkJpeg(bytes: Uint8Array, limits: JpegLimits): JpegWalk {
   const { status, scans, markers } = walkJpegMarkers(bytes, frame.visitor, limits);
   if (status.kind === 'invalid') return { ok: false, reason: status.reason };
   const undecodable = frame.undecodable();
-  if (undecodable) return { ok: false, reason: `${undecodable}: the codec decodes 8-bit greyscale and colour only` };
+  if (undecodable) return { ok: false, reason: undecodable };
   // Ran off the end without EOI: the caller's truncation check decides about that; the counts are still true.
   return { ok: true, structure: { scans, markers } };
 }
