@@ -45,7 +45,8 @@ for (const row of rows) {
   for (const [text, className] of [
     // The file name is enough to tell the rows apart (each caption below has the full URL), and leaves a phone's
     // width to the numbers.
-    [`${row.path.split('/').at(-1)}${cdnPrefix.test(row.path) ? ' (resized)' : ''}`, 'name'],
+    // A zero-width space after each underscore lets hubble_deep_field.jpg wrap there rather than mid-word.
+    [`${row.path.split('/').at(-1).replaceAll('_', '_\u200b')}${cdnPrefix.test(row.path) ? ' (resized)' : ''}`, ''],
     [bytesText(row.original), 'number'],
     [bytesText(row.served), 'number'],
     [`${(saved * 100).toFixed(0)}%`, saved > 0 ? 'number saved' : 'number'],
