@@ -5,10 +5,12 @@ import { isStartOfFrame, walkJpegMarkers } from '../../shared/image-header/jpeg-
 // (measured: 6.3 s in this Worker). Real encoders write 1 scan (baseline) to ~12 (libjpeg's progressive script);
 // jpegtran custom scripts rarely go past 30.
 
-/** What the walk found: the number of scans (SOS) and of marker segments in the whole file. */
+/** What the walk found: the number of scans (SOS) and of marker segments, and whether the image reaches its EOI. */
 export interface JpegStructure {
   readonly scans: number;
   readonly markers: number;
+  /** The walk reached the (first) image's EOI: bytes after it (an MPO's second image, a phone's trailer) do not count. */
+  readonly complete: boolean;
 }
 
 export interface JpegLimits {
@@ -69,6 +71,6 @@ export function walkJpeg(bytes: Uint8Array, limits: JpegLimits): JpegWalk {
   if (status.kind === 'invalid') return { ok: false, reason: status.reason };
   const undecodable = frame.undecodable();
   if (undecodable) return { ok: false, reason: undecodable };
-  // Ran off the end without EOI: the caller's truncation check decides about that; the counts are still true.
-  return { ok: true, structure: { scans, markers } };
+  // Ran off the end without EOI: the counts are still true, and the caller decides what a truncated file means.
+  return { ok: true, structure: { scans, markers, complete: status.kind === 'ended' } };
 }

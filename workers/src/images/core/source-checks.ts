@@ -45,7 +45,8 @@ export const shownHeader = <T extends ImageHeader>(header: T, orientation: Orien
 export function checkSource(bytes: Uint8Array, header: ImageHeader, config: ImagesConfig): SourceCheck {
   if (header.animated) return { ok: false, reason: 'animated' };
   if (!isCodecFormat(header.format)) return { ok: false, reason: `${header.format} is passed through` };
-  if (!isComplete(bytes, header.format)) return { ok: false, reason: 'truncated' };
+  // A JPEG's end is found by its marker walk below, within the scan and marker limits.
+  if (header.format !== 'jpeg' && !isComplete(bytes, header.format)) return { ok: false, reason: 'truncated' };
   if (header.width * header.height > config.maxInputMegapixels * 1e6)
     return { ok: false, reason: `over ${config.maxInputMegapixels} MP` };
   if (header.format === 'jpeg' && hasGainMap(bytes)) return { ok: false, reason: 'an HDR gain map JPEG' };
@@ -55,6 +56,7 @@ export function checkSource(bytes: Uint8Array, header: ImageHeader, config: Imag
   if (header.format === 'jpeg') {
     const walk = walkJpeg(bytes, { maxScans: config.maxJpegScans, maxMarkers: config.maxJpegMarkers });
     if (!walk.ok) return { ok: false, reason: walk.reason };
+    if (!walk.structure.complete) return { ok: false, reason: 'truncated' };
     jpegScans = walk.structure.scans;
   }
   return {
