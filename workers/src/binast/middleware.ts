@@ -9,6 +9,7 @@ import { isSharedResponse } from '../shared/shared-cache';
 import { addVary } from '../shared/vary';
 import { encodeVerified, utf8Text } from './codec';
 import { type BinastConfig, readConfig } from './config';
+import { binastMediaType } from './media-type';
 import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
 import { failureKey, variantKey } from './store';
@@ -17,7 +18,7 @@ import { failureKey, variantKey } from './store';
  * The media type of BinaryAST responses, and what a client lists in `Accept` to ask for one. A wildcard does not
  * count: a client without a decoder sends `*\/*` too, and BinaryAST is useless to it.
  */
-export const binastMediaType = 'application/javascript-binast';
+export { binastMediaType };
 
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);

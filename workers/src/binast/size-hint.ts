@@ -16,6 +16,7 @@ import { forbidsTransform } from '../shared/no-transform';
 import { addVary } from '../shared/vary';
 import { documentBase } from './base-url';
 import { type BinastConfig, readConfig } from './config';
+import { binastMediaType } from './media-type';
 import { rewriteLoaderUrl } from './rewrite-html';
 import { variantPrefix } from './store';
 
@@ -72,6 +73,27 @@ const insertBefore = (script: Element, html: string) => {
   if (html) script.before(html, { html: true });
 };
 
+/** At most this many scripts of one page view are asked for as BinaryAST in the background (each is an origin fetch). */
+const maxEncodesAskedPerPage = 4;
+/** A script asked for is not asked for again by this isolate for this long (ms): its encode takes seconds at most. */
+const encodeAskIntervalMs = 10 * 60_000;
+/** URLs this isolate asked for lately (bounded: an old entry is dropped first). */
+const encodeAskedAt = new Map<string, number>();
+const maxRememberedAsks = 1000;
+
+/** Pure but for the isolate's memory: true when `href` may be asked for now (and records it), else false. */
+export function claimEncodeRequest(href: string, nowMs: number): boolean {
+  const last = encodeAskedAt.get(href);
+  if (last !== undefined && nowMs - last < encodeAskIntervalMs) return false;
+  encodeAskedAt.delete(href);
+  if (encodeAskedAt.size >= maxRememberedAsks) {
+    const oldest = encodeAskedAt.keys().next().value;
+    if (oldest !== undefined) encodeAskedAt.delete(oldest);
+  }
+  encodeAskedAt.set(href, nowMs);
+  return true;
+}
+
 /**
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
  * Where the loader is going to run the plain script (`shouldPreload`: the loader's own cost model, fed what the
@@ -84,7 +106,7 @@ const insertBefore = (script: Element, html: string) => {
  * Scripts without a stored hint, cross-origin ones and pages without a store are left as they are; any error serves
  * the page untouched.
  */
-export const binastHintMiddleware: Middleware = async (request, env, _ctx, next) => {
+export const binastHintMiddleware: Middleware = async (request, env, ctx, next) => {
   const response = await next(request);
   const store = env.VARIANTS;
   const type = response.headers.get('content-type') ?? '';
@@ -126,6 +148,22 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
     const stored = await store.get(hintKey(url, config));
     return stored && parseHint(await stored.text());
   };
+  let encodesAsked = 0;
+  /**
+   * An opt-in script without a hint is asked for as BinaryAST in the background, as a client wanting it would ask:
+   * the middleware below then encodes and stores it, and the next view gets its hint. Nothing else would ever ask:
+   * the loader asks for BinaryAST only with a hint, so without this a deployed site's scripts stayed plain for good.
+   */
+  const askForEncoding = (url: URL) => {
+    if (encodesAsked >= maxEncodesAskedPerPage || !claimEncodeRequest(url.href, Date.now())) return;
+    encodesAsked += 1;
+    const asked = new Request(url, { headers: { accept: binastMediaType } });
+    ctx.waitUntil(
+      next(asked)
+        .then((answer) => answer.body?.cancel())
+        .catch((error: unknown) => console.error(`binast: asking for ${url.pathname} in the background: ${error}`)),
+    );
+  };
   try {
     const rewritten = new HTMLRewriter()
       .on('script', {
@@ -154,6 +192,7 @@ export const binastHintMiddleware: Middleware = async (request, env, _ctx, next)
           const url = plan && sameOrigin(src);
           const hint = url && (await storedHint(url));
           if (!plan || !hint) {
+            if (url && !hint && inert === 0) askForEncoding(url);
             // Left to the loader as it is: later blocking scripts must not overtake it.
             if (plan) native({ runsPlain: false, mode: plan.mode });
             if (inert === 0) insertBefore(script, placement.before({ type: kind, writtenBack: false }));

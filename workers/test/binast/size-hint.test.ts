@@ -1,9 +1,10 @@
-import { createExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { scriptKey } from '@speedkit/binast-loader/model';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/binast/config';
-import { binastHintMiddleware, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
+import { binastMiddleware } from '../../src/binast/middleware';
+import { binastHintMiddleware, claimEncodeRequest, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
 import { binastAccept, callBinast, clearVariants, demoScript } from './helpers';
 
 beforeEach(clearVariants);
@@ -353,5 +354,37 @@ describe("the loader's own tag moves down to the first script that needs it", ()
     expect(text).toBe(
       `<!doctype html><head></head><body><script src="/js/big.js" data-binast-size="1000 1200"></script>${loaderTag}`,
     );
+  });
+});
+
+describe('opt-in scripts without a hint are encoded for the next view', () => {
+  /** The page through the hint middleware, in front of the BinaryAST middleware and the static assets. */
+  async function view(html: string) {
+    const ctx = createExecutionContext();
+    const assets = (request: Request) => env.ASSETS.fetch(request);
+    const below = (request: Request) =>
+      new URL(request.url).pathname === '/article'
+        ? Promise.resolve(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+        : binastMiddleware(request, env as Env, ctx, assets);
+    const response = await binastHintMiddleware(new Request('http://speedkit.test/article'), env as Env, ctx, below);
+    const text = await response.text();
+    await waitOnExecutionContext(ctx);
+    return text;
+  }
+
+  it('asks for the BinaryAST of a hintless opt-in script in the background, so the next view has its hint', async () => {
+    const html = page(`<script type="binast" src="${demoScript}"></script>`);
+    // Nothing else asks: the loader asks for BinaryAST only when the script carries a hint.
+    expect(await view(html)).not.toContain('data-binast-size');
+    expect(parseHint((await (await env.VARIANTS?.get(keyOf(demoScript)))?.text()) ?? '')).not.toBeNull();
+    expect(await view(html)).toContain('data-binast-size=');
+  });
+
+  it('asks for one script at most once per interval in an isolate, and forgets the oldest beyond its bound', () => {
+    expect(claimEncodeRequest('http://a.test/x.js', 0)).toBe(true);
+    expect(claimEncodeRequest('http://a.test/x.js', 60_000)).toBe(false);
+    expect(claimEncodeRequest('http://a.test/x.js', 11 * 60_000)).toBe(true);
+    for (let i = 0; i < 1000; i += 1) claimEncodeRequest(`http://a.test/${i}.js`, 11 * 60_000);
+    expect(claimEncodeRequest('http://a.test/x.js', 11 * 60_000 + 1)).toBe(true);
   });
 });

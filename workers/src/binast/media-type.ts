@@ -1,0 +1,2 @@
+/** The media type a client asks for in `Accept` and the Worker answers with. */
+export const binastMediaType = 'application/javascript-binast';
