@@ -7,7 +7,7 @@ import { isSharedResponse } from '../../shared/shared-cache';
 import { acceptableFormats } from '../core/choose-format';
 import { type ImagesConfig, onImageRoute } from '../core/config';
 import { allowsVariant } from '../core/disposition';
-import { type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
+import { holdsSize, type ImageFormat, type ModernFormat, mimeTypes } from '../core/formats';
 import { looksLikeGraphic, losslessWins } from '../core/lossless';
 import type { Pixels } from '../core/pixels';
 import { planResize } from '../core/resize-plan';
@@ -83,6 +83,9 @@ export async function negotiateImage(
   if (identity && identity === (await negotiatedIdentity(request, response, bytes))) {
     rememberCheck(identity, { ...checked, keepsProfile: !!colour.profile });
   }
+  const { width, height } = checked.header;
+  if (!formats.some((format) => holdsSize(format, checked.header)))
+    return pass(`${width}x${height}: more pixels per side than ${formats.join(' or ')} can hold`);
   const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
   try {
@@ -207,7 +210,7 @@ function affordableFormats(formats: readonly ModernFormat[], checked: CheckedOk,
   const avifTooLarge = header.width * header.height > config.maxAvifMegapixels * 1e6;
   const candidates: Candidate[] = [];
   for (const format of formats) {
-    if (format === 'avif' && avifTooLarge) continue;
+    if ((format === 'avif' && avifTooLarge) || !holdsSize(format, header)) continue;
     // Same pixels out as in: the estimate is a decode plus one encode, no resize.
     const shape = { source: header, jpegScans: checked.jpegScans, resized: false, output: header, target: format };
     const plan = planEncode(shape, config.maxWorkMs);

@@ -6,7 +6,7 @@ import { type ImageHeader, readImageHeader } from '../../shared/image-header/who
 import { json, jsonError } from '../../shared/json';
 import { chooseFormat } from '../core/choose-format';
 import type { ImagesConfig } from '../core/config';
-import { type ImageFormat, mimeTypes, type TargetFormat } from '../core/formats';
+import { holdsSize, type ImageFormat, maxSidePixels, mimeTypes, type TargetFormat } from '../core/formats';
 import { type PassedImageType, passedImageType } from '../core/passed-formats';
 import { isIdentity, planResize, type ResizePlan } from '../core/resize-plan';
 import { checkSource, type SourceCheck, shownHeader, sourceKeyOptions } from '../core/source-checks';
@@ -277,7 +277,9 @@ function decideTransform(
   };
   // `auto` drops formats that are over the budget even at their fastest encoder setting (AVIF first), like those
   // over the AVIF size limit.
-  const affordable = config.formats.filter((format) => (format !== 'avif' || avifFits) && encodePlan(format).ok);
+  const affordable = config.formats.filter(
+    (format) => (format !== 'avif' || avifFits) && holdsSize(format, plan) && encodePlan(format).ok,
+  );
   const asked = targetFormat(options, ranges, header.format, { ...config, formats: affordable });
   // Cloudflare's `format=avif` is "AVIF if possible, with WebP as a fallback": over the AVIF size limit or over the
   // budget at AVIF's fastest setting it is WebP, as for `auto` (until 2026-11-29 a 400, a broken image on the page).
@@ -286,6 +288,10 @@ function decideTransform(
   const underlaid = options.background !== undefined && header.format !== 'jpeg';
   const samePixels = isIdentity(plan, header) && !underlaid;
   if (samePixels && target === header.format) return 'unchanged';
+  if (!holdsSize(target, plan)) {
+    const reason = `${target} holds at most ${maxSidePixels[target]} px per side; the output would be ${plan.width}x${plan.height}`;
+    return jsonError(400, `invalid option format: ${reason}`, { option: 'format', value: target, reason });
+  }
   const chosen = encodePlan(target);
   if (!chosen.ok) {
     const cost = chosen.estimate;
