@@ -1,6 +1,8 @@
 // PNGs built byte by byte (zlib through the runtime's CompressionStream), so a test can make the exact pixels it needs:
 // alpha, 16-bit channels.
 
+import { concatBytes } from '../../src/shared/image-header/bytes';
+
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -25,16 +27,8 @@ export const pngChunk = (type: string, data: Uint8Array | readonly number[]) =>
   new Uint8Array(chunk(type, Uint8Array.from(data)));
 
 /** `png` with `chunks` inserted right after IHDR (the 33-byte signature and header). */
-export const withChunksAfterHeader = (png: Uint8Array, ...chunks: Uint8Array[]) => {
-  const parts = [png.subarray(0, 33), ...chunks, png.subarray(33)];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
+export const withChunksAfterHeader = (png: Uint8Array, ...chunks: Uint8Array[]) =>
+  concatBytes([png.subarray(0, 33), ...chunks, png.subarray(33)]);
 
 /** An APNG's animation control chunk: `frames` frames, looping forever. */
 export const acTL = (frames: number) => pngChunk('acTL', [...be32(frames), ...be32(0)]);
