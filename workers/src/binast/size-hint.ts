@@ -11,6 +11,7 @@ import {
   visitorHint,
 } from '@speedkit/binast-loader/model';
 import { planScript } from '@speedkit/binast-loader/plan';
+import { ExpiringClaims } from '../shared/expiring-claims';
 import type { Middleware } from '../shared/middleware';
 import { forbidsTransform } from '../shared/no-transform';
 import { addVary } from '../shared/vary';
@@ -75,24 +76,11 @@ const insertBefore = (script: Element, html: string) => {
 
 /** At most this many scripts of one page view are asked for as BinaryAST in the background (each is an origin fetch). */
 const maxEncodesAskedPerPage = 4;
-/** A script asked for is not asked for again by this isolate for this long (ms): its encode takes seconds at most. */
-const encodeAskIntervalMs = 10 * 60_000;
-/** URLs this isolate asked for lately (bounded: an old entry is dropped first). */
-const encodeAskedAt = new Map<string, number>();
-const maxRememberedAsks = 1000;
-
-/** Pure but for the isolate's memory: true when `href` may be asked for now (and records it), else false. */
-export function claimEncodeRequest(href: string, nowMs: number): boolean {
-  const last = encodeAskedAt.get(href);
-  if (last !== undefined && nowMs - last < encodeAskIntervalMs) return false;
-  encodeAskedAt.delete(href);
-  if (encodeAskedAt.size >= maxRememberedAsks) {
-    const oldest = encodeAskedAt.keys().next().value;
-    if (oldest !== undefined) encodeAskedAt.delete(oldest);
-  }
-  encodeAskedAt.set(href, nowMs);
-  return true;
-}
+/**
+ * Scripts this isolate asked for lately: one is not asked for again for 10 min (its encode takes seconds at most), and
+ * at most 1,000 are remembered (the oldest forgotten first).
+ */
+export const encodeAsks = new ExpiringClaims(10 * 60_000, 1000);
 
 /**
  * Annotates the scripts a page opted in to the loader (by hand or through rewrite-html.ts) with their size hint.
@@ -155,7 +143,7 @@ export const binastHintMiddleware: Middleware = async (request, env, ctx, next) 
    * the loader asks for BinaryAST only with a hint, so without this a deployed site's scripts stayed plain for good.
    */
   const askForEncoding = (url: URL) => {
-    if (encodesAsked >= maxEncodesAskedPerPage || !claimEncodeRequest(url.href, Date.now())) return;
+    if (encodesAsked >= maxEncodesAskedPerPage || !encodeAsks.claim(url.href)) return;
     encodesAsked += 1;
     const asked = new Request(url, { headers: { accept: binastMediaType } });
     ctx.waitUntil(

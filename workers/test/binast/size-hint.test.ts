@@ -4,7 +4,7 @@ import { scriptKey } from '@speedkit/binast-loader/model';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/binast/config';
 import { binastMiddleware } from '../../src/binast/middleware';
-import { binastHintMiddleware, claimEncodeRequest, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
+import { binastHintMiddleware, encodeAsks, gzipBytes, hintKey, parseHint } from '../../src/binast/size-hint';
 import { binastAccept, callBinast, clearVariants, demoScript } from './helpers';
 
 beforeEach(clearVariants);
@@ -381,10 +381,10 @@ describe('opt-in scripts without a hint are encoded for the next view', () => {
   });
 
   it('asks for one script at most once per interval in an isolate, and forgets the oldest beyond its bound', () => {
-    expect(claimEncodeRequest('http://a.test/x.js', 0)).toBe(true);
-    expect(claimEncodeRequest('http://a.test/x.js', 60_000)).toBe(false);
-    expect(claimEncodeRequest('http://a.test/x.js', 11 * 60_000)).toBe(true);
-    for (let i = 0; i < 1000; i += 1) claimEncodeRequest(`http://a.test/${i}.js`, 11 * 60_000);
-    expect(claimEncodeRequest('http://a.test/x.js', 11 * 60_000 + 1)).toBe(true);
+    expect(encodeAsks.claim('http://a.test/x.js', 0)).toBe(true);
+    expect(encodeAsks.claim('http://a.test/x.js', 60_000)).toBe(false);
+    expect(encodeAsks.claim('http://a.test/x.js', 11 * 60_000)).toBe(true);
+    for (let i = 0; i < 1000; i += 1) encodeAsks.claim(`http://a.test/${i}.js`, 11 * 60_000);
+    expect(encodeAsks.claim('http://a.test/x.js', 11 * 60_000 + 1)).toBe(true);
   });
 });

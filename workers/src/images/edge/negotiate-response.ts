@@ -1,4 +1,5 @@
 import { parseAccept } from '../../shared/accept';
+import { ExpiringClaims } from '../../shared/expiring-claims';
 import { readColour } from '../../shared/image-header/colour-profile';
 import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
@@ -15,7 +16,6 @@ import { checkSource, isLossless, sourceKeyOptions } from '../core/source-checks
 import { claimedFormat } from '../core/source-type';
 import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '../core/work-budget';
 import { negotiateOnCloudflare } from './cf-image';
-import { ExpiringClaims } from './expiring-claims';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
 import { describeError, originalResponse, variantResponse, varyOnAccept } from './responses';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpiringClaims } from '../../src/images/edge/expiring-claims';
+import { ExpiringClaims } from '../../src/shared/expiring-claims';
 
 describe('ExpiringClaims', () => {
   it('lets one holder claim a key until it releases it', () => {
