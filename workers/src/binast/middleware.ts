@@ -14,12 +14,6 @@ import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
 import { failureKey, variantKey } from './store';
 
-/**
- * The media type of BinaryAST responses, and what a client lists in `Accept` to ask for one. A wildcard does not
- * count: a client without a decoder sends `*\/*` too, and BinaryAST is useless to it.
- */
-export { binastMediaType };
-
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
 

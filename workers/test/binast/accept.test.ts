@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binastMediaType } from '../../src/binast/middleware';
+import { binastMediaType } from '../../src/binast/media-type';
 import { acceptsExplicitly } from '../../src/shared/accept';
 
 describe('BinaryAST in Accept', () => {
