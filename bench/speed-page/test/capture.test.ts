@@ -93,8 +93,22 @@ beforeAll(async () => {
       hanging.push(response);
       return;
     }
-    if (request.url === '/big.png' || request.url === '/small.png') {
-      response.writeHead(200, { 'content-type': 'image/png' }).end(request.url === '/big.png' ? bigPng : smallPng);
+    if (request.url === '/small.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(smallPng);
+      return;
+    }
+    if (request.url === '/big.png') {
+      // Paced as a link delivers it (about 200 ms), not all at once: when the whole image lands between two paints
+      // of a busy machine, Chromium paints the CSS background and never reports it as LCP (one load in ten under
+      // load; none in 40 paced), a race the lab's shaped link does not meet.
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': bigPng.length });
+      const chunkBytes = 200_000;
+      const send = (offsetBytes: number) => {
+        if (offsetBytes >= bigPng.length) return void response.end();
+        response.write(bigPng.subarray(offsetBytes, offsetBytes + chunkBytes));
+        setTimeout(() => send(offsetBytes + chunkBytes), 15);
+      };
+      send(0);
       return;
     }
     if (request.url === '/icon.png') {
