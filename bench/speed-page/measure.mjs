@@ -8,6 +8,7 @@ import {
   cumulativeLayoutShift,
   totalBlockingTime,
 } from './page-metrics.mjs';
+import { userAgentOf } from './profiles.mjs';
 
 const observerScript = readFileSync(new URL('./observer.js', import.meta.url), 'utf8');
 /** After load, the page counts as settled once no frame has arrived and no request was open for this long. */
@@ -70,7 +71,7 @@ function pathOf(url) {
  */
 
 /**
- * One page load: a fresh context with the profile's screen and CPU, requests and screen frames recorded until the
+ * One page load: a fresh context with the profile's screen, User-Agent and CPU, requests and screen frames recorded until the
  * page has settled, then the metrics.
  * @param {import('@playwright/test').Browser} browser
  * @param {string} url
@@ -83,6 +84,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     deviceScaleFactor: profile.deviceScaleFactor,
     isMobile: profile.isMobile,
     hasTouch: profile.isMobile,
+    userAgent: userAgentOf(profile, browser.version()),
     ignoreHTTPSErrors: true,
   });
   try {

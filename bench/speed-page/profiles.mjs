@@ -31,3 +31,19 @@ export const profiles = {
     thumbWidthPx: 72,
   },
 };
+
+/**
+ * The User-Agent a profile's visitor sends, for the Chromium that loads the page (`browser.version()`, e.g.
+ * "156.0.7444.59"), in Chrome's reduced form: a phone's (Android, "Mobile") for a mobile profile, else desktop
+ * Chrome's. Without it every profile sent headless Chromium's own ("X11; Linux x86_64 … HeadlessChrome"): a site that
+ * picks its markup or image sizes on the server by User-Agent or by the Sec-CH-UA-Mobile hint (Playwright derives
+ * the hints from this string and `isMobile`) served the phone its desktop page, and bot defences that turn away
+ * "HeadlessChrome" turned away the lab.
+ * @param {{ isMobile: boolean }} profile @param {string} browserVersion
+ */
+export function userAgentOf(profile, browserVersion) {
+  const chrome = `Chrome/${browserVersion.split('.')[0]}.0.0.0`;
+  return profile.isMobile
+    ? `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) ${chrome} Mobile Safari/537.36`
+    : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) ${chrome} Safari/537.36`;
+}

@@ -1,0 +1,92 @@
+import http from 'node:http';
+import { chromium } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs } from '../../lib/chromium.mjs';
+import { loadPage } from '../measure.mjs';
+import { profiles } from '../profiles.mjs';
+
+// What a site sees of each profile's visitor, in real Chromium: the request headers servers pick a mobile or desktop
+// page by (User-Agent, the Sec-CH-UA-Mobile client hint) and what the page's scripts read. Until 2026-11-28 the
+// mobile profile had a phone's screen and touch but sent headless Linux Chromium's User-Agent ("X11; Linux x86_64
+// … HeadlessChrome") and `Sec-CH-UA-Mobile: ?0`: a site choosing its markup or image sizes on the server measured
+// as its desktop page on a phone-sized screen, and both profiles announced a headless browser that bot defences
+// turn away.
+type Seen = { userAgent: string; chMobile: string; page?: Record<string, unknown> };
+const seen = new Map<string, Seen>();
+
+const page = `<!doctype html><meta name="viewport" content="width=device-width"><p>profile</p><script>
+fetch(location.pathname + '/beacon', { method: 'POST', body: JSON.stringify({
+  userAgent: navigator.userAgent, mobile: navigator.userAgentData?.mobile, platform: navigator.userAgentData?.platform,
+  dpr: devicePixelRatio, width: innerWidth, touchPoints: navigator.maxTouchPoints,
+  coarse: matchMedia('(pointer: coarse)').matches }) });
+</script>`;
+
+let server: http.Server;
+let port = 0;
+let browser: Awaited<ReturnType<typeof chromium.launch>>;
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const [, name = '', beacon] = (request.url ?? '').split('/');
+    if (beacon === 'beacon') {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const entry = seen.get(name);
+        if (entry) entry.page = JSON.parse(body);
+        response.writeHead(204).end();
+      });
+      return;
+    }
+    if (!seen.has(name)) {
+      seen.set(name, {
+        userAgent: String(request.headers['user-agent']),
+        chMobile: String(request.headers['sec-ch-ua-mobile']),
+      });
+    }
+    response.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as import('node:net').AddressInfo).port;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...chromiumArgs],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe('the profile a site sees', () => {
+  it('mobile: a phone’s User-Agent and client hint, screen, DPR and touch, in headers and to scripts', async () => {
+    await loadPage(browser, `http://127.0.0.1:${port}/mobile`, profiles.mobile, { timeoutMs: 30_000 });
+    const mobile = seen.get('mobile');
+    const major = browser.version().split('.')[0];
+    expect(mobile?.userAgent).toMatch(/\(Linux; Android [\d.]+; K\)/);
+    expect(mobile?.userAgent).toContain(`Chrome/${major}.0.0.0 Mobile Safari/537.36`);
+    expect(mobile?.userAgent).not.toContain('Headless');
+    expect(mobile?.chMobile).toBe('?1');
+    expect(mobile?.page).toMatchObject({
+      userAgent: mobile?.userAgent,
+      mobile: true,
+      platform: 'Android',
+      dpr: 3,
+      width: 390,
+      coarse: true,
+    });
+    expect(mobile?.page?.touchPoints).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('desktop: the browser’s own Chrome User-Agent without "Headless", not mobile', async () => {
+    await loadPage(browser, `http://127.0.0.1:${port}/desktop`, profiles.desktop, { timeoutMs: 30_000 });
+    const desktop = seen.get('desktop');
+    expect(desktop?.userAgent).toContain(`Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`);
+    expect(desktop?.userAgent).not.toContain('Headless');
+    expect(desktop?.chMobile).toBe('?0');
+    expect(desktop?.page).toMatchObject({ mobile: false, dpr: 1, width: 1366, coarse: false, touchPoints: 0 });
+  }, 60_000);
+});
