@@ -44,11 +44,16 @@ export function parseCli(argv) {
     thirdParties: true,
     help: false,
   };
-  const list = (/** @type {string} */ value) =>
-    value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  // Each name once: `--profiles mobile,mobile` ran the mobile profile twice into one table, every run number twice
+  // (the report's representative run and filmstrip then picked from either pass).
+  const list = (/** @type {string} */ value) => [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -66,7 +71,9 @@ export function parseCli(argv) {
     } else if (arg === '--profiles') {
       options.profiles = list(value());
       const unknown = options.profiles.filter((name) => !(name in profiles));
-      if (unknown.length > 0 || options.profiles.length === 0) {
+      if (options.profiles.length === 0)
+        throw new OptionError(`--profiles needs at least one of ${Object.keys(profiles).join(', ')}`);
+      if (unknown.length > 0) {
         throw new OptionError(
           `unknown profile "${unknown.join(', ')}": choose from ${Object.keys(profiles).join(', ')}`,
         );
@@ -83,6 +90,10 @@ export function parseCli(argv) {
     } else if (arg.startsWith('--')) {
       throw new OptionError(`unknown option ${arg}\n${usage}`);
     } else if (options.url === null) {
+      // "localhost:3000" and "example.com:8080/blog" parse as URLs of scheme "localhost:" / "example.com:".
+      if (/^[a-z0-9.-]+:\d+(\/|$)/i.test(arg)) {
+        throw new OptionError(`"${arg}" has no scheme: give the page's full address, e.g. http://${arg}`);
+      }
       let url;
       try {
         url = new URL(arg);

@@ -33,12 +33,23 @@ describe('parseCli', () => {
     expect(options.url?.href).toBe('http://127.0.0.1:3000/blog/');
     expect(options).toMatchObject({ runs: 3, profiles: ['mobile'], features: ['images'] });
   });
+  it('takes each profile and feature once', () => {
+    // Twice ran the profile twice into one table, every run number twice.
+    const options = parseCli(['--profiles', 'mobile,mobile,desktop', '--features', 'images,images']);
+    expect(options).toMatchObject({ profiles: ['mobile', 'desktop'], features: ['images'] });
+  });
   it('says what is wrong with bad input', () => {
     expect(() => parseCli(['--runs', '0'])).toThrow('--runs must be a whole number from 1 to 50');
     expect(() => parseCli(['--profiles', 'tablet'])).toThrow('unknown profile "tablet"');
     expect(() => parseCli(['--features', 'speed'])).toThrow('unknown feature "speed"');
     expect(() => parseCli(['example.com'])).toThrow('is not a URL');
     expect(() => parseCli(['file:///etc/passwd'])).toThrow('only http:// and https://');
+    // A host and port without a scheme parses as a URL of scheme "localhost:": said as what it is.
+    expect(() => parseCli(['localhost:3000'])).toThrow(
+      '"localhost:3000" has no scheme: give the page\'s full address, e.g. http://localhost:3000',
+    );
+    expect(() => parseCli(['example.com:8080/blog'])).toThrow('e.g. http://example.com:8080/blog');
+    expect(() => parseCli(['--profiles', ','])).toThrow('--profiles needs at least one of desktop, mobile');
     expect(() => parseCli(['--runs'])).toThrow('--runs needs a value');
     expect(() => parseCli(['--fast'])).toThrow('unknown option --fast');
     // Told apart from the site's and the lab's failures, which get no usage line.
