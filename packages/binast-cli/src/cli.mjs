@@ -2,13 +2,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isPrebuiltFile, readPrebuilt } from '@speedkit/binast/prebuilt';
 import { decodeToJavaScript, encodeChecked, encodeJavaScript, stats } from './codec.mjs';
 import { prebuild, prebuildTable } from './prebuild.mjs';
 
 const usage = `Usage:
   binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
-  binast decode <input.binjs> [-o output.js]
-  binast stats  <input.binjs | input.js> [--module]
+  binast decode <input.binjs | script.js.binast> [-o output.js]
+  binast stats  <input.binjs | script.js.binast | input.js> [--module]
   binast prebuild <dir> [--layout context|optimised|multipart] [--lazy 0-3]
                  writes <script>.binast beside every .js/.mjs under <dir>, for the BinaryAST Worker to serve
 `;
@@ -18,8 +19,8 @@ const usage = `Usage:
  */
 
 /**
- * Runs one command; returns the exit code (0 ok, 1 failed, 2 usage), through a promise for `prebuild` (it hashes
- * with WebCrypto).
+ * Runs one command; returns the exit code (0 ok, 1 failed, 2 usage), through a promise for `prebuild` and for
+ * `decode`/`stats` of a prebuilt file (they hash with WebCrypto).
  * @param {string[]} argv
  * @param {Io} io
  * @returns {number | Promise<number>}
@@ -76,19 +77,53 @@ export function run(argv, io) {
         io.out(`${input}: ${bytes.length} bytes of BinaryAST (${layout})\n`);
         return 0;
       }
-      case 'decode': {
-        const source = decodeToJavaScript(new Uint8Array(readFileSync(input)));
-        if (values.output) writeFileSync(values.output, source);
-        else io.out(source);
+      case 'decode':
+      case 'stats': {
+        const file = readFileSync(input);
+        // What `prebuild` wrote is read through its header (checked first), so its files can be looked into too.
+        if (isPrebuiltFile(file)) return runOnPrebuilt(command, input, file, values.output, io);
+        if (command === 'stats') io.out(`${JSON.stringify(statsOf(file, sourceType), null, 2)}\n`);
+        else writeDecoded(decodeToJavaScript(new Uint8Array(file)), values.output, io);
         return 0;
       }
-      case 'stats':
-        io.out(`${JSON.stringify(statsOf(readFileSync(input), sourceType), null, 2)}\n`);
-        return 0;
       default:
         io.err(`unknown command ${command}\n${usage}`);
         return 2;
     }
+  } catch (error) {
+    io.err(`binast ${command} ${input}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/**
+ * @param {string} source
+ * @param {string | undefined} output
+ * @param {Io} io
+ */
+function writeDecoded(source, output, io) {
+  if (output) writeFileSync(output, source);
+  else io.out(source);
+}
+
+/**
+ * `decode` or `stats` of a `<script>.binast` from `prebuild`: the encoding inside it once its length and SHA-256
+ * match its header (asynchronous: WebCrypto), and for `stats` the header beside the encoding's own figures.
+ * @param {'decode' | 'stats'} command
+ * @param {string} input
+ * @param {Buffer} file
+ * @param {string | undefined} output
+ * @param {Io} io
+ */
+async function runOnPrebuilt(command, input, file, output, io) {
+  try {
+    const read = await readPrebuilt(new Uint8Array(file));
+    if (!read.ok) throw new Error(`damaged prebuilt file: ${read.reason}`);
+    if (command === 'stats') {
+      const { header, encoding } = read;
+      io.out(`${JSON.stringify({ prebuilt: header, bytes: encoding.length, ...stats(encoding) }, null, 2)}\n`);
+    } else writeDecoded(decodeToJavaScript(read.encoding), output, io);
+    return 0;
   } catch (error) {
     io.err(`binast ${command} ${input}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -142,6 +142,31 @@ describe('npx binast prebuild', () => {
     }
   });
 
+  it('decodes and reports on the prebuilt files it writes, and refuses a damaged one', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-read-'));
+    copyFileSync(backbone, join(site, 'backbone.js'));
+    expect((await cliAsync('prebuild', site)).code).toBe(0);
+    const prebuilt = join(site, 'backbone.js.binast');
+    // Until 2026-11-28 `decode` said "missing BINJS magic" and `stats` parsed the file as JavaScript.
+    const decoded = await cliAsync('decode', prebuilt);
+    expect(decoded.code).toBe(0);
+    const source = readFileSync(backbone, 'utf8');
+    expect(firstDifference(parseJavaScript(source), parseJavaScript(decoded.out))).toBeNull();
+    const stats = await cliAsync('stats', prebuilt);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.out)).toMatchObject({
+      prebuilt: { layout: 'context', lazyLevel: 0, sourceBytes: Buffer.byteLength(source) },
+      format: 7,
+      layout: 'context',
+    });
+    const damaged = readFileSync(prebuilt);
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0x01, damaged.length - 1);
+    writeFileSync(prebuilt, damaged);
+    const refused = await cliAsync('decode', prebuilt);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('damaged prebuilt file: encoding does not match its SHA-256');
+  });
+
   it('fails with exit code 1 on a folder that is not there', async () => {
     const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
     expect(code).toBe(1);

@@ -26,4 +26,5 @@ export declare function writePrebuilt(
   encoding: Uint8Array,
   settings: { layout: Layout; lazyLevel: number },
 ): Promise<Uint8Array>;
+export declare function isPrebuiltFile(file: Uint8Array): boolean;
 export declare function readPrebuilt(file: Uint8Array): Promise<PrebuiltRead>;

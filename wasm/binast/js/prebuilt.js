@@ -58,15 +58,22 @@ const isHex64 = (/** @type {unknown} */ value) => typeof value === 'string' && /
 const isCount = (/** @type {unknown} */ value) => Number.isSafeInteger(value) && /** @type {number} */ (value) >= 0;
 
 /**
+ * Whether `file` opens as a prebuilt file does (its magic), intact or not: tools that read both kinds of file tell
+ * them apart by it.
+ * @param {Uint8Array} file
+ */
+export function isPrebuiltFile(file) {
+  return file.byteLength >= magic.length && new TextDecoder().decode(file.subarray(0, magic.length)) === magic;
+}
+
+/**
  * Reads a prebuilt file: its header and the encoding after it, checked against the header's length and SHA-256.
  * Never throws; a file that is not a complete, intact prebuilt file says why.
  * @param {Uint8Array} file
  * @returns {Promise<import('./prebuilt').PrebuiltRead>}
  */
 export async function readPrebuilt(file) {
-  if (file.byteLength < magic.length || new TextDecoder().decode(file.subarray(0, magic.length)) !== magic) {
-    return { ok: false, reason: 'not a prebuilt BinaryAST file' };
-  }
+  if (!isPrebuiltFile(file)) return { ok: false, reason: 'not a prebuilt BinaryAST file' };
   const limit = Math.min(file.byteLength, magic.length + maxHeaderBytes);
   const end = file.subarray(magic.length, limit).indexOf(0x0a);
   if (end < 0) return { ok: false, reason: `no header line within ${maxHeaderBytes} bytes` };
