@@ -6,6 +6,8 @@
 //   speed: encode MB/s in Wasm vs the same crate native (both fed the same ESTree JSON), the serde-wasm-bindgen
 //          bridge vs a JSON-string bridge (stringify + serde_json in Wasm), decode+regenerate MB/s; all of the
 //          context layout (the default)
+//   then the unseen corpus (unseen.mjs), prebuilt sites (prebuilt.mjs) and every JavaScript file under node_modules
+//   (sweep.mjs: round trips and sizes on code nobody picked)
 // Prints a table and writes bench/results/binast.{json,csv}. Timings are medians of RUNS runs (default 3).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { alignedTable } from './aligned-table.mjs';
 import { chromiumDecodeMs, chromiumFirstDecodeMs, chromiumStreamTailMs } from './chromium-decode.mjs';
 import { mainThreadCost } from './main-thread.mjs';
 import { measurePrebuilt } from './prebuilt.mjs';
+import { measureSweep } from './sweep.mjs';
 import { measureUnseen } from './unseen.mjs';
 import { decodeToJavaScript, encodeAst, encodeAstJson, layoutFormats, parseJavaScript } from './wasm.mjs';
 
@@ -318,3 +321,4 @@ writeFileSync(
 process.stdout.write('wrote bench/results/binast.json and bench/results/binast.csv\n');
 measureUnseen(results);
 await measurePrebuilt(results);
+measureSweep(results);
