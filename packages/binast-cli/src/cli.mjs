@@ -137,8 +137,12 @@ async function runOnPrebuilt(command, input, file, output, io) {
  */
 async function runPrebuild(dir, settings, io) {
   try {
-    io.out(prebuildTable(await prebuild(dir, settings)));
-    return 0;
+    const rows = await prebuild(dir, settings);
+    io.out(prebuildTable(rows));
+    const failed = rows.filter((row) => row.failed !== undefined).length;
+    if (failed === 0) return 0;
+    io.err(`binast prebuild ${dir}: ${failed} of ${rows.length} scripts FAILED (file system errors in the table)\n`);
+    return 1;
   } catch (error) {
     io.err(`binast prebuild ${dir}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -2,7 +2,7 @@
 // without encoding (workers/src/binast/prebuilt.ts). Each encoding is checked as the Worker checks its own (decoded,
 // re-parsed, the same tree) before it is written; a script that cannot be encoded loses any old prebuilt file, so a
 // stale one is never left beside it.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { prebuiltSuffix, writePrebuilt } from '@speedkit/binast/prebuilt';
 import { encodeChecked } from './codec.mjs';
@@ -28,11 +28,37 @@ function scriptsUnder(dir) {
 }
 
 /**
- * @typedef {{ script: string, sourceBytes: number, encodedBytes?: number, skipped?: string }} PrebuildRow
+ * One script's outcome: `encodedBytes` when its prebuilt file was written, `skipped` (why it does not encode) when
+ * it is left to the Worker, `failed` when the file system refused a write or removal (the run then exits 1: what
+ * is deployed would not be what the table says).
+ * @typedef {{ script: string, sourceBytes: number, encodedBytes?: number, skipped?: string, failed?: string }} PrebuildRow
  */
+
+const messageOf = (/** @type {unknown} */ error) => {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+};
+
+/**
+ * Replaces `target` with `bytes` by renaming a complete file over it: a run stopped half-way leaves no truncated
+ * prebuilt file, and a symbolic link at `target` is replaced, never written through to whatever it points at.
+ * @param {string} target
+ * @param {Uint8Array} bytes
+ */
+function replaceFile(target, bytes) {
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, bytes, { flag: 'wx' });
+  try {
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
 
 /**
  * Writes `<script>.binast` for every script under `dir` that encodes and verifies; removes it for the others.
+ * A file-system error on one script is its row's `failed`, and the others are still done.
  * @param {string} dir
  * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number }} settings
  * @returns {Promise<PrebuildRow[]>}
@@ -42,17 +68,35 @@ export async function prebuild(dir, settings) {
   /** @type {PrebuildRow[]} */
   const rows = [];
   for (const script of scriptsUnder(dir)) {
-    const sourceBytes = new Uint8Array(readFileSync(script));
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);
+    let sourceBytes;
     try {
-      const encoding = encodeChecked(sourceBytes, script, { ...settings, forLoader: true });
-      writeFileSync(target, await writePrebuilt(sourceBytes, encoding, settings));
+      sourceBytes = new Uint8Array(readFileSync(script));
+    } catch (error) {
+      rows.push({ script: name, sourceBytes: 0, failed: `reading it: ${messageOf(error)}` });
+      continue;
+    }
+    let encoding;
+    try {
+      encoding = encodeChecked(sourceBytes, script, { ...settings, forLoader: true });
+    } catch (error) {
+      /** @type {PrebuildRow} */
+      const row = { script: name, sourceBytes: sourceBytes.byteLength, skipped: messageOf(error) };
+      try {
+        rmSync(target, { force: true });
+      } catch (removal) {
+        row.failed = `removing the stale ${name}${prebuiltSuffix}: ${messageOf(removal)}`;
+      }
+      rows.push(row);
+      continue;
+    }
+    try {
+      replaceFile(target, await writePrebuilt(sourceBytes, encoding, settings));
       rows.push({ script: name, sourceBytes: sourceBytes.byteLength, encodedBytes: encoding.byteLength });
     } catch (error) {
-      rmSync(target, { force: true });
-      const reason = error instanceof Error ? error.message : String(error);
-      rows.push({ script: name, sourceBytes: sourceBytes.byteLength, skipped: reason.split('\n')[0] ?? reason });
+      const failed = `writing ${name}${prebuiltSuffix}: ${messageOf(error)}`;
+      rows.push({ script: name, sourceBytes: sourceBytes.byteLength, failed });
     }
   }
   return rows;
@@ -63,12 +107,16 @@ export async function prebuild(dir, settings) {
  * @param {PrebuildRow[]} rows
  */
 export function prebuildTable(rows) {
-  const lines = rows.map((row) =>
-    row.encodedBytes === undefined
-      ? `  skipped  ${row.script} (${row.sourceBytes} B): ${row.skipped}`
-      : `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${(row.encodedBytes / Math.max(1, row.sourceBytes)).toFixed(3)}×)`,
-  );
+  const lines = rows.map((row) => {
+    if (row.failed !== undefined) return `  FAILED   ${row.script} (${row.sourceBytes} B): ${row.failed}`;
+    if (row.encodedBytes === undefined) return `  skipped  ${row.script} (${row.sourceBytes} B): ${row.skipped}`;
+    const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes)).toFixed(3);
+    return `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${ratio}×)`;
+  });
   const written = rows.filter((row) => row.encodedBytes !== undefined).length;
-  lines.push(`${written} prebuilt, ${rows.length - written} skipped (served as JavaScript or encoded by the Worker)`);
+  const failed = rows.filter((row) => row.failed !== undefined).length;
+  const skipped = rows.length - written - failed;
+  const failures = failed > 0 ? `, ${failed} FAILED (file system errors above)` : '';
+  lines.push(`${written} prebuilt, ${skipped} skipped (served as JavaScript or encoded by the Worker)${failures}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,14 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,6 +175,31 @@ describe('npx binast prebuild', () => {
     const refused = await cliAsync('decode', prebuilt);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('damaged prebuilt file: encoding does not match its SHA-256');
+  });
+
+  it('reports a file it cannot write as FAILED with exit code 1, goes on with the rest, and never writes through a link', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-write-'));
+    const outside = mkdtempSync(join(tmpdir(), 'binast-prebuild-outside-'));
+    for (const name of ['a.js', 'b.js', 'c.js']) writeFileSync(join(site, name), `var ${name[0]} = 1;`);
+    // Something in the way of a.js.binast: until 2026-11-28 the run stopped there ("rm returned EISDIR"), b and c
+    // never written; a write error with nothing to remove was a "skipped" row and exit code 0.
+    mkdirSync(join(site, 'a.js.binast'));
+    // A link left in the build: the old write went through it and replaced someone else's file.
+    writeFileSync(join(outside, 'notes.txt'), 'not yours');
+    symlinkSync(join(outside, 'notes.txt'), join(site, 'c.js.binast'));
+
+    const { code, out, err } = await cliAsync('prebuild', site);
+    expect(code).toBe(1);
+    expect(out).toMatch(/FAILED {3}a\.js \(10 B\): writing a\.js\.binast: .*EISDIR/);
+    expect(out).toContain('2 prebuilt, 0 skipped (served as JavaScript or encoded by the Worker), 1 FAILED');
+    expect(err).toContain('1 of 3 scripts FAILED');
+    expect(lstatSync(join(site, 'a.js.binast')).isDirectory()).toBe(true);
+    expect(readFileSync(join(outside, 'notes.txt'), 'utf8')).toBe('not yours');
+    for (const name of ['b.js', 'c.js']) {
+      expect(lstatSync(join(site, `${name}.binast`)).isFile(), name).toBe(true);
+      expect((await readPrebuilt(new Uint8Array(readFileSync(join(site, `${name}.binast`))))).ok, name).toBe(true);
+    }
+    expect(readdirSync(site).sort()).toEqual(['a.js', 'a.js.binast', 'b.js', 'b.js.binast', 'c.js', 'c.js.binast']);
   });
 
   it('fails with exit code 1 on a folder that is not there', async () => {
