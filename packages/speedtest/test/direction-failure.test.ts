@@ -3,8 +3,8 @@ import { csvRecords, resultToCsv } from '../src/csv';
 import { resolveOptions } from '../src/options';
 import { nothingMeasuredMessage } from '../src/phases/direction-failure';
 import { buildResult } from '../src/result';
-import { meanEstimate } from '../src/stats/confidence';
-import type { BandwidthResult, DirectionFailure } from '../src/types';
+import type { DirectionFailure } from '../src/types';
+import { measuredDownload as download } from './bandwidth-sample';
 import { pingSample as ping } from './ping-sample';
 
 const uploadBlocked: DirectionFailure = {
@@ -42,17 +42,6 @@ describe('nothingMeasuredMessage', () => {
     expect(nothingMeasuredMessage([], { download: null, upload: null })).toBeNull();
   });
 });
-
-const download: BandwidthResult = {
-  bitsPerSecond: meanEstimate([90e6, 100e6]),
-  headlineBasisBitsPerSecond: [90e6, 100e6],
-  headlineSource: 'intervals',
-  streams: 2,
-  stopReason: 'stable',
-  clientBytes: 4_000_000,
-  serverBytes: null,
-  durationMs: 400,
-};
 
 const withoutUpload = buildResult({
   startedAt: '2026-11-29T00:00:00.000Z',

@@ -3,20 +3,9 @@ import { csvRecords, resultToCsv, transferNote } from '../src/csv';
 import { resolveOptions } from '../src/options';
 import { describeMissing, missingParts } from '../src/partial';
 import { buildResult } from '../src/result';
-import { meanEstimate } from '../src/stats/confidence';
-import type { BandwidthResult, RequestSample } from '../src/types';
+import type { RequestSample } from '../src/types';
+import { measuredDownload as download } from './bandwidth-sample';
 import { pingSample as ping } from './ping-sample';
-
-const download: BandwidthResult = {
-  bitsPerSecond: meanEstimate([90e6, 100e6]),
-  headlineBasisBitsPerSecond: [90e6, 100e6],
-  headlineSource: 'intervals',
-  streams: 1,
-  stopReason: 'stable',
-  clientBytes: 4_000_000,
-  serverBytes: null,
-  durationMs: 400,
-};
 
 const stoppedAfterDownload = buildResult({
   startedAt: '2026-11-28T00:00:00.000Z',
@@ -24,7 +13,7 @@ const stoppedAfterDownload = buildResult({
   idlePings: [ping(0, 10), ping(20, 12), ping(40, 11)],
   downloadLoadedPings: [ping(150, 30, 'download')],
   uploadLoadedPings: [],
-  download,
+  download: { ...download, streams: 1 },
   upload: null,
   loss: null,
   lossNote: 'the run ended before it was measured',
