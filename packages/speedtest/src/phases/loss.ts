@@ -209,10 +209,25 @@ async function oneDirection(
   }
 }
 
+/** The fields read from a WebRTC stats entry (the lib types them all as `any`). */
+interface StatsEntry {
+  id?: unknown;
+  type?: unknown;
+  state?: unknown;
+  selectedCandidatePairId?: unknown;
+  localCandidateId?: unknown;
+  relayProtocol?: unknown;
+}
+
 /** The transport the peer's selected candidate pair uses to reach the relay ('udp', 'tcp', 'tls'), when known. */
 async function relayProtocolOf(peer: RTCPeerConnection): Promise<string | null> {
   const stats = await peer.getStats();
-  const reports = [...stats.values()] as Array<Record<string, unknown>>;
+  // forEach, not values(): the engine ships as source, so it must type-check in an app whose lib is "DOM" without
+  // "DOM.Iterable"; named fields, so it does under noPropertyAccessFromIndexSignature too.
+  const reports: StatsEntry[] = [];
+  stats.forEach((report: StatsEntry) => {
+    reports.push(report);
+  });
   // The transport's selected pair is authoritative; the answering side may not flag its pair `nominated`.
   const transport = reports.find((report) => report.type === 'transport' && report.selectedCandidatePairId);
   const pair =
