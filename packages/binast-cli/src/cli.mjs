@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isPrebuiltFile, readPrebuilt } from '@speedkit/binast/prebuilt';
 import { decodeToJavaScript, encodeChecked, encodeJavaScript, stats } from './codec.mjs';
-import { prebuild, prebuildTable } from './prebuild.mjs';
+import { prebuild, prebuildLine, prebuildSummary } from './prebuild.mjs';
 
 const usage = `Usage:
   binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
@@ -137,8 +137,8 @@ async function runOnPrebuilt(command, input, file, output, io) {
  */
 async function runPrebuild(dir, settings, io) {
   try {
-    const rows = await prebuild(dir, settings);
-    io.out(prebuildTable(rows));
+    const rows = await prebuild(dir, settings, (row) => io.out(prebuildLine(row)));
+    io.out(prebuildSummary(rows));
     const failed = rows.filter((row) => row.failed !== undefined).length;
     if (failed === 0) return 0;
     io.err(`binast prebuild ${dir}: ${failed} of ${rows.length} scripts FAILED (file system errors in the table)\n`);

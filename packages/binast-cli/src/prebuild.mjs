@@ -58,15 +58,22 @@ function replaceFile(target, bytes) {
 
 /**
  * Writes `<script>.binast` for every script under `dir` that encodes and verifies; removes it for the others.
- * A file-system error on one script is its row's `failed`, and the others are still done.
+ * A file-system error on one script is its row's `failed`, and the others are still done. `onRow` hears of each
+ * script as soon as it is done: one large script can take minutes (16 MB: 97 s), and a run that dies of it
+ * should have said which scripts it had done.
  * @param {string} dir
  * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number }} settings
+ * @param {(row: PrebuildRow) => void} [onRow]
  * @returns {Promise<PrebuildRow[]>}
  */
-export async function prebuild(dir, settings) {
+export async function prebuild(dir, settings, onRow = () => {}) {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
   /** @type {PrebuildRow[]} */
   const rows = [];
+  const report = (/** @type {PrebuildRow} */ row) => {
+    rows.push(row);
+    onRow(row);
+  };
   for (const script of scriptsUnder(dir)) {
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);
@@ -74,7 +81,7 @@ export async function prebuild(dir, settings) {
     try {
       sourceBytes = new Uint8Array(readFileSync(script));
     } catch (error) {
-      rows.push({ script: name, sourceBytes: 0, failed: `reading it: ${messageOf(error)}` });
+      report({ script: name, sourceBytes: 0, failed: `reading it: ${messageOf(error)}` });
       continue;
     }
     let encoding;
@@ -88,35 +95,39 @@ export async function prebuild(dir, settings) {
       } catch (removal) {
         row.failed = `removing the stale ${name}${prebuiltSuffix}: ${messageOf(removal)}`;
       }
-      rows.push(row);
+      report(row);
       continue;
     }
     try {
       replaceFile(target, await writePrebuilt(sourceBytes, encoding, settings));
-      rows.push({ script: name, sourceBytes: sourceBytes.byteLength, encodedBytes: encoding.byteLength });
+      report({ script: name, sourceBytes: sourceBytes.byteLength, encodedBytes: encoding.byteLength });
     } catch (error) {
       const failed = `writing ${name}${prebuiltSuffix}: ${messageOf(error)}`;
-      rows.push({ script: name, sourceBytes: sourceBytes.byteLength, failed });
+      report({ script: name, sourceBytes: sourceBytes.byteLength, failed });
     }
   }
   return rows;
 }
 
 /**
- * The rows as the table the command prints, with a closing line.
+ * One row as the line the command prints for it.
+ * @param {PrebuildRow} row
+ */
+export function prebuildLine(row) {
+  if (row.failed !== undefined) return `  FAILED   ${row.script} (${row.sourceBytes} B): ${row.failed}\n`;
+  if (row.encodedBytes === undefined) return `  skipped  ${row.script} (${row.sourceBytes} B): ${row.skipped}\n`;
+  const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes)).toFixed(3);
+  return `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${ratio}×)\n`;
+}
+
+/**
+ * The closing line: how many scripts went which way.
  * @param {PrebuildRow[]} rows
  */
-export function prebuildTable(rows) {
-  const lines = rows.map((row) => {
-    if (row.failed !== undefined) return `  FAILED   ${row.script} (${row.sourceBytes} B): ${row.failed}`;
-    if (row.encodedBytes === undefined) return `  skipped  ${row.script} (${row.sourceBytes} B): ${row.skipped}`;
-    const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes)).toFixed(3);
-    return `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${ratio}×)`;
-  });
+export function prebuildSummary(rows) {
   const written = rows.filter((row) => row.encodedBytes !== undefined).length;
   const failed = rows.filter((row) => row.failed !== undefined).length;
   const skipped = rows.length - written - failed;
   const failures = failed > 0 ? `, ${failed} FAILED (file system errors above)` : '';
-  lines.push(`${written} prebuilt, ${skipped} skipped (served as JavaScript or encoded by the Worker)${failures}`);
-  return `${lines.join('\n')}\n`;
+  return `${written} prebuilt, ${skipped} skipped (served as JavaScript or encoded by the Worker)${failures}\n`;
 }

@@ -202,6 +202,25 @@ describe('npx binast prebuild', () => {
     expect(readdirSync(site).sort()).toEqual(['a.js', 'a.js.binast', 'b.js', 'b.js.binast', 'c.js', 'c.js.binast']);
   });
 
+  it('prints the line of each script as soon as it is done, before the next is encoded', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-progress-'));
+    for (const name of ['a.js', 'b.js']) writeFileSync(join(site, name), `var ${name[0]} = 1;`);
+    // What was on disk when each chunk of output arrived: until 2026-11-28 the whole table came at the end (a
+    // 16 MB script took 97 s in silence, and a run that died printed nothing).
+    const chunks: { text: string; bWritten: boolean }[] = [];
+    const code = await run(['prebuild', site], {
+      out: (text) => chunks.push({ text, bWritten: existsSync(join(site, 'b.js.binast')) }),
+      err: () => {},
+    });
+    expect(code).toBe(0);
+    expect(chunks.map((chunk) => chunk.text.split(' (')[0])).toEqual([
+      '  wrote    a.js.binast',
+      '  wrote    b.js.binast',
+      '2 prebuilt, 0 skipped',
+    ]);
+    expect(chunks[0]?.bWritten).toBe(false);
+  });
+
   it('fails with exit code 1 on a folder that is not there', async () => {
     const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
     expect(code).toBe(1);
