@@ -57,12 +57,28 @@ export function hostRules(site, serverIp, entrance) {
 }
 
 /**
+ * The proxy bypass list: the lab's server and the site's own host on the ports the host rules map, nothing else. The
+ * site's host on another port (an API or asset server beside a local site, an iframe from a second port) is not the
+ * site under test and, from the client namespace, reachable only through the proxy, like a third party; `<-loopback>`
+ * lifts Chromium's rule that never proxies 127.0.0.1 and localhost, where a local site's second port lives. Until
+ * 2026-11-28 the list named the whole host and those requests failed in every variant.
+ * @param {URL} site @param {string} serverIp
+ */
+export function proxyBypass(site, serverIp) {
+  const port = portOf(site);
+  const mapped = port === 80 || port === 443 ? [80, 443] : [port];
+  // Chromium lets later rules override earlier ones: `<-loopback>` first, or it would proxy the lab's own server
+  // when that is on loopback.
+  return ['<-loopback>', serverIp, ...mapped.map((p) => `${site.hostname}:${p}`)].join(';');
+}
+
+/**
  * The arguments of the Chromium that loads one variant: the lab's flags, the variant's host rules,
  * `--allow-running-insecure-content` (a Worker variant's page arrives over https, as browsers speak HTTP/2 over TLS
  * only, while an http:// site's page names http:// scripts and stylesheets, which Chromium would block as mixed
  * content; a site deployed behind the Workers is served over https throughout, where they load), and with
  * `outsideProxy` (a port in the server namespace, see outside-proxy.mjs) the proxy that every other host is reached
- * through: the site's host and the lab's server bypass it (loopback always does).
+ * through: the site's host (on its mapped ports) and the lab's server bypass it (`proxyBypass`).
  * @param {URL} site @param {string} serverIp @param {Entrance} entrance @param {{ outsideProxy?: number }} [options]
  */
 export function variantBrowserArgs(site, serverIp, entrance, { outsideProxy } = {}) {
@@ -71,7 +87,7 @@ export function variantBrowserArgs(site, serverIp, entrance, { outsideProxy } = 
     `--host-resolver-rules=${hostRules(site, serverIp, entrance)}`,
     '--allow-running-insecure-content',
     ...(outsideProxy
-      ? [`--proxy-server=http://${serverIp}:${outsideProxy}`, `--proxy-bypass-list=${serverIp};${site.hostname}`]
+      ? [`--proxy-server=http://${serverIp}:${outsideProxy}`, `--proxy-bypass-list=${proxyBypass(site, serverIp)}`]
       : []),
   ];
 }

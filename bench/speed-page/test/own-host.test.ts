@@ -46,6 +46,13 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
       // An https site with a name: an https script, an http image (Chromium upgrades it to https on port 443) and an
       // http stylesheet (mixed content the lab allows, on port 80).
       '/named': pageNaming('https://www.example.test', 'http://www.example.test', 'http://www.example.test'),
+      // Another port of the site's own host (an API or asset server beside a local site): https script and image,
+      // http stylesheet, as from a third party.
+      '/other-port': pageNaming(
+        `https://localhost:${thirdParty.https}`,
+        `https://localhost:${thirdParty.https}`,
+        `http://localhost:${thirdParty.http}`,
+      ),
       // A third party's script and image over https and its stylesheet over http.
       '/third': pageNaming(
         `https://cdn.example.test:${thirdParty.https}`,
@@ -112,9 +119,12 @@ let outside: http.Server | undefined;
 let thirdPartyServers: (http.Server | https.Server)[] = [];
 let outsidePort = 0;
 
-/** DNS for the test: cdn.example.test is this machine (net.connect asks for every address since Node 20). */
+/**
+ * DNS for the test: cdn.example.test and localhost are this machine (net.connect asks for every address since
+ * Node 20).
+ */
 const lookup: net.LookupFunction = (hostname, options, callback) => {
-  if (hostname !== 'cdn.example.test') {
+  if (hostname !== 'cdn.example.test' && hostname !== 'localhost') {
     callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
     return;
   }
@@ -244,6 +254,38 @@ describe('third parties', () => {
     const got = await load(`http://127.0.0.1:${sitePort}/third`, workerVariant, front, { outsideProxy: outsidePort });
     // The page through the Worker chain, the third party's files not.
     expect(got).toEqual({ ...loaded, via: 'third party', through: ['none', 'worker'] });
+  }, 60_000);
+
+  // The site's host on another port is neither the site (the host rules map only its own port) nor, until
+  // 2026-11-28, a third party: the proxy bypass named the whole host, and Chromium never proxies loopback, so those
+  // requests went nowhere from the client namespace (an iframe, images or an API on a second local port failed in
+  // every variant).
+  it('load from another port of the site’s own host through the outside proxy, loopback included', async () => {
+    // Here the browser shares the test's loopback and would reach the port without the proxy: what the proxy saw
+    // shows the way the lab's client namespace, which has no such port, needs. The site is named localhost, as the
+    // lab's server (127.0.0.1 here, its own address in the lab) is never proxied.
+    const proxied: string[] = [];
+    const onConnect = (request: http.IncomingMessage) => proxied.push(`CONNECT ${request.url}`);
+    const onRequest = (request: http.IncomingMessage) => proxied.push(`${request.method} ${request.url}`);
+    outside?.on('connect', onConnect).on('request', onRequest);
+    try {
+      // The browser's own calls home (it makes some whatever its flags) are not this test's.
+      const local = () => [...new Set(proxied)].filter((line) => /localhost|127\.0\.0\.1/.test(line)).sort();
+      const expected = [`CONNECT localhost:${thirdParty.https}`, `GET http://localhost:${thirdParty.http}/a.css`];
+      const got = await load(`http://localhost:${sitePort}/other-port`, workerVariant, front, {
+        outsideProxy: outsidePort,
+      });
+      expect(got).toEqual({ ...loaded, via: 'third party', through: ['none', 'worker'] });
+      expect(local()).toEqual(expected);
+      proxied.length = 0;
+      const direct = await load(`http://localhost:${sitePort}/other-port`, directVariant, relay, {
+        outsideProxy: outsidePort,
+      });
+      expect(direct).toEqual({ ...loaded, via: 'third party', through: ['none'] });
+      expect(local()).toEqual(expected);
+    } finally {
+      outside?.off('connect', onConnect).off('request', onRequest);
+    }
   }, 60_000);
 
   it('fail, quickly and only they, without it', async () => {
