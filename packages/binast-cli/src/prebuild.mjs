@@ -11,18 +11,23 @@ import { encodeChecked } from './codec.mjs';
 const isScript = (/** @type {string} */ name) => name.endsWith('.js') || name.endsWith('.mjs');
 
 /**
- * Every script under `dir`, depth first, in name order; symbolic links are not followed (a link out of the build
- * would write beside someone else's files).
+ * Every script under `dir`, depth first, in name order. A symbolic link to a script is one (the server sends what
+ * it points at; its prebuilt file is written beside the link, never through it); links to folders are not followed
+ * (a link out of the build would write beside someone else's files) and come back as `linkedFolders`, with links
+ * that point nowhere as `broken`, so the table can say what it left.
  * @param {string} dir
- * @returns {string[]}
+ * @param {{ scripts: string[], linkedFolders: string[], broken: string[] }} [found]
  */
-function scriptsUnder(dir) {
-  /** @type {string[]} */
-  const found = [];
+function scriptsUnder(dir, found = { scripts: [], linkedFolders: [], broken: [] }) {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...scriptsUnder(path));
-    else if (entry.isFile() && isScript(entry.name)) found.push(path);
+    if (entry.isDirectory()) scriptsUnder(path, found);
+    else if (entry.isFile() && isScript(entry.name)) found.scripts.push(path);
+    else if (entry.isSymbolicLink()) {
+      const target = statSync(path, { throwIfNoEntry: false });
+      if (target?.isDirectory()) found.linkedFolders.push(path);
+      else if (isScript(entry.name)) (target?.isFile() ? found.scripts : found.broken).push(path);
+    }
   }
   return found;
 }
@@ -31,7 +36,7 @@ function scriptsUnder(dir) {
  * One script's outcome: `encodedBytes` when its prebuilt file was written, `skipped` (why it does not encode) when
  * it is left to the Worker, `failed` when the file system refused a write or removal (the run then exits 1: what
  * is deployed would not be what the table says).
- * @typedef {{ script: string, sourceBytes: number, encodedBytes?: number, skipped?: string, failed?: string }} PrebuildRow
+ * @typedef {{ script: string, sourceBytes?: number, encodedBytes?: number, skipped?: string, failed?: string }} PrebuildRow
  */
 
 const messageOf = (/** @type {unknown} */ error) => {
@@ -74,14 +79,22 @@ export async function prebuild(dir, settings, onRow = () => {}) {
     rows.push(row);
     onRow(row);
   };
-  for (const script of scriptsUnder(dir)) {
+  const { scripts, linkedFolders, broken } = scriptsUnder(dir);
+  for (const link of linkedFolders) {
+    report({
+      script: `${relative(dir, link)}/`,
+      skipped: 'a link to a folder, not followed (its scripts are left to the Worker)',
+    });
+  }
+  for (const link of broken) report({ script: relative(dir, link), skipped: 'a symbolic link to nothing' });
+  for (const script of scripts) {
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);
     let sourceBytes;
     try {
       sourceBytes = new Uint8Array(readFileSync(script));
     } catch (error) {
-      report({ script: name, sourceBytes: 0, failed: `reading it: ${messageOf(error)}` });
+      report({ script: name, failed: `reading it: ${messageOf(error)}` });
       continue;
     }
     let encoding;
@@ -114,9 +127,10 @@ export async function prebuild(dir, settings, onRow = () => {}) {
  * @param {PrebuildRow} row
  */
 export function prebuildLine(row) {
-  if (row.failed !== undefined) return `  FAILED   ${row.script} (${row.sourceBytes} B): ${row.failed}\n`;
-  if (row.encodedBytes === undefined) return `  skipped  ${row.script} (${row.sourceBytes} B): ${row.skipped}\n`;
-  const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes)).toFixed(3);
+  const size = row.sourceBytes === undefined ? '' : ` (${row.sourceBytes} B)`;
+  if (row.failed !== undefined) return `  FAILED   ${row.script}${size}: ${row.failed}\n`;
+  if (row.encodedBytes === undefined) return `  skipped  ${row.script}${size}: ${row.skipped}\n`;
+  const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes ?? 0)).toFixed(3);
   return `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${ratio}×)\n`;
 }
 

@@ -221,6 +221,28 @@ describe('npx binast prebuild', () => {
     expect(chunks[0]?.bWritten).toBe(false);
   });
 
+  it('encodes a linked script beside its link, and says which links it left', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-links-'));
+    mkdirSync(join(site, 'vendor'));
+    copyFileSync(backbone, join(site, 'vendor', 'backbone.js'));
+    // A deploy folder assembled with links (`cp -s`, a store of built packages): the server sends the file linked
+    // to, and until 2026-11-28 such scripts were left out without a word.
+    symlinkSync(join('vendor', 'backbone.js'), join(site, 'backbone.js'));
+    symlinkSync('vendor', join(site, 'lib'));
+    symlinkSync('gone.js', join(site, 'dangling.js'));
+
+    const { code, out } = await cliAsync('prebuild', site);
+    expect(code).toBe(0);
+    expect(out).toContain('  skipped  lib/: a link to a folder, not followed');
+    expect(out).toContain('  skipped  dangling.js: a symbolic link to nothing');
+    expect(out).toContain('2 prebuilt, 2 skipped');
+    expect(lstatSync(join(site, 'backbone.js.binast')).isFile()).toBe(true);
+    expect(existsSync(join(site, 'vendor', 'backbone.js.binast'))).toBe(true);
+    const read = await readPrebuilt(new Uint8Array(readFileSync(join(site, 'backbone.js.binast'))));
+    if (!read.ok) throw new Error(read.reason);
+    expect(read.header.source).toBe(await sha256OfBytes(new Uint8Array(readFileSync(backbone))));
+  });
+
   it('fails with exit code 1 on a folder that is not there', async () => {
     const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
     expect(code).toBe(1);
