@@ -183,8 +183,12 @@ async function trackRequests(page, cdp, activity) {
   cdp.on('Network.requestWillBeSentExtraInfo', ({ requestId, headers }) => {
     const entry = requests.get(requestId);
     if (entry) entry.priorityHeader = headers.priority ?? headers.Priority ?? '';
-    // May come before or after requestWillBeSent: kept by id.
-    if ((headers['sec-fetch-dest'] ?? headers['Sec-Fetch-Dest']) === 'image') imageDestinations.add(requestId);
+    // May come before or after requestWillBeSent: kept by id. Chromium sends Sec-Fetch-Dest to secure contexts only;
+    // elsewhere (origin direct of an http site, opened at the lab server's address) an image is told by its Accept.
+    const destination = headers['sec-fetch-dest'] ?? headers['Sec-Fetch-Dest'];
+    const accept = String(headers.accept ?? headers.Accept ?? '');
+    if (destination === 'image' || (destination === undefined && accept.startsWith('image/')))
+      imageDestinations.add(requestId);
   });
   cdp.on('Network.resourceChangedPriority', ({ requestId, newPriority }) => {
     const entry = requests.get(requestId);

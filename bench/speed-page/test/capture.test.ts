@@ -133,7 +133,9 @@ beforeAll(async () => {
   port = (server.address() as import('node:net').AddressInfo).port;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs],
+    // site.test is this server under a name that is not loopback: an http page there is not a secure context, as
+    // the lab's origin-direct page (http://<its server's address>) is not.
+    args: [...chromiumArgs, '--host-resolver-rules=MAP site.test 127.0.0.1'],
   });
 }, 60_000);
 
@@ -168,9 +170,17 @@ describe('the page’s requests', () => {
   // Chromium fetches a favicon (the default /favicon.ico or the page's <link rel=icon>) for an http page but not for
   // the Worker variants' https pages with the lab's certificate: counted, it gave origin direct one request (and a
   // failed one, when the site has none) more than every other variant.
-  it('leave out the browser’s own favicon fetch, declared or not', async () => {
-    for (const path of ['/blocks', '/icon']) {
-      const page = await loadPage(browser, `http://127.0.0.1:${port}${path}`, profiles.desktop, { timeoutMs: 30_000 });
+  // Told by its headers: Sec-Fetch-Dest, which Chromium sends to secure contexts only (127.0.0.1 is one), else the
+  // image Accept header. Until 2026-11-28 only the first: in the lab, origin direct of an http site (opened at the
+  // server's address, not a secure context) still counted the favicon, and its 404 as a failed request.
+  it('leave out the browser’s own favicon fetch, declared or not, in a secure context or not', async () => {
+    for (const [host, path] of [
+      ['127.0.0.1', '/blocks'],
+      ['127.0.0.1', '/icon'],
+      ['site.test', '/blocks'],
+      ['site.test', '/icon'],
+    ]) {
+      const page = await loadPage(browser, `http://${host}:${port}${path}`, profiles.desktop, { timeoutMs: 30_000 });
       const paths = page.requestTimeline.map((r: { path: string }) => r.path);
       expect(paths).toEqual([path]);
       expect(page.requests).toBe(1);
