@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -12,6 +13,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { firstDifference } from '@speedkit/binast/ast-equal';
 import { readPrebuilt, sha256OfBytes } from '@speedkit/binast/prebuilt';
 import { describe, expect, it } from 'vitest';
@@ -241,6 +243,27 @@ describe('npx binast prebuild', () => {
     const read = await readPrebuilt(new Uint8Array(readFileSync(join(site, 'backbone.js.binast'))));
     if (!read.ok) throw new Error(read.reason);
     expect(read.header.source).toBe(await sha256OfBytes(new Uint8Array(readFileSync(backbone))));
+  });
+
+  it('finishes every script when the reader of its output stops early (| head -1)', () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-pipe-'));
+    writeFileSync(join(site, 'a.js'), 'var a = 1;');
+    // Encoding backbone takes long enough for head to have gone when its line is written.
+    copyFileSync(backbone, join(site, 'b.js'));
+    writeFileSync(join(site, 'c.js'), 'var c = 1;');
+    const bin = fileURLToPath(new URL('../bin/binast.mjs', import.meta.url));
+    const shell = spawnSync(
+      'bash',
+      ['-c', `"${process.execPath}" "${bin}" prebuild "${site}" | head -1; exit \${PIPESTATUS[0]}`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    // Until 2026-11-28 the EPIPE killed the run at b's line: exit 1 with a stack trace, c.js never prebuilt.
+    expect(shell.stdout).toBe('  wrote    a.js.binast (10 B → 29 B, 2.900×)\n');
+    expect(shell.stderr).toBe('');
+    expect(shell.status).toBe(0);
+    for (const name of ['a.js', 'b.js', 'c.js']) expect(existsSync(join(site, `${name}.binast`)), name).toBe(true);
   });
 
   it('fails with exit code 1 on a folder that is not there', async () => {
