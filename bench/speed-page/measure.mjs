@@ -94,7 +94,12 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     // for a faster one.
     /** @type {string[]} */
     const pageErrors = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message.slice(0, 200)));
+    // The lab opens each variant at its own address (addressing.mjs): named in a message, it made the same error
+    // read as a different one in every variant, and run.mjs then said each Worker variant broke the page.
+    const pageOrigin = new URL(url).origin;
+    page.on('pageerror', (error) =>
+      pageErrors.push(error.message.replaceAll(pageOrigin, '<page origin>').slice(0, 200)),
+    );
     const cdp = await context.newCDPSession(page);
     const activity = { lastMs: performance.now() };
     const tracked = await trackRequests(page, cdp, activity);

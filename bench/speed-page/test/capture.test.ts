@@ -123,6 +123,8 @@ beforeAll(async () => {
         '<!doctype html><body style="margin:0"><section style="height:600px;background:url(/big.png) center/cover"></section></body>',
       '/blank': '<!doctype html><body><div id="root"></div><script src="/app.js"></script></body>',
       '/stuck': '<!doctype html><body><p>stuck</p><img src="/never-image"></body>',
+      '/throws':
+        '<!doctype html><body><p>throws</p><script>throw new Error("no " + location.origin + "/sw.js")</script></body>',
       '/flicker': flickerPage,
       '/worker': workerPage,
       '/hanging': hangingPage,
@@ -186,6 +188,15 @@ describe('the page’s requests', () => {
       expect(page.requests).toBe(1);
       expect(page.failedRequests).toEqual([]);
     }
+  }, 60_000);
+});
+
+describe('script errors', () => {
+  // Each variant is opened at its own address: an error naming the page's URL read as a new error in every Worker
+  // variant, and the run's end said each of them broke the page.
+  it('are recorded with the page’s origin, which differs per variant, written as <page origin>', async () => {
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/throws`, profiles.desktop, { timeoutMs: 30_000 });
+    expect(page.pageErrors).toEqual(['no <page origin>/sw.js']);
   }, 60_000);
 });
 
