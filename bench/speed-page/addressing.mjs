@@ -73,19 +73,44 @@ export function proxyBypass(site, serverIp) {
 }
 
 /**
+ * Whether Chromium counts a host as trustworthy over plain http (a page there is a secure context): loopback
+ * addresses and localhost names.
+ * @param {string} hostname as URL gives it (IPv6 in brackets)
+ */
+export function isLoopbackHost(hostname) {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === '[::1]'
+  );
+}
+
+/**
  * The arguments of the Chromium that loads one variant: the lab's flags, the variant's host rules,
  * `--allow-running-insecure-content` (a Worker variant's page arrives over https, as browsers speak HTTP/2 over TLS
  * only, while an http:// site's page names http:// scripts and stylesheets, which Chromium would block as mixed
  * content; a site deployed behind the Workers is served over https throughout, where they load), and with
  * `outsideProxy` (a port in the server namespace, see outside-proxy.mjs) the proxy that every other host is reached
  * through: the site's host (on its mapped ports) and the lab's server bypass it (`proxyBypass`).
+ *
+ * A page's service worker must register as it does on the site: `--ignore-certificate-errors` lets Chromium fetch
+ * its script from the lab's self-signed entrances (the context's ignoreHTTPSErrors covers the page's own requests,
+ * not that fetch), and origin direct of an http site on loopback, a secure context where it is, is opened at the
+ * server's address over http, which is made one too. Until 2026-11-28 neither: no variant ran a service worker.
  * @param {URL} site @param {string} serverIp @param {Entrance} entrance @param {{ outsideProxy?: number }} [options]
  */
 export function variantBrowserArgs(site, serverIp, entrance, { outsideProxy } = {}) {
+  const secureAsOnSite =
+    site.protocol === 'http:' && isLoopbackHost(site.hostname)
+      ? [`--unsafely-treat-insecure-origin-as-secure=http://${serverIp}:${entrance.plain}`]
+      : [];
   return [
     ...chromiumArgs,
     `--host-resolver-rules=${hostRules(site, serverIp, entrance)}`,
     '--allow-running-insecure-content',
+    '--ignore-certificate-errors',
+    ...secureAsOnSite,
     ...(outsideProxy
       ? [`--proxy-server=http://${serverIp}:${outsideProxy}`, `--proxy-bypass-list=${proxyBypass(site, serverIp)}`]
       : []),

@@ -60,7 +60,13 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
         `http://cdn.example.test:${thirdParty.http}`,
       ),
     };
-    if (pages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
+    if (path === '/sw') {
+      const register = `navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
+        .then(() => { window.sw = 'ready'; }, (error) => { window.sw = error.message; })`;
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>${register}</script>`);
+    } else if (path === '/sw.js')
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end("self.addEventListener('fetch', () => {});");
+    else if (pages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
     else if (path === '/m.js')
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.moduleVia='${who}'`);
     else if (path === '/s.js')
@@ -246,6 +252,58 @@ describe('a page’s absolute URLs to its own host', () => {
   it('reach the site through the relay in the direct variant: an http site on loopback', async () => {
     const got = await load(`http://127.0.0.1:${sitePort}/loopback`, directVariant, relay);
     expect(got).toEqual({ ...loaded, moduleVia: 'site', through: ['none'] });
+  }, 60_000);
+});
+
+/**
+ * Whether the page `siteUrl` is a secure context and its service worker gets ready, loaded as the lab would in
+ * `variant`, the lab's server at `serverIp` (a name the test maps to 127.0.0.1: loopback addresses are trustworthy
+ * to Chromium whatever the lab does, the lab's server address is not).
+ */
+async function serviceWorkerOf(
+  siteUrl: string,
+  variant: typeof workerVariant | typeof directVariant,
+  entrance: Entrance,
+  serverIp: string,
+) {
+  const site = new URL(siteUrl);
+  const args = variantBrowserArgs(site, serverIp, entrance).map((arg) =>
+    arg.startsWith('--host-resolver-rules=') ? `${arg}, MAP ${serverIp} 127.0.0.1` : arg,
+  );
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args });
+  try {
+    const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+    await page.goto(pageUrlOf(site, variant, serverIp, entrance), { waitUntil: 'load' });
+    const secure = await page.evaluate(() => window.isSecureContext);
+    if (!secure) return { secure, sw: 'no service workers outside a secure context' };
+    await page.waitForFunction(() => (window as unknown as { sw?: string }).sw !== undefined, null, {
+      timeout: 20_000,
+    });
+    return { secure, sw: await page.evaluate(() => (window as unknown as { sw?: string }).sw) };
+  } finally {
+    await browser.close();
+  }
+}
+
+// A page on the site's own loopback (http://127.0.0.1:3000, a secure context there) registers its service worker,
+// as it does for its owner. Until 2026-11-28 it did in no variant: origin direct opened it at the lab server's
+// address over http, not a secure context (no navigator.serviceWorker: a script error origin direct alone raised),
+// and the Worker variants' https entrances have the lab's own certificate, for which Chromium refuses to fetch a
+// service worker's script even when the page's certificate errors are ignored.
+describe('service workers and secure contexts', () => {
+  it('register through a Worker variant’s TLS entrance', async () => {
+    const got = await serviceWorkerOf(`http://localhost:${sitePort}/sw`, workerVariant, front, 'lab.test');
+    expect(got).toEqual({ secure: true, sw: 'ready' });
+  }, 60_000);
+
+  it('register in origin direct of a site on loopback, opened at the lab server’s address over http', async () => {
+    const got = await serviceWorkerOf(`http://localhost:${sitePort}/sw`, directVariant, relay, 'lab.test');
+    expect(got).toEqual({ secure: true, sw: 'ready' });
+  }, 60_000);
+
+  it('leave origin direct of a site that is not on loopback outside a secure context, as its visitors are', async () => {
+    const got = await serviceWorkerOf('http://www.example.test/sw', directVariant, relay, 'lab.test');
+    expect(got.secure).toBe(false);
   }, 60_000);
 });
 
