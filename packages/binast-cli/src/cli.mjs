@@ -7,7 +7,7 @@ import { decodeToJavaScript, encodeChecked, encodeJavaScript, stats } from './co
 import { prebuild, prebuildLine, prebuildSummary } from './prebuild.mjs';
 
 const usage = `Usage:
-  binast encode <input.js> [-o output.binjs] [--layout context|optimised|multipart] [--lazy 0-3] [--module]
+  binast encode <input.js> -o <output.binjs> [--layout context|optimised|multipart] [--lazy 0-3] [--module]
   binast decode <input.binjs | script.js.binast> [-o output.js]
   binast stats  <input.binjs | script.js.binast | input.js> [--module]
   binast prebuild <dir> [--layout context|optimised|multipart] [--lazy 0-3]
@@ -45,9 +45,14 @@ export function run(argv, io) {
   }
   const { values, positionals } = parsed;
   const [command, input] = positionals;
-  if (values.help || !command || !input || positionals.length > 2) {
+  // Asked for, the usage is the output (stdout, so `binast --help | less` shows it); a usage error goes to stderr.
+  if (values.help) {
+    io.out(usage);
+    return 0;
+  }
+  if (!command || !input || positionals.length > 2) {
     io.err(usage);
-    return values.help ? 0 : 2;
+    return 2;
   }
   const layout = values.layout;
   const lazyLevel = Number(values.lazy);

@@ -109,6 +109,15 @@ describe('npx binast', () => {
     expect(cli('frobnicate', backbone).err).toContain('Usage');
     expect(cli('encode', backbone, '--lazy', '5').code).toBe(2);
   });
+
+  it('prints the usage asked for with --help on stdout, exit code 0, naming -o as required for encode', () => {
+    for (const flag of ['--help', '-h']) {
+      const help = cli(flag);
+      expect(help.code).toBe(0);
+      expect(help.out).toContain('binast encode <input.js> -o <output.binjs>');
+      expect(help.err).toBe('');
+    }
+  });
 });
 
 describe('npx binast prebuild', () => {
