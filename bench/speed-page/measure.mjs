@@ -103,7 +103,10 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const cdp = await context.newCDPSession(page);
     const activity = { lastMs: performance.now() };
     const tracked = await trackRequests(page, cdp, activity);
-    if (profile.cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+    if (profile.cpuSlowdown > 1) {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+      await throttleOtherFrames(cdp, profile.cpuSlowdown);
+    }
     const captured = await startScreencast(cdp, profile, activity);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
       if (error?.name !== 'TimeoutError') throw error;
@@ -128,6 +131,28 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The CPU slowdown for the page's frames in other renderer processes too: Emulation.setCPUThrottlingRate slows the
+ * process of the target it is sent to, and a cross-site iframe (an ad, a video or map embed) has its own, which ran
+ * at full speed on the mobile profile until 2026-11-28. Each such frame is attached as it starts, paused until it
+ * has the rate. (Dedicated and service Workers stay at full speed: Chromium slows a renderer's main thread only.)
+ * @param {import('@playwright/test').CDPSession} cdp the page's session @param {number} rate
+ */
+async function throttleOtherFrames(cdp, rate) {
+  let nextId = 1;
+  /** @param {string} sessionId @param {string} method @param {object} [params] */
+  const sendTo = (sessionId, method, params = {}) =>
+    cdp
+      .send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: nextId++, method, params }) })
+      .catch(() => {});
+  cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo, waitingForDebugger }) => {
+    // Sent in order on one session: the frame runs only once it has the rate.
+    if (targetInfo.type === 'iframe') sendTo(sessionId, 'Emulation.setCPUThrottlingRate', { rate });
+    if (waitingForDebugger) sendTo(sessionId, 'Runtime.runIfWaitingForDebugger');
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
 }
 
 /**

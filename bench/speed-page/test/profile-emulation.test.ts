@@ -21,6 +21,9 @@ fetch(location.pathname + '/beacon', { method: 'POST', body: JSON.stringify({
   coarse: matchMedia('(pointer: coarse)').matches }) });
 </script>`;
 
+/** Counts loop turns in 500 ms of wall-clock time: fewer the more the CPU is slowed down. */
+const busyLoop = 'const startMs = performance.now(); let loops = 0; while (performance.now() - startMs < 500) loops++;';
+
 let server: http.Server;
 let port = 0;
 let browser: Awaited<ReturnType<typeof chromium.launch>>;
@@ -45,6 +48,24 @@ beforeAll(async () => {
         userAgent: String(request.headers['user-agent']),
         chMobile: String(request.headers['sec-ch-ua-mobile']),
       });
+    }
+    if (name === 'frame') {
+      // A cross-site frame (the page is on 127.0.0.1): its own renderer process, as an ad or embed has.
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`<script>${busyLoop}
+parent.postMessage(loops, '*');</script>`);
+      return;
+    }
+    if (name === 'with-frame') {
+      // The page's loop first, then the frame's: one at a time, so they do not share the machine's cores.
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`<p>frame</p><script>${busyLoop}
+const page = loops;
+addEventListener('message', (event) => {
+  fetch('/with-frame/beacon', { method: 'POST', body: JSON.stringify({ page, frame: event.data }) });
+});
+const frame = document.createElement('iframe');
+frame.src = 'http://localhost:${port}/frame';
+document.body.append(frame);</script>`);
+      return;
     }
     response.writeHead(200, { 'content-type': 'text/html' }).end(page);
   });
@@ -88,5 +109,17 @@ describe('the profile a site sees', () => {
     expect(desktop?.userAgent).not.toContain('Headless');
     expect(desktop?.chMobile).toBe('?0');
     expect(desktop?.page).toMatchObject({ mobile: false, dpr: 1, width: 1366, coarse: false, touchPoints: 0 });
+  }, 60_000);
+
+  // Emulation.setCPUThrottlingRate slows the process of the target it is sent to: until 2026-11-28 a cross-site
+  // iframe ran at full speed on the mobile profile. At 20× (wider apart than 4×, for a busy machine) the frame counted
+  // about as many turns as the page (0.97–1.09 in three runs), 7.6–19 times as many when not slowed.
+  it('mobile: a cross-site iframe is slowed down as the page is', async () => {
+    const slowed = { ...profiles.mobile, cpuSlowdown: 20 };
+    const loaded = await loadPage(browser, `http://127.0.0.1:${port}/with-frame`, slowed, { timeoutMs: 30_000 });
+    expect(loaded.pageErrors).toEqual([]);
+    const loops = seen.get('with-frame')?.page as { page: number; frame: number };
+    expect(loops.page).toBeGreaterThan(0);
+    expect(loops.frame / loops.page).toBeLessThan(4);
   }, 60_000);
 });
