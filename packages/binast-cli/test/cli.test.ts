@@ -87,17 +87,20 @@ describe('npx binast', () => {
     expect(cli('decode', join(dir, 'esm.binjs')).out).toContain('export default 1');
   });
 
-  it('refuses to write an encoding it cannot decode back, or text that is not UTF-8', () => {
-    // A very long string first in a file is more than the decoder's budget per coded byte allows it to expand.
+  it('encodes a very long string first in a file, and refuses text that is not UTF-8 without writing anything', () => {
+    // Until 2026-11-28 the decoder's text budget counted only the bytes read before the string's length, so this
+    // file (and any bundle opening with a 100 KB+ data URL) encoded into something no decoder accepted.
     const early = join(dir, 'early.js');
     writeFileSync(early, `x="${'a'.repeat(320_000)}";`);
-    const refused = cli('encode', early, '-o', join(dir, 'early.binjs'));
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain('binast encode');
-    expect(existsSync(join(dir, 'early.binjs'))).toBe(false);
+    expect(cli('encode', early, '-o', join(dir, 'early.binjs')).code).toBe(0);
+    const decoded = cli('decode', join(dir, 'early.binjs')).out;
+    expect(firstDifference(parseJavaScript(readFileSync(early, 'utf8')), parseJavaScript(decoded))).toBeNull();
     const latin1 = join(dir, 'latin1.js');
     writeFileSync(latin1, Buffer.from('var s = "caf\xe9";', 'latin1'));
-    expect(cli('encode', latin1, '-o', join(dir, 'latin1.binjs')).code).toBe(1);
+    const refused = cli('encode', latin1, '-o', join(dir, 'latin1.binjs'));
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('binast encode');
+    expect(existsSync(join(dir, 'latin1.binjs'))).toBe(false);
   });
 
   it('prints usage with exit code 2 for a missing argument or bad option', () => {
@@ -273,6 +276,22 @@ describe('npx binast prebuild', () => {
     expect(shell.stderr).toBe('');
     expect(shell.status).toBe(0);
     for (const name of ['a.js', 'b.js', 'c.js']) expect(existsSync(join(site, `${name}.binast`)), name).toBe(true);
+  });
+
+  it('prebuilds a bundle that opens with a Wasm module as a base64 data URL, as Vite writes an ?inline import', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-inline-'));
+    // The encoder's module, 500 KB: 676 KB of base64 (the decoder's own 124 KB passed before as well).
+    const wasm = readFileSync(fileURLToPath(import.meta.resolve('@speedkit/binast/wasm/binast_bg.wasm')));
+    const source = `var e=\`data:application/wasm;base64,${wasm.toString('base64')}\`;\n${readFileSync(backbone, 'utf8')}`;
+    writeFileSync(join(site, 'index-BnW7u1.js'), source);
+    const { code, out } = await cliAsync('prebuild', site);
+    // Until 2026-11-28: "skipped … corrupt BinaryAST: a string of 676585 bytes exceeds the file's declared total".
+    expect(out).toContain('  wrote    index-BnW7u1.js.binast');
+    expect(code).toBe(0);
+    const read = await readPrebuilt(new Uint8Array(readFileSync(join(site, 'index-BnW7u1.js.binast'))));
+    if (!read.ok) throw new Error(read.reason);
+    const regenerated = parseJavaScript(decodeToJavaScript(read.encoding));
+    expect(firstDifference(parseJavaScript(source), regenerated)).toBeNull();
   });
 
   it('fails with exit code 1 on a folder that is not there', async () => {

@@ -118,3 +118,34 @@ fn mutated_streams_agree_with_the_whole_file_decoder() {
         );
     }
 }
+
+#[test]
+fn a_long_string_first_in_a_file_decodes_whole_and_streamed() {
+    // A bundle opening with a font or a Wasm module as a data URL (Vite's `?inline`, esbuild's base64 loader): the
+    // string's length is read a few bytes into the file, before the bytes that code it. Until 2026-11-28 its budget
+    // was counted on the bytes read so far (16 KiB of text each), so both decoders refused the file: "a string of
+    // 460803 bytes exceeds the file's declared total".
+    let mut seed = 0x51_7cc1_b727_220au64;
+    let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".as_bytes();
+    let text: String = (0..400_000)
+        .map(|_| char::from(letters[(xorshift(&mut seed) % 64) as usize]))
+        .collect();
+    let program = format!(
+        r#"{{"type":"Program","sourceType":"script","body":[{{"type":"ExpressionStatement","expression":{{"type":"AssignmentExpression","operator":"=","left":{{"type":"Identifier","name":"x"}},"right":{{"type":"Literal","value":"data:font/woff2;base64,{text}","raw":"'data:font/woff2;base64,{text}'"}}}}}}]}}"#
+    );
+    let file = encode_json(&program, Layout::Context, 0)
+        .expect("encodes")
+        .bytes;
+    let whole = decode_to_javascript(&file).expect("decodes whole");
+    assert!(whole.contains(&text[..1000]) && whole.len() > 400_000);
+    for piece in [7, 4096, file.len()] {
+        let streamed = decode_stream_to_javascript(pieces(&file, piece)).expect("streams");
+        assert!(streamed == whole, "pieces of {piece} bytes differ");
+    }
+    // The same string's length with the input cut short is still refused, whole and streamed: the budget counts
+    // the bytes that arrived, never the ones the length promises.
+    for len in [40, 200] {
+        assert!(decode_to_javascript(&file[..len]).is_err());
+        assert!(decode_stream_to_javascript(pieces(&file[..len], 3)).is_err());
+    }
+}

@@ -234,26 +234,60 @@ impl<'a> Decoder<'a> {
     #[cold]
     #[inline(never)]
     fn refill(&mut self) {
+        if self.source.is_none() {
+            return;
+        }
+        let window = self.window.to_mut();
+        self.before += window.len();
+        window.clear();
+        self.offset = 0;
+        self.take_from_source();
+    }
+
+    /// Appends the source's next bytes to the window, or marks the end of the input.
+    fn take_from_source(&mut self) {
         let Some(source) = self.source.as_mut() else {
             return;
         };
         let window = self.window.to_mut();
-        self.before += window.len();
-        window.clear();
-        window.resize(WINDOW_BYTES, 0);
-        let filled = source(window).min(WINDOW_BYTES);
-        window.truncate(filled);
-        self.offset = 0;
+        let start = window.len();
+        window.resize(start + WINDOW_BYTES, 0);
+        let filled = source(&mut window[start..]).min(WINDOW_BYTES);
+        window.truncate(start + filled);
         if filled == 0 {
             self.source = None;
         }
     }
 
-    /// Bytes of input read so far (the look-ahead's zeros past the end included): what the per-byte budgets of
-    /// values and text are measured against while a streaming input is still arriving.
+    /// Bytes of input read so far (the look-ahead's zeros past the end included): what the per-byte budget of
+    /// values is measured against while a streaming input is still arriving.
     #[inline]
     pub fn position(&self) -> usize {
         self.before + self.offset
+    }
+
+    /// Bytes of input the decoder holds: read, or in its window still to be read. The text budget is measured
+    /// against these, since a string's length is read before the bytes that code it.
+    #[inline]
+    pub fn received(&self) -> usize {
+        self.before + self.window.len()
+    }
+
+    /// Takes more of a streaming input into the window, after what it holds, until `bytes` have been received or
+    /// the input has ended. Nothing changes for a whole input, nor once that much has arrived.
+    #[inline]
+    pub fn read_ahead(&mut self, bytes: usize) {
+        if self.received() < bytes && self.source.is_some() {
+            self.read_ahead_from_source(bytes);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_ahead_from_source(&mut self, bytes: usize) {
+        while self.received() < bytes && self.source.is_some() {
+            self.take_from_source();
+        }
     }
 
     #[inline]

@@ -138,11 +138,25 @@ impl ContextReader<'_> {
         self.coder.overrun()
     }
 
-    /// How many values (or bytes of new text) the input read so far may hold.
+    /// How many values the input read so far may hold.
     #[inline]
     fn budget(&self) -> usize {
         self.per_input_byte
             .saturating_mul(self.coder.position().saturating_add(1))
+    }
+
+    /// How many bytes of new text the input may hold, counted on the bytes received rather than read: a string's
+    /// length is read before the bytes that code it, so a long string near the start of a file (a font or a Wasm
+    /// module as a base64 data URL first in a bundle) was refused, whole or streamed, by a budget of the bytes read
+    /// so far. A stream is first read ahead until its bytes cover the text the header declares (at most 4 KiB at
+    /// 16 KiB of text a byte) or it ends: a file still arriving is judged as the same file whole, and never does
+    /// more work than the bytes it sent allow.
+    #[inline]
+    fn text_budget(&mut self) -> usize {
+        self.coder
+            .read_ahead(self.declared.1.div_ceil(self.per_input_byte));
+        self.per_input_byte
+            .saturating_mul(self.coder.received().saturating_add(1))
     }
 
     fn string(
@@ -155,7 +169,7 @@ impl ContextReader<'_> {
         let text_used = self.declared.1 - self.text_bytes_left;
         let text_allowed = self
             .text_bytes_left
-            .min(self.budget().saturating_sub(text_used));
+            .min(self.text_budget().saturating_sub(text_used));
         let symbol = self.models.uint(&mut self.coder, "string", place, key, 0) as usize;
         let strings = &mut self.strings[table];
         let recency = &mut self.models.recency[table];
