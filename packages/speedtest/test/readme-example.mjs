@@ -36,3 +36,20 @@ export function typeCheckAsApp(code, compilerOptions) {
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
   });
 }
+
+/**
+ * Runs `code` (the README example: TypeScript, one `import { … } from '@speedkit/speedtest'`) with the names it
+ * imports bound from `packageExports`, and its `console` replaced by `log`. Its last statement's value is not
+ * returned; what it logged is.
+ */
+export async function runExample(code, packageExports, log) {
+  const importLine = /^import \{([^}]*)\} from '@speedkit\/speedtest';\n/m;
+  const names = importLine.exec(code)?.[1];
+  if (names === undefined) throw new Error("the example has no import from '@speedkit/speedtest'");
+  const body = ts.transpileModule(code.replace(importLine, ''), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+  const run = new AsyncFunction('__package', 'console', `const {${names}} = __package;\n${body}`);
+  await run(packageExports, { log });
+}

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { readmeExample, typeCheckAsApp } from './readme-example.mjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as speedtest from '../src/index';
+import { type LocalServer, startLocalServer } from './local-server.mjs';
+import { readmeExample, runExample, typeCheckAsApp } from './readme-example.mjs';
 
 // The README's example, as an app that depends on the package would compile it: the engine ships as TypeScript
 // source, so the app's compiler options apply to the engine's files too.
@@ -28,5 +30,33 @@ describe('the README example in a third-party app', () => {
     expect(code).toContain("from '@speedkit/speedtest'");
     // A module of its own (the example awaits at top level); the app reads the CSV it built.
     expect(typeCheckAsApp(`${code}\nvoid csv;\nexport {};\n`, strictApp)).toEqual([]);
+  }, 60_000);
+
+  // Served from the page's origin ('' by default): here a real HTTP server on 127.0.0.1, and the page is on it.
+  let server: LocalServer | null = null;
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+    Reflect.deleteProperty(globalThis, 'location');
+  });
+
+  it('runs as written: progress and phase events, a result with the fields it reads, a CSV', async () => {
+    server = await startLocalServer();
+    Object.defineProperty(globalThis, 'location', { value: new URL(`${server.url}/`), configurable: true });
+    const logged: unknown[][] = [];
+    // The example builds the CSV and stops; the test prints it to look at it.
+    const code = `${readmeExample()}\nconsole.log('csv', csv);\n`;
+    await runExample(code, { ...speedtest }, (...values) => logged.push(values));
+    const progress = logged.filter(([, fraction]) => typeof fraction === 'number');
+    expect(progress.length).toBeGreaterThan(0);
+    const phases = logged.filter(([, result]) => typeof result === 'object' && result !== null);
+    expect(phases.map(([phase]) => phase)).toEqual(expect.arrayContaining(['latency', 'download', 'upload']));
+    const [, csv] = logged.at(-1) ?? [];
+    expect(String(csv).startsWith(`${speedtest.csvColumns.join(',')}\r\n`)).toBe(true);
+    // The line before: download bit/s, the idle latency's Estimate, overall RPM.
+    const [bitsPerSecond, idleMs, rpm] = logged.at(-2) ?? [];
+    expect(bitsPerSecond).toBeGreaterThan(0);
+    expect(idleMs).toMatchObject({ value: expect.any(Number), level: expect.any(String) });
+    expect(rpm).toBeGreaterThan(0);
   }, 60_000);
 });
