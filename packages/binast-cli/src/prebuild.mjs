@@ -123,6 +123,28 @@ export async function prebuild(dir, settings, onRow = () => {}) {
 }
 
 /**
+ * The Worker's default limits (`defaultConfig` in workers/src/binast/config.ts): under `BINAST_PREBUILT=verify` it
+ * checks prebuilt files of scripts up to `BINAST_MAX_SOURCE_BYTES`, under `trust` up to `BINAST_MAX_PREBUILT_BYTES`.
+ * Past them the file is written all the same (a deployment may raise them), with a word on the line: on the
+ * defaults the Worker ignores it, and says so only in its own log.
+ */
+const workerDefaults = { maxSourceBytes: 1024 * 1024, maxPrebuiltBytes: 16 * 1024 * 1024 };
+
+/**
+ * What the Worker's default limits make of a prebuilt file for a script of `sourceBytes`, when it is not simply used.
+ * @param {number} sourceBytes
+ */
+function limitNote(sourceBytes) {
+  if (sourceBytes > workerDefaults.maxPrebuiltBytes) {
+    return "; over the Worker's default BINAST_MAX_PREBUILT_BYTES (16 MiB): ignored unless it is raised";
+  }
+  if (sourceBytes > workerDefaults.maxSourceBytes) {
+    return "; over the Worker's default BINAST_MAX_SOURCE_BYTES (1 MiB): used with BINAST_PREBUILT=trust or a higher limit";
+  }
+  return '';
+}
+
+/**
  * One row as the line the command prints for it.
  * @param {PrebuildRow} row
  */
@@ -130,8 +152,10 @@ export function prebuildLine(row) {
   const size = row.sourceBytes === undefined ? '' : ` (${row.sourceBytes} B)`;
   if (row.failed !== undefined) return `  FAILED   ${row.script}${size}: ${row.failed}\n`;
   if (row.encodedBytes === undefined) return `  skipped  ${row.script}${size}: ${row.skipped}\n`;
-  const ratio = (row.encodedBytes / Math.max(1, row.sourceBytes ?? 0)).toFixed(3);
-  return `  wrote    ${row.script}${prebuiltSuffix} (${row.sourceBytes} B → ${row.encodedBytes} B, ${ratio}×)\n`;
+  const sourceBytes = row.sourceBytes ?? 0;
+  const ratio = (row.encodedBytes / Math.max(1, sourceBytes)).toFixed(3);
+  const note = limitNote(sourceBytes);
+  return `  wrote    ${row.script}${prebuiltSuffix} (${sourceBytes} B → ${row.encodedBytes} B, ${ratio}×${note})\n`;
 }
 
 /**

@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli.mjs';
 import { decodeToJavaScript, parseJavaScript } from '../src/codec.mjs';
 import { libraries } from '../src/corpus.mjs';
+import { prebuildLine } from '../src/prebuild.mjs';
 
 function cli(...argv: string[]) {
   let out = '';
@@ -292,6 +293,23 @@ describe('npx binast prebuild', () => {
     if (!read.ok) throw new Error(read.reason);
     const regenerated = parseJavaScript(decodeToJavaScript(read.encoding));
     expect(firstDifference(parseJavaScript(source), regenerated)).toBeNull();
+  });
+
+  it('says when the Worker would ignore a prebuilt file on its default limits', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-limits-'));
+    // 1.2 MB of plain statements: over BINAST_MAX_SOURCE_BYTES, which `verify` (the default) checks up to.
+    const statements = Array.from({ length: 90_000 }, (_, i) => `v${i}=${i};`).join('\n');
+    writeFileSync(join(site, 'big.js'), statements);
+    writeFileSync(join(site, 'small.js'), 'var a = 1;');
+    const { code, out } = await cliAsync('prebuild', site);
+    expect(code).toBe(0);
+    // Until 2026-11-28 nothing said so: the Worker logged "over BINAST_MAX_SOURCE_BYTES=1048576 to verify".
+    expect(out).toMatch(
+      /wrote {4}big\.js\.binast \(\d+ B → \d+ B, [\d.]+×; over the Worker's default BINAST_MAX_SOURCE_BYTES \(1 MiB\): used with BINAST_PREBUILT=trust or a higher limit\)/,
+    );
+    expect(out).toContain('  wrote    small.js.binast (10 B → 29 B, 2.900×)\n');
+    const huge = prebuildLine({ script: 'bundle.js', sourceBytes: 17 * 1024 * 1024, encodedBytes: 1_000_000 });
+    expect(huge).toContain("over the Worker's default BINAST_MAX_PREBUILT_BYTES (16 MiB): ignored unless it is raised");
   });
 
   it('fails with exit code 1 on a folder that is not there', async () => {
