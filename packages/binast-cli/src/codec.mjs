@@ -29,7 +29,13 @@ export function stats(bytes) {
  * @param {{ layout: import('@speedkit/binast').Layout, lazyLevel: number, module?: boolean, forLoader?: boolean }} options
  */
 export function encodeChecked(bytes, path, { layout, lazyLevel, module = false, forLoader = false }) {
-  const source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  let source;
+  try {
+    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // TextDecoder's own words ("The encoded data was not valid for encoding utf-8") do not say what to do.
+    throw new Error('not UTF-8 (BinaryAST reads scripts as UTF-8; save it as UTF-8 to encode it)');
+  }
   const { program, sourceType } = module
     ? { program: parseJavaScript(source, 'module'), sourceType: /** @type {const} */ ('module') }
     : parseForPath(source, path);

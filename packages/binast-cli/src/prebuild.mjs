@@ -99,7 +99,8 @@ export async function prebuild(dir, settings, onRow = () => {}) {
     }
     let encoding;
     try {
-      encoding = encodeChecked(sourceBytes, script, { ...settings, forLoader: true });
+      // By its name in the build: the reasons that name the script then read as the table does.
+      encoding = encodeChecked(sourceBytes, name, { ...settings, forLoader: true });
     } catch (error) {
       /** @type {PrebuildRow} */
       const row = { script: name, sourceBytes: sourceBytes.byteLength, skipped: messageOf(error) };

@@ -312,6 +312,18 @@ describe('npx binast prebuild', () => {
     expect(huge).toContain("over the Worker's default BINAST_MAX_PREBUILT_BYTES (16 MiB): ignored unless it is raised");
   });
 
+  it('says why a script was skipped in words that name it as the table does', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-reasons-'));
+    mkdirSync(join(site, 'legacy'));
+    writeFileSync(join(site, 'legacy', 'latin1.js'), Buffer.from('var s = "caf\xe9";', 'latin1'));
+    writeFileSync(join(site, 'legacy', 'comment.js'), 'a <!--b\n');
+    const { out } = await cliAsync('prebuild', site);
+    // Until 2026-11-28: "The encoded data was not valid for encoding utf-8", and the absolute path of the file.
+    expect(out).toContain('  skipped  legacy/latin1.js (15 B): not UTF-8 (BinaryAST reads scripts as UTF-8;');
+    expect(out).toContain('  skipped  legacy/comment.js (8 B): legacy/comment.js has an HTML-like comment <!--');
+    expect(out).not.toContain(site);
+  });
+
   it('fails with exit code 1 on a folder that is not there', async () => {
     const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
     expect(code).toBe(1);
