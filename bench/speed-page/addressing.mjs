@@ -69,8 +69,16 @@ export function proxyBypass(site, serverIp) {
   const mapped = port === 80 || port === 443 ? [80, 443] : [port];
   // Chromium lets later rules override earlier ones: `<-loopback>` first, or it would proxy the lab's own server
   // when that is on loopback.
-  return ['<-loopback>', serverIp, ...mapped.map((p) => `${site.hostname}:${p}`)].join(';');
+  return ['<-loopback>', serverIp, ...mapped.map((p) => `${site.hostname}:${p}`), ...browserServiceHosts].join(';');
 }
+
+/**
+ * Hosts Chromium calls for itself, whatever its flags (the component updater's check and its clock, within a second
+ * of launch), which no page uses: bypassing the proxy, they fail at once in the client namespace instead of crossing
+ * the shaped link, where on a machine with Internet access their answers and the downloads they start would share
+ * the link with the page being measured.
+ */
+const browserServiceHosts = ['update.googleapis.com', 'clients2.google.com'];
 
 /**
  * Whether Chromium counts a host as trustworthy over plain http (a page there is a secure context): loopback
