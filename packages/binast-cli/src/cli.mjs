@@ -64,7 +64,16 @@ export function run(argv, io) {
     io.err(`--lazy must be 0, 1, 2 or 3, got ${values.lazy}\n`);
     return 2;
   }
-  if (command === 'prebuild') return runPrebuild(input, { layout, lazyLevel }, io);
+  if (command === 'prebuild') {
+    // Silently ignored, `-o dist-binast/` left the reader looking for files that were written beside the scripts.
+    if (values.output !== undefined || values.module) {
+      io.err(
+        `prebuild writes <script>.binast beside each script and reads modules by extension and syntax: -o and --module do not apply\n${usage}`,
+      );
+      return 2;
+    }
+    return runPrebuild(input, { layout, lazyLevel }, io);
+  }
   const sourceType = values.module ? 'module' : 'script';
   try {
     switch (command) {

@@ -324,6 +324,17 @@ describe('npx binast prebuild', () => {
     expect(out).not.toContain(site);
   });
 
+  it('refuses options that do not apply to it with exit code 2, writing nothing', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'binast-prebuild-options-'));
+    writeFileSync(join(site, 'a.js'), 'var a = 1;');
+    for (const extra of [['-o', join(site, 'out')], ['--module']]) {
+      const { code, err } = await cliAsync('prebuild', site, ...extra);
+      expect(code, extra.join(' ')).toBe(2);
+      expect(err).toContain('-o and --module do not apply');
+    }
+    expect(readdirSync(site)).toEqual(['a.js']);
+  });
+
   it('fails with exit code 1 on a folder that is not there', async () => {
     const { code, err } = await cliAsync('prebuild', join(dir, 'no-such-site'));
     expect(code).toBe(1);
