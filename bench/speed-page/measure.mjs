@@ -109,7 +109,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     }
     const captured = await startScreencast(cdp, profile, activity);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
-      if (error?.name !== 'TimeoutError') throw error;
+      if (error?.name !== 'TimeoutError') throw new Error(navigationFailure(error, url, tracked.requests));
       // Playwright's message names only the lab's address: say what held the page (an image, script or frame
       // that never finishes keeps the load event from firing).
       const open = [...tracked.openRequests.keys()].map((request) => request.url());
@@ -131,6 +131,30 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
   } finally {
     await context.close();
   }
+}
+
+/** What Chromium's network errors for the page itself mean, for the few a site (or a Worker in front of it) causes. */
+const netErrors = /** @type {Record<string, string>} */ ({
+  ERR_HTTP_RESPONSE_CODE_FAILURE: 'an error status with an empty body',
+  ERR_EMPTY_RESPONSE: 'the connection closed without an answer',
+  ERR_CONNECTION_REFUSED: 'the connection was refused',
+  ERR_CONNECTION_RESET: 'the connection was reset',
+  ERR_TOO_MANY_REDIRECTS: 'too many redirects',
+});
+
+/**
+ * One sentence for a navigation that failed, instead of Playwright's message (its "page.goto:" prefix and a call log
+ * in terminal colours, e.g. when a Worker answered the page with a 500 and no body): Chromium's error, what it
+ * means, and the page's status when one came.
+ * @param {unknown} error @param {string} url @param {Map<string, RequestEntry>} requests
+ */
+function navigationFailure(error, url, requests) {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  if (!code) return message.split('\n')[0];
+  const status = [...requests.values()].find((r) => r.cdpType === 'Document' && r.url === url)?.status;
+  const meaning = [netErrors[code], status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
+  return `the page did not load: ${code}${meaning ? ` (${meaning})` : ''} at ${url}`;
 }
 
 /**

@@ -85,6 +85,11 @@ beforeAll(async () => {
       );
       return;
     }
+    if (request.url === '/empty-500') {
+      // What a Worker that throws answers: an error status, no body.
+      response.writeHead(500).end();
+      return;
+    }
     if (request.url === '/app.js') {
       response.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
       return;
@@ -188,6 +193,18 @@ describe('the page’s requests', () => {
       expect(page.requests).toBe(1);
       expect(page.failedRequests).toEqual([]);
     }
+  }, 60_000);
+});
+
+describe('a page that fails to load', () => {
+  // Until 2026-11-28 the run (or, in the warm-up, the whole lab) ended on Playwright's "page.goto: net::ERR_… Call
+  // log: …" in terminal colours.
+  it('says what Chromium’s error means and the status, in one line', async () => {
+    const failed = loadPage(browser, `http://127.0.0.1:${port}/empty-500`, profiles.desktop, { timeoutMs: 30_000 });
+    await expect(failed).rejects.toThrow(
+      `the page did not load: ERR_HTTP_RESPONSE_CODE_FAILURE (an error status with an empty body, HTTP 500) at http://127.0.0.1:${port}/empty-500`,
+    );
+    await expect(failed).rejects.not.toThrow(/Call log|\n/);
   }, 60_000);
 });
 
