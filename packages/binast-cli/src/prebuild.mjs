@@ -24,7 +24,12 @@ function scriptsUnder(dir, found = { scripts: [], linkedFolders: [], broken: [] 
     if (entry.isDirectory()) scriptsUnder(path, found);
     else if (entry.isFile() && isScript(entry.name)) found.scripts.push(path);
     else if (entry.isSymbolicLink()) {
-      const target = statSync(path, { throwIfNoEntry: false });
+      let target;
+      try {
+        target = statSync(path, { throwIfNoEntry: false });
+      } catch {
+        // A loop of links (ELOOP): as unservable as a link to nothing, and no reason to stop the run.
+      }
       if (target?.isDirectory()) found.linkedFolders.push(path);
       else if (isScript(entry.name)) (target?.isFile() ? found.scripts : found.broken).push(path);
     }
@@ -86,7 +91,8 @@ export async function prebuild(dir, settings, onRow = () => {}) {
       skipped: 'a link to a folder, not followed (its scripts are left to the Worker)',
     });
   }
-  for (const link of broken) report({ script: relative(dir, link), skipped: 'a symbolic link to nothing' });
+  for (const link of broken)
+    report({ script: relative(dir, link), skipped: 'a symbolic link to nothing (or to itself)' });
   for (const script of scripts) {
     const target = `${script}${prebuiltSuffix}`;
     const name = relative(dir, script);

@@ -245,12 +245,17 @@ describe('npx binast prebuild', () => {
     symlinkSync(join('vendor', 'backbone.js'), join(site, 'backbone.js'));
     symlinkSync('vendor', join(site, 'lib'));
     symlinkSync('gone.js', join(site, 'dangling.js'));
+    // Loops of links: stat says ELOOP, which stopped the whole run ("binast prebuild: ELOOP: too many symbolic links").
+    symlinkSync('loop.js', join(site, 'loop.js'));
+    symlinkSync('there', join(site, 'here'));
+    symlinkSync('here', join(site, 'there'));
 
     const { code, out } = await cliAsync('prebuild', site);
     expect(code).toBe(0);
     expect(out).toContain('  skipped  lib/: a link to a folder, not followed');
-    expect(out).toContain('  skipped  dangling.js: a symbolic link to nothing');
-    expect(out).toContain('2 prebuilt, 2 skipped');
+    expect(out).toContain('  skipped  dangling.js: a symbolic link to nothing (or to itself)');
+    expect(out).toContain('  skipped  loop.js: a symbolic link to nothing (or to itself)');
+    expect(out).toContain('2 prebuilt, 3 skipped');
     expect(lstatSync(join(site, 'backbone.js.binast')).isFile()).toBe(true);
     expect(existsSync(join(site, 'vendor', 'backbone.js.binast'))).toBe(true);
     const read = await readPrebuilt(new Uint8Array(readFileSync(join(site, 'backbone.js.binast'))));
