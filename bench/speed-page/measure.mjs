@@ -182,7 +182,7 @@ async function throttleOtherFrames(cdp, rate) {
 /**
  * Records every request: bytes, status, protocol, priority and timeline from the page's CDP session, and which are
  * still open from Playwright's events. Unlike the page's CDP session, Playwright also reports the requests of the
- * page's dedicated Workers (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion
+ * page's dedicated Workers and its service worker (the BinaryAST loader decodes in one and fetches its Wasm from there), whose completion
  * the page session never reports — counting those through CDP kept a load "open" until the 60 s timeout.
  * @param {import('@playwright/test').Page} page
  * @param {import('@playwright/test').CDPSession} cdp
@@ -198,7 +198,11 @@ async function trackRequests(page, cdp, activity) {
   const touch = () => {
     activity.lastMs = performance.now();
   };
-  page.on('request', (request) => {
+  // The context's events, not the page's: they also carry the requests of the page's service worker (its script and
+  // what it fetches when it installs, e.g. a PWA's precache on the first visit), which cross the link during the load
+  // like the page's own and were neither counted nor waited for until 2026-11-28. The context holds this page only.
+  const context = page.context();
+  context.on('request', (request) => {
     openRequests.set(request, performance.now());
     seenRequests.push(request);
     touch();
@@ -207,8 +211,8 @@ async function trackRequests(page, cdp, activity) {
     openRequests.delete(request);
     touch();
   };
-  page.on('requestfinished', settle);
-  page.on('requestfailed', settle);
+  context.on('requestfinished', settle);
+  context.on('requestfailed', settle);
   /** CDP's monotonic clock (s) at the first request (the document): the zero of every request's timeline. */
   let zeroS = Number.NaN;
   const sinceZeroMs = (/** @type {number} */ timestampS) => Math.round((timestampS - zeroS) * 1000);
