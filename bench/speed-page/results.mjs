@@ -1,6 +1,6 @@
 // Writes a Speed Page measurement under bench/results/speed-page/<site>/<time>/: runs.csv and runs.json (every
 // run), summary.json (what the report shows), report.html; prints the summary table.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { profiles } from './profiles.mjs';
@@ -36,6 +36,28 @@ const csvColumns = [
   'lcpElement',
   'error',
 ];
+
+/**
+ * Makes sure the report can be written to `--out` before the lab starts: the folder is created (with its parents) and
+ * must be writable. Until 2026-11-28 a file's path or an unwritable folder was found only after every run, and the
+ * runs were lost with a bare "EEXIST: file already exists, mkdir …".
+ * @param {string} dir
+ */
+export function prepareOutDir(dir) {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way' : (code ?? String(error));
+    throw new Error(`--out ${dir}: cannot create the report folder (${why})`);
+  }
+  if (!statSync(dir).isDirectory()) throw new Error(`--out ${dir}: not a folder`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new Error(`--out ${dir}: the folder is not writable`);
+  }
+}
 
 /**
  * @param {{ url: string, site: string, outDir?: string | null, measured: Awaited<ReturnType<typeof import('./lab.mjs').runLab>>, runsPerVariant: number, notes: string[] }} options

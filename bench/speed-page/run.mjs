@@ -3,7 +3,7 @@
 // article site in bench/speed-page/site. See docs/speed-page.md.
 import { help, OptionError, parseCli, usage } from './cli.mjs';
 import { preflight, runLab } from './lab.mjs';
-import { siteName, summaryText, writeResults } from './results.mjs';
+import { prepareOutDir, siteName, summaryText, writeResults } from './results.mjs';
 import { buildSite } from './site/build.mjs';
 import { startStaticOrigin } from './site/origin.mjs';
 
@@ -19,6 +19,8 @@ async function main() {
     say(help);
     return;
   }
+  // Before any run: a report folder that cannot be written would lose them all at the end.
+  if (options.outDir !== null) prepareOutDir(options.outDir);
   let demoOrigin = null;
   let url = options.url;
   if (url === null) {
