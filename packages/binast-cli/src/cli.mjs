@@ -177,9 +177,18 @@ function statsOf(file, sourceType) {
   if (file.subarray(0, 5).toString('latin1') === 'BINJS') return { bytes: bytes.length, ...stats(bytes) };
   const source = file.toString('utf8');
   const row = (/** @type {Uint8Array} */ b) => ({ bytes: b.length, gzip: gzip(b), brotli: brotli(b) });
+  /** @type {Uint8Array} */
+  let multipart;
+  try {
+    multipart = encodeJavaScript(source, { layout: 'multipart', sourceType });
+  } catch (error) {
+    // A damaged or foreign .binjs lands here too: a parser's "Unexpected character" alone would not say so.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`neither a BinaryAST file (no BINJS magic) nor JavaScript (${reason})`);
+  }
   return {
     source: row(bytes),
-    multipart: row(encodeJavaScript(source, { layout: 'multipart', sourceType })),
+    multipart: row(multipart),
     optimised: row(encodeJavaScript(source, { layout: 'optimised', sourceType })),
     context: row(encodeJavaScript(source, { layout: 'context', sourceType })),
   };

@@ -72,6 +72,17 @@ describe('npx binast', () => {
     expect(err).toContain('missing BINJS magic');
   });
 
+  it('says a damaged .binjs is neither BinaryAST nor JavaScript when asked for its stats', () => {
+    const damaged = join(dir, 'damaged.binjs');
+    writeFileSync(damaged, Buffer.from([0xb1, 0x4e, 0x4a, 0x53, 0x00, 0xff, 0x10, 0x80]));
+    const { code, err } = cli('stats', damaged);
+    expect(code).toBe(1);
+    // Until 2026-11-28 it said only the parser's "Unexpected character", as if the file were broken JavaScript.
+    expect(err).toMatch(
+      /^binast stats .*damaged\.binjs: neither a BinaryAST file \(no BINJS magic\) nor JavaScript \(/,
+    );
+  });
+
   it('fails with exit code 1 on JavaScript the parser rejects', () => {
     const broken = join(dir, 'broken.js');
     writeFileSync(broken, 'function (');
