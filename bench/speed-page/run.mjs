@@ -19,6 +19,13 @@ async function main() {
     say(help);
     return;
   }
+  // Checked here, before the demo site is built and the site reached: the shaped link refused it only once the lab
+  // had started, as a "prefix" the user never named.
+  if (!/^[a-z0-9]{1,10}$/.test(prefix)) {
+    throw new Error(
+      `SPEED_PAGE_PREFIX must be 1-10 characters of [a-z0-9] (it names the lab's network namespaces), got "${prefix}"`,
+    );
+  }
   // Before any run: a report folder that cannot be written would lose them all at the end.
   if (options.outDir !== null) prepareOutDir(options.outDir);
   let demoOrigin = null;
