@@ -132,7 +132,7 @@ function writeDecoded(source, output, io) {
 async function runOnPrebuilt(command, input, file, output, io) {
   try {
     const read = await readPrebuilt(new Uint8Array(file));
-    if (!read.ok) throw new Error(`damaged prebuilt file: ${read.reason}`);
+    if (!read.ok) throw new Error(`unusable prebuilt file: ${read.reason}`);
     if (command === 'stats') {
       const { header, encoding } = read;
       io.out(`${JSON.stringify({ prebuilt: header, bytes: encoding.length, ...stats(encoding) }, null, 2)}\n`);

@@ -200,7 +200,15 @@ describe('npx binast prebuild', () => {
     writeFileSync(prebuilt, damaged);
     const refused = await cliAsync('decode', prebuilt);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('damaged prebuilt file: encoding does not match its SHA-256');
+    expect(refused.err).toContain('unusable prebuilt file: encoding does not match its SHA-256');
+    // A file an older version wrote (format 6) names the remedy instead of reading as damage.
+    // The format is checked before the SHA-256, so the damaged file serves.
+    const older = Buffer.from(damaged);
+    older.write('6', damaged.indexOf('"format":7') + '"format":'.length, 'latin1');
+    writeFileSync(prebuilt, older);
+    expect((await cliAsync('decode', prebuilt)).err).toContain(
+      'unusable prebuilt file: written for context format 6, this decoder reads 7 (run binast prebuild again)',
+    );
   });
 
   it('reports a file it cannot write as FAILED with exit code 1, goes on with the rest, and never writes through a link', async () => {

@@ -97,7 +97,10 @@ export async function readPrebuilt(file) {
   }
   const known = /** @type {import('./encode-javascript').Layout} */ (layout);
   if (format !== layoutFormats[known]) {
-    return { ok: false, reason: `${known} format ${String(format)}, this decoder reads ${layoutFormats[known]}` };
+    return {
+      ok: false,
+      reason: `written for ${known} format ${String(format)}, this decoder reads ${layoutFormats[known]} (run binast prebuild again)`,
+    };
   }
   if (!Number.isInteger(lazyLevel) || /** @type {number} */ (lazyLevel) < 0 || /** @type {number} */ (lazyLevel) > 3) {
     return { ok: false, reason: `lazy level ${String(lazyLevel)} is not 0-3` };
