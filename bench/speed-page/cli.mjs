@@ -5,7 +5,7 @@ import { profiles } from './profiles.mjs';
 import { featureNames } from './variants.mjs';
 
 export const usage =
-  'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all] [--out dir]';
+  'usage: npm run speed-page -- [url] [--runs N] [--profiles desktop,mobile] [--features images,priority,binast,all] [--out dir] [--timeout S]';
 
 /** What `--help` prints: every option with its default (docs/speed-page.md has the method). */
 export const help = `${usage}
@@ -15,6 +15,8 @@ filmstrips, Speed Index and LCP per variant (needs root: it creates network name
 
   url                 the page, http:// or https:// (default: the demo article in bench/speed-page/site)
   --runs N            runs per variant and profile, 1-50 (default 5; claims need at least 3)
+  --timeout S         seconds a load may take before it counts as failed, 10-600 (default 60; a 10 MB page on the
+                      mobile profile's 1.6 Mbit/s link needs more)
   --profiles LIST     desktop, mobile or both (default desktop,mobile)
   --features LIST     images, priority, binast, all (default: all three, each alone and all together)
   --out DIR           where the report goes (default bench/results/speed-page/<site>/<time>/)
@@ -30,14 +32,15 @@ export class OptionError extends Error {}
 
 /**
  * @param {string[]} argv
- * @returns {{ url: URL | null, runs: number, profiles: string[], features: string[], outDir: string | null,
- *   thirdParties: boolean, help: boolean }}
+ * @returns {{ url: URL | null, runs: number, timeoutS: number, profiles: string[], features: string[],
+ *   outDir: string | null, thirdParties: boolean, help: boolean }}
  */
 export function parseCli(argv) {
   /** @type {ReturnType<typeof parseCli>} */
   const options = {
     url: null,
     runs: 5,
+    timeoutS: 60,
     profiles: ['desktop', 'mobile'],
     features: [...featureNames],
     outDir: null,
@@ -68,6 +71,11 @@ export function parseCli(argv) {
       if (!Number.isInteger(runs) || runs < 1 || runs > 50)
         throw new OptionError('--runs must be a whole number from 1 to 50');
       options.runs = runs;
+    } else if (arg === '--timeout') {
+      const timeoutS = Number(value());
+      if (!Number.isInteger(timeoutS) || timeoutS < 10 || timeoutS > 600)
+        throw new OptionError('--timeout must be a whole number of seconds from 10 to 600');
+      options.timeoutS = timeoutS;
     } else if (arg === '--profiles') {
       options.profiles = list(value());
       const unknown = options.profiles.filter((name) => !(name in profiles));

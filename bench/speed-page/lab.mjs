@@ -17,7 +17,19 @@ import { labCert, startFronts, startOutsideRelay, startWorkers } from './servers
 import { selectVariants } from './variants.mjs';
 
 const loaderDir = resolve(fileURLToPath(new URL('../../packages/binast-loader/dist', import.meta.url)));
-const pageTimeoutMs = 60_000;
+/** How long one load may take unless `--timeout` says otherwise. */
+const defaultPageTimeoutMs = 60_000;
+
+/**
+ * A failed load's message, with what to do when the page was only slow: a heavy page on the mobile profile's link
+ * (10 MB at 1.6 Mbit/s is over 50 s) ran into the limit on every run.
+ * @param {string} message @param {number} timeoutMs
+ */
+function withTimeoutHint(message, timeoutMs) {
+  return message.startsWith("the page's load event did not fire within")
+    ? `${message} (a page this heavy on this link needs more: --timeout ${Math.min(600, (timeoutMs / 1000) * 3)})`
+    : message;
+}
 
 /**
  * Fails early, with what to do, when the page cannot be measured: not root, unreachable, or an error status.
@@ -66,10 +78,19 @@ export async function preflight(url) {
  * Every profile's runs: the link, the Workers and fronts, a browser per variant, then per profile the warm-up (first profile
  * only) and the interleaved runs. `thirdParties` (default true): other hosts are reached through the outside proxy;
  * false leaves them unreachable, as before 2026-11-28.
- * @param {{ url: URL, runs: number, profiles: string[], features: string[], prefix: string, thirdParties?: boolean,
- *   say: (s: string) => void }} options
+ * @param {{ url: URL, runs: number, timeoutMs?: number, profiles: string[], features: string[], prefix: string,
+ *   thirdParties?: boolean, say: (s: string) => void }} options
  */
-export async function runLab({ url, runs, profiles: profileNames, features, prefix, thirdParties = true, say }) {
+export async function runLab({
+  url,
+  runs,
+  timeoutMs = defaultPageTimeoutMs,
+  profiles: profileNames,
+  features,
+  prefix,
+  thirdParties = true,
+  say,
+}) {
   const variants = selectVariants(features);
   const work = mkdtempSync(join(tmpdir(), `${prefix}-`));
   // Ctrl-C ends the process from the shaped link's signal handler (process.exit), past the `finally` below: the
@@ -112,7 +133,7 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
         const fronts = await startFronts(link, entryPort, entrances, cert, profile.downMbit);
         try {
           say(`${profile.label}`);
-          if (profileName === profileNames[0]) await warmUp(browserOf, variants, urlOf, profile, say);
+          if (profileName === profileNames[0]) await warmUp(browserOf, variants, urlOf, profile, say, timeoutMs);
           const framesOf = new Map();
           for (let run = 0; run < runs; run++) {
             // Interleaved, and the order rotated every run so no variant always goes first after a pause.
@@ -120,7 +141,15 @@ export async function runLab({ url, runs, profiles: profileNames, features, pref
             for (const variant of order) {
               const base = { profile: profileName, variant: variant.id, run: run + 1 };
               const labels = { run: `[${profileName}] run ${run + 1}/${runs}`, variant: variant.label };
-              const measured = await measureRun(browserOf(variant), urlOf(variant), profile, base, labels, say);
+              const measured = await measureRun(
+                browserOf(variant),
+                urlOf(variant),
+                profile,
+                base,
+                labels,
+                say,
+                timeoutMs,
+              );
               allRuns.push(measured.record);
               if (measured.frames) framesOf.set(`${variant.id}#${run + 1}`, measured.frames);
             }
@@ -174,13 +203,15 @@ async function launchBrowsers(link, site, variants, entrances, outsideProxy) {
  * the Workers, with a pause after the first for the background work to finish.
  * @param {(variant: Variant) => import('@playwright/test').Browser} browserOf @param {Variant[]} variants
  * @param {UrlOf} urlOf @param {import('./measure.mjs').BrowserProfile} profile @param {(s: string) => void} say
+ * @param {number} timeoutMs
  */
-async function warmUp(browserOf, variants, urlOf, profile, say) {
+async function warmUp(browserOf, variants, urlOf, profile, say, timeoutMs) {
   for (let round = 0; round < 2; round++) {
     for (const variant of variants.filter((v) => v.hops.length > 0)) {
       const startMs = performance.now();
-      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs: pageTimeoutMs }).catch((error) => {
-        throw new Error(`warm-up load of ${variant.label} failed: ${/** @type {Error} */ (error).message}`);
+      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs }).catch((error) => {
+        const message = withTimeoutHint(/** @type {Error} */ (error).message, timeoutMs);
+        throw new Error(`warm-up load of ${variant.label} failed: ${message}`);
       });
       say(`  warm-up ${round + 1}/2 ${variant.label} (${((performance.now() - startMs) / 1000).toFixed(1)} s)`);
     }
@@ -196,12 +227,13 @@ async function warmUp(browserOf, variants, urlOf, profile, say) {
  * @param {{ profile: string, variant: string, run: number }} base
  * @param {{ run: string, variant: string }} labels for the progress line
  * @param {(s: string) => void} say
+ * @param {number} [timeoutMs] how long the load may take
  * @returns {Promise<{ record: any, frames?: import('./measure.mjs').Frame[] }>}
  */
-export async function measureRun(browser, pageUrl, profile, base, labels, say) {
+export async function measureRun(browser, pageUrl, profile, base, labels, say, timeoutMs = defaultPageTimeoutMs) {
   const startMs = performance.now();
   try {
-    const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs: pageTimeoutMs });
+    const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs });
     const visual = await visualMetrics(frames);
     // A page that ended blank (its files failed: the site went down mid-run, a Worker broke them) has a Speed Index
     // of a few ms and would pass for the fastest load: it is a failed run.
@@ -231,7 +263,7 @@ export async function measureRun(browser, pageUrl, profile, base, labels, say) {
     );
     return { record, frames };
   } catch (error) {
-    const message = /** @type {Error} */ (error).message;
+    const message = withTimeoutHint(/** @type {Error} */ (error).message, timeoutMs);
     say(`  ${labels.run} ${labels.variant}: FAILED ${message}`);
     return { record: { ...base, error: message } };
   }

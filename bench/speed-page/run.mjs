@@ -46,6 +46,7 @@ async function main() {
     const measured = await runLab({
       url,
       runs: options.runs,
+      timeoutMs: options.timeoutS * 1000,
       profiles: options.profiles,
       features: options.features,
       prefix,

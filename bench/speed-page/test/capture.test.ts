@@ -288,6 +288,19 @@ describe('the end of a load', () => {
     );
   }, 60_000);
 
+  // The limit is --timeout's (60 s unless said): a heavy page on the mobile profile's link (10 MB at 1.6 Mbit/s is
+  // over 50 s) failed every run at a fixed 60 s, with no way to wait longer.
+  it('that runs out of the lab’s time fails saying how to give it more', async () => {
+    const base = { profile: 'desktop', variant: 'origin', run: 1 };
+    const labels = { run: 'run 1/1', variant: 'Origin direct' };
+    const url = `http://127.0.0.1:${port}/stuck`;
+    const { record } = await measureRun(browser, url, profiles.desktop, base, labels, () => {}, 3000);
+    expect(record.error).toBe(
+      `the page's load event did not fire within 3 s; still open: http://127.0.0.1:${port}/never-image ` +
+        '(a page this heavy on this link needs more: --timeout 9)',
+    );
+  }, 90_000);
+
   it('settles while a request stays open, once it has been open 10 s', async () => {
     const startMs = performance.now();
     const page = await loadPage(browser, `http://127.0.0.1:${port}/hanging`, profiles.desktop, { timeoutMs: 60_000 });
