@@ -121,16 +121,21 @@ function findingsFor(profile, rows) {
       const { changePct } = compared;
       const claim = compared.claim && enoughRuns && Math.abs(changePct) >= minChangePct;
       const label = metrics.find((m) => m.key === key)?.label ?? key;
-      const text = `${label} ${formatValue(baseline.stats[key].median, unit)} → ${formatValue(variant.stats[key].median, unit)} (${formatPct(changePct)})`;
+      const both = Number.isFinite(baseline.stats[key].median) && Number.isFinite(variant.stats[key].median);
+      const text = `${label} ${formatValue(baseline.stats[key].median, unit)} → ${formatValue(variant.stats[key].median, unit)} (${both ? formatPct(changePct) : 'nothing to compare'})`;
       return { metric: key, changePct, claim, text };
     });
     const claimed = changes.filter((c) => c.claim);
+    // A side whose every run failed has nothing to compare: said so, not as medians of "n/a" against "a zero".
+    const failedSides = [baseline, variant].filter((row) => row.runs === 0);
     const sentence =
-      claimed.length > 0
-        ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
-        : Math.min(baseline.runs, variant.runs) < minRunsForClaim
-          ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
-          : `${subject}: no measurable difference on ${profile} (${headlineLabels}: intervals overlap or the change is under ${minChangePct} %).`;
+      failedSides.length > 0
+        ? `${subject}: no claim on ${profile} (${failedSides.map((row) => `${row.label}: all ${row.failedRuns} run(s) failed`).join('; ')}).`
+        : claimed.length > 0
+          ? `${subject}: ${claimed.map((c) => c.text).join(', ')} on ${profile}.`
+          : Math.min(baseline.runs, variant.runs) < minRunsForClaim
+            ? `${subject}: no claim on ${profile} (fewer than ${minRunsForClaim} runs; medians ${changes.map((c) => c.text).join(', ')}).`
+            : `${subject}: no measurable difference on ${profile} (${headlineLabels}: intervals overlap or the change is under ${minChangePct} %).`;
     const why = (/** @type {{ changePct: number }} */ c) =>
       Math.min(baseline.runs, variant.runs) < minRunsForClaim
         ? 'too few runs'

@@ -52,6 +52,17 @@ describe('summarise', () => {
     expect(images?.changes.some((c) => c.claim)).toBe(false);
     expect(images?.sentence).toMatch(/no claim on mobile \(fewer than 3 runs/);
   });
+  // Until 2026-11-28: "no claim on mobile (fewer than 3 runs; medians LCP n/a → 848 ms (no % of a zero), …)".
+  it('says a variant whose every run failed has nothing to compare', () => {
+    const failed = [1, 2].map((run) => ({ profile: 'mobile', variant: 'origin', run, error: 'load did not fire' }));
+    const runs = [...failed, ...runsOf('worker-off', 2, 3900, 1_800_000), ...runsOf('images', 2, 3000, 700_000)];
+    const [mobile] = summarise(runs, variants, ['mobile']);
+    const hop = mobile?.findings.find((f) => f.variant === 'worker-off');
+    expect(hop?.sentence).toBe(
+      'The Worker hop (all off vs origin direct): no claim on mobile (Origin direct: all 2 run(s) failed).',
+    );
+    expect(hop?.changes[0]?.text).toBe('LCP n/a → 3.90 s (nothing to compare)');
+  });
   it('formats durations, bytes and counts with their units', () => {
     expect(formatValue(980, 'ms')).toBe('980 ms');
     expect(formatValue(3900, 'ms')).toBe('3.90 s');
