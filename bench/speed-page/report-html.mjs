@@ -121,7 +121,7 @@ function profileSection(profileSummary, data) {
 <ul class="findings">${findingItems}</ul>
 <h3 id="strip-title-${profile}">Filmstrips (a frame every 100 ms; LCP frame outlined in red)</h3>
 <div class="scroll" tabindex="0" role="region" aria-labelledby="strip-title-${profile}">
-<table class="strip">${rows.map((row) => stripRow(row, strips[row.variant], data.profiles[profile])).join('\n')}</table>
+<table class="strip">${rows.map((row) => stripRow(row, strips[row.variant], data.profiles[profile], stripColumns(strips))).join('\n')}</table>
 </div>
 <h3 id="chart-title-${profile}">Visual progress (representative run per variant)</h3>
 <div class="chart"><canvas id="chart-${profile}" role="img" aria-labelledby="chart-title-${profile}" data-profile="${profile}"></canvas></div>
@@ -136,16 +136,20 @@ ${bytesTable(rows, profile)}
 </section>`;
 }
 
+/** The filmstrip table's frame columns: the longest strip's. @param {Record<string, { frameOf: number[] }>} strips */
+const stripColumns = (strips) => Math.max(1, ...Object.values(strips).map((strip) => strip.frameOf.length));
+
 /**
  * @param {SummaryRow} row @param {{ run: number, lcpMs: number, stepMs: number, frameOf: number[] } | undefined} strip
- * @param {Profile} profile
+ * @param {Profile} profile @param {number} columns frame columns of the table
  */
-function stripRow(row, strip, profile) {
+function stripRow(row, strip, profile, columns) {
   const widthPx = profile.thumbWidthPx;
   // Blank cells take the screen's shape so every row lines up with the frames of the others.
   const heightPx = Math.round((widthPx * profile.viewport.height) / profile.viewport.width);
   const head = `<th scope="row">${escapeHtml(row.label)}<br><small class="note">${escapeHtml(row.protocol)}${strip ? `, run ${strip.run}` : ''}</small></th>`;
-  if (!strip) return `<tr data-variant="${row.variant}">${head}<td>no successful run</td></tr>`;
+  // Across every frame column: in the first alone, its text widened that column, the other rows' 0.0 s frame with it.
+  if (!strip) return `<tr data-variant="${row.variant}">${head}<td colspan="${columns}">no successful run</td></tr>`;
   const lcpStep = Number.isFinite(strip.lcpMs) ? Math.ceil(strip.lcpMs / strip.stepMs) : -1;
   const cells = strip.frameOf
     .map((frameIndex, step) => {

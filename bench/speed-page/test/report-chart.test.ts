@@ -74,3 +74,45 @@ describe('visual-progress chart', () => {
     expect(inkAt).toEqual({ blankAtHalf: true, completeAtHalf: false, completeAt15: true });
   }, 60_000);
 });
+
+describe('filmstrips', () => {
+  // A variant whose every run failed has no strip: its "no successful run" sat in the first frame column alone and
+  // widened it, so the other rows' 0.0 s frame stood apart from the rest (until 2026-11-28).
+  it('keep every frame column the same width when a variant has no successful run', async () => {
+    const variants = allVariants.filter((v) => v.id === 'origin' || v.id === 'worker-off');
+    const runs = [
+      { profile: 'mobile', variant: 'origin', run: 1, error: 'the page did not load' },
+      { profile: 'mobile', variant: 'worker-off', run: 1, speedIndexMs: 500, lcpMs: Number.NaN },
+    ];
+    const summary = summarise(runs, variants, ['mobile']);
+    const strip = {
+      run: 1,
+      lcpMs: Number.NaN,
+      visuallyComplete100Ms: 500,
+      stepMs: 100,
+      images: [],
+      frameOf: [-1, -1, -1, -1, -1, -1],
+    };
+    const html = reportHtml({
+      url: 'http://example.test/',
+      date: '2026-11-28',
+      runsPerVariant: 1,
+      summary,
+      filmstrips: { mobile: { 'worker-off': strip } },
+      variants,
+      profiles,
+      rttMechanism: 'test',
+      notes: [],
+    });
+    const file = join(work, 'strips.html');
+    writeFileSync(file, html);
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    const widths = await page.$$eval('table.strip tr[data-variant="worker-off"] td', (cells) =>
+      cells.map((cell) => Math.round(cell.getBoundingClientRect().width)),
+    );
+    await page.close();
+    expect(widths).toHaveLength(6);
+    expect(new Set(widths).size).toBe(1);
+  }, 60_000);
+});
