@@ -108,6 +108,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
       await throttleOtherFrames(cdp, profile.cpuSlowdown);
     }
     const captured = await startScreencast(cdp, profile, activity);
+    const documents = await trackDocuments(cdp);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
       if (error?.name !== 'TimeoutError') throw new Error(navigationFailure(error, url, tracked.requests));
       // Playwright's message names only the lab's address: say what held the page (an image, script or frame
@@ -121,6 +122,11 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     if (!response) throw new Error(`no response for ${url}`);
     if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
+    if (documents.length > 1) {
+      throw new Error(
+        `the page moved on by itself (a meta refresh or a script) to ${documents.at(-1)}: pass the address it ends on`,
+      );
+    }
     const timing = await readNavigationTiming(page);
     await cdp.send('Page.stopScreencast');
     const all = await allRequests(tracked);
@@ -284,6 +290,22 @@ async function trackRequests(page, cdp, activity) {
   const isFavicon = (/** @type {string} */ id, /** @type {RequestEntry} */ r) =>
     r.cdpType === 'Other' && imageDestinations.has(id);
   return { requests, openRequests, seenRequests, isFavicon };
+}
+
+/**
+ * The main frame's documents, in order. A page that loads another by itself once opened (a meta refresh,
+ * `location.href = …`: a locale or consent gate) has two, and its timings and frames would be the second page's
+ * against both pages' bytes, as until 2026-11-28; a URL rewritten in place (history.pushState) is no new document.
+ * @param {import('@playwright/test').CDPSession} cdp the page's session
+ */
+async function trackDocuments(cdp) {
+  /** @type {string[]} */
+  const urls = [];
+  cdp.on('Page.frameNavigated', ({ frame }) => {
+    if (!frame.parentId) urls.push(frame.url);
+  });
+  await cdp.send('Page.enable');
+  return urls;
 }
 
 /**

@@ -138,6 +138,9 @@ beforeAll(async () => {
         '<!doctype html><body style="margin:0"><section style="height:600px;background:url(/big.png) center/cover"></section></body>',
       '/blank': '<!doctype html><body><div id="root"></div><script src="/app.js"></script></body>',
       '/stuck': '<!doctype html><body><p>stuck</p><img src="/never-image"></body>',
+      // A page that sends the visitor on by itself (a locale or consent gate), and one that only rewrites its URL.
+      '/moves-on': '<!doctype html><meta http-equiv="refresh" content="0.3;url=/blocks"><p>moving on</p>',
+      '/pushes': '<!doctype html><p>app</p><script>history.pushState({}, "", "/pushes/home")</script>',
       '/throws':
         '<!doctype html><body><p>throws</p><script>throw new Error("no " + location.origin + "/sw.js")</script></body>',
       '/flicker': flickerPage,
@@ -216,6 +219,23 @@ describe('a page that fails to load', () => {
       `the page did not load: ERR_HTTP_RESPONSE_CODE_FAILURE (an error status with an empty body, HTTP 500) at http://127.0.0.1:${port}/empty-500`,
     );
     await expect(failed).rejects.not.toThrow(/Call log|\n/);
+  }, 60_000);
+});
+
+describe('a page that moves on by itself', () => {
+  // Until 2026-11-28 the run measured the second page's timings and frames against the first page's bytes, and said
+  // nothing; preflight already refuses an HTTP redirect, with the same advice.
+  it('fails the run naming where it went (a meta refresh), not measuring two pages as one', async () => {
+    const moving = loadPage(browser, `http://127.0.0.1:${port}/moves-on`, profiles.desktop, { timeoutMs: 30_000 });
+    await expect(moving).rejects.toThrow(
+      `the page moved on by itself (a meta refresh or a script) to http://127.0.0.1:${port}/blocks: ` +
+        'pass the address it ends on',
+    );
+  }, 60_000);
+
+  it('but a page that only rewrites its URL (history.pushState) is measured', async () => {
+    const page = await loadPage(browser, `http://127.0.0.1:${port}/pushes`, profiles.desktop, { timeoutMs: 30_000 });
+    expect(page.settledBy).toBe('quiet');
   }, 60_000);
 });
 
