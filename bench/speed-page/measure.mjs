@@ -123,8 +123,12 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
     if (documents.length > 1) {
+      // On the page's own origin, the path alone: the origin is the lab's address for the variant, which the user
+      // cannot pass.
+      const next = new URL(String(documents.at(-1)));
+      const where = next.origin === new URL(url).origin ? `${next.pathname}${next.search} on the same site` : next.href;
       throw new Error(
-        `the page moved on by itself (a meta refresh or a script) to ${documents.at(-1)}: pass the address it ends on`,
+        `the page moved on by itself (a meta refresh or a script) to ${where}: pass the address it ends on`,
       );
     }
     const timing = await readNavigationTiming(page);
