@@ -141,3 +141,22 @@ export function pageUrlOf(site, variant, serverIp, entrance) {
     ? `http://${serverIp}:${entrance.plain}${path}`
     : `https://${serverIp}:${entrance.tls}${path}`;
 }
+
+/**
+ * Names the site's own URLs as the site's in what the browser reports (a request's URL, a script error's message):
+ * the origin the lab opened the page at (`pageUrlOf`: the lab server's address and the variant's entrance for an
+ * http site) becomes the site's, the same in every variant; other origins (third parties, the site's other ports)
+ * stay as they are. Until 2026-11-28 the lab's address was in every message and list, e.g. "still open:
+ * https://10.99.0.1:8822/img/a.jpg", which no site owner can tell apart from their URLs, and each variant named the
+ * same request differently.
+ * @param {string} pageUrl the address the lab opened @param {URL} site the address the user gave
+ * @returns {(text: string) => string}
+ */
+export function siteUrlNamer(pageUrl, site) {
+  const labOrigin = new URL(pageUrl).origin;
+  if (labOrigin === site.origin) return (text) => text;
+  // Only the whole origin: not followed by more host or port (http://10.99.0.1:882 is no part of :8822).
+  const escaped = labOrigin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`${escaped}(?![\\w.:-])`, 'g');
+  return (text) => text.replace(pattern, site.origin);
+}

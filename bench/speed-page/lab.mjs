@@ -133,7 +133,8 @@ export async function runLab({
         const fronts = await startFronts(link, entryPort, entrances, cert, profile.downMbit);
         try {
           say(`${profile.label}`);
-          if (profileName === profileNames[0]) await warmUp(browserOf, variants, urlOf, profile, say, timeoutMs);
+          if (profileName === profileNames[0])
+            await warmUp(browserOf, variants, urlOf, profile, say, { timeoutMs, site: url });
           const framesOf = new Map();
           for (let run = 0; run < runs; run++) {
             // Interleaved, and the order rotated every run so no variant always goes first after a pause.
@@ -141,15 +142,10 @@ export async function runLab({
             for (const variant of order) {
               const base = { profile: profileName, variant: variant.id, run: run + 1 };
               const labels = { run: `[${profileName}] run ${run + 1}/${runs}`, variant: variant.label };
-              const measured = await measureRun(
-                browserOf(variant),
-                urlOf(variant),
-                profile,
-                base,
-                labels,
-                say,
+              const measured = await measureRun(browserOf(variant), urlOf(variant), profile, base, labels, say, {
                 timeoutMs,
-              );
+                site: url,
+              });
               allRuns.push(measured.record);
               if (measured.frames) framesOf.set(`${variant.id}#${run + 1}`, measured.frames);
             }
@@ -203,13 +199,13 @@ async function launchBrowsers(link, site, variants, entrances, outsideProxy) {
  * the Workers, with a pause after the first for the background work to finish.
  * @param {(variant: Variant) => import('@playwright/test').Browser} browserOf @param {Variant[]} variants
  * @param {UrlOf} urlOf @param {import('./measure.mjs').BrowserProfile} profile @param {(s: string) => void} say
- * @param {number} timeoutMs
+ * @param {{ timeoutMs: number, site: URL }} options `site`: the address the user gave, which messages name
  */
-async function warmUp(browserOf, variants, urlOf, profile, say, timeoutMs) {
+async function warmUp(browserOf, variants, urlOf, profile, say, { timeoutMs, site }) {
   for (let round = 0; round < 2; round++) {
     for (const variant of variants.filter((v) => v.hops.length > 0)) {
       const startMs = performance.now();
-      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs }).catch((error) => {
+      await loadPage(browserOf(variant), urlOf(variant), profile, { timeoutMs, site }).catch((error) => {
         const message = withTimeoutHint(/** @type {Error} */ (error).message, timeoutMs);
         throw new Error(`warm-up load of ${variant.label} failed: ${message}`);
       });
@@ -222,18 +218,20 @@ async function warmUp(browserOf, variants, urlOf, profile, say, timeoutMs) {
 /**
  * One measured run: the page load, its visual metrics (ours and speedline's Speed Index), one progress line; a
  * failed load becomes a record with its error.
- * @param {import('@playwright/test').Browser} browser @param {string} pageUrl
+ * @param {import('@playwright/test').Browser} browser @param {string} pageUrl the address the lab opens (pageUrlOf)
  * @param {import('./measure.mjs').BrowserProfile} profile
  * @param {{ profile: string, variant: string, run: number }} base
  * @param {{ run: string, variant: string }} labels for the progress line
  * @param {(s: string) => void} say
- * @param {number} [timeoutMs] how long the load may take
+ * @param {{ timeoutMs?: number, site?: URL }} [options] how long the load may take; the address the user gave, which
+ *   messages name (default `pageUrl`)
  * @returns {Promise<{ record: any, frames?: import('./measure.mjs').Frame[] }>}
  */
-export async function measureRun(browser, pageUrl, profile, base, labels, say, timeoutMs = defaultPageTimeoutMs) {
+export async function measureRun(browser, pageUrl, profile, base, labels, say, options = {}) {
+  const { timeoutMs = defaultPageTimeoutMs, site = new URL(pageUrl) } = options;
   const startMs = performance.now();
   try {
-    const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs });
+    const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs, site });
     const visual = await visualMetrics(frames);
     // A page that ended blank (its files failed: the site went down mid-run, a Worker broke them) has a Speed Index
     // of a few ms and would pass for the fastest load: it is a failed run.

@@ -1,6 +1,7 @@
 // One page load in a fresh browser context (cold cache): screen frames from the CDP screencast, navigation and paint
 // timing, LCP, layout shifts, long tasks, and every response's bytes from CDP's Network domain.
 import { readFileSync } from 'node:fs';
+import { siteUrlNamer } from './addressing.mjs';
 import {
   bodyShareArrivalMs,
   bodySharesPct,
@@ -73,12 +74,15 @@ function pathOf(url) {
 /**
  * One page load: a fresh context with the profile's screen, User-Agent and CPU, requests and screen frames recorded until the
  * page has settled, then the metrics.
+ * Every URL of the site's own in its messages and lists is named as the site's (`site`), not the lab's address for
+ * the variant (addressing.mjs `siteUrlNamer`).
  * @param {import('@playwright/test').Browser} browser
- * @param {string} url
+ * @param {string} url the address the lab opens (pageUrlOf)
  * @param {BrowserProfile} profile
- * @param {{ timeoutMs: number }} limits
+ * @param {{ timeoutMs: number, site?: URL }} options `site`: the address the user gave (default `url`)
  */
-export async function loadPage(browser, url, profile, { timeoutMs }) {
+export async function loadPage(browser, url, profile, { timeoutMs, site = new URL(url) }) {
+  const onSite = siteUrlNamer(url, site);
   const context = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
@@ -95,11 +99,9 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     /** @type {string[]} */
     const pageErrors = [];
     // The lab opens each variant at its own address (addressing.mjs): named in a message, it made the same error
-    // read as a different one in every variant, and run.mjs then said each Worker variant broke the page.
-    const pageOrigin = new URL(url).origin;
-    page.on('pageerror', (error) =>
-      pageErrors.push(error.message.replaceAll(pageOrigin, '<page origin>').slice(0, 200)),
-    );
+    // read as a different one in every variant, and run.mjs then said each Worker variant broke the page. Named as
+    // the site's, it is the same in every variant and says which URL.
+    page.on('pageerror', (error) => pageErrors.push(onSite(error.message).slice(0, 200)));
     const cdp = await context.newCDPSession(page);
     const activity = { lastMs: performance.now() };
     const tracked = await trackRequests(page, cdp, activity);
@@ -110,23 +112,21 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     const captured = await startScreencast(cdp, profile, activity);
     const documents = await trackDocuments(cdp);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
-      if (error?.name !== 'TimeoutError') throw new Error(navigationFailure(error, url, tracked.requests));
+      if (error?.name !== 'TimeoutError') throw new Error(navigationFailure(error, url, tracked.requests, onSite));
       // Playwright's message names only the lab's address: say what held the page (an image, script or frame
       // that never finishes keeps the load event from firing).
-      const open = [...tracked.openRequests.keys()].map((request) => request.url());
+      const open = [...tracked.openRequests.keys()].map((request) => onSite(request.url()));
       throw new Error(
         `the page's load event did not fire within ${timeoutMs / 1000} s; ` +
           (open.length > 0 ? `still open: ${open.slice(0, 5).join(', ')}` : 'no request was open'),
       );
     });
-    if (!response) throw new Error(`no response for ${url}`);
-    if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${url})`);
+    if (!response) throw new Error(`no response for ${onSite(url)}`);
+    if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${onSite(url)})`);
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
     if (documents.length > 1) {
-      // On the page's own origin, the path alone: the origin is the lab's address for the variant, which the user
-      // cannot pass.
-      const next = new URL(String(documents.at(-1)));
-      const where = next.origin === new URL(url).origin ? `${next.pathname}${next.search} on the same site` : next.href;
+      // Named as the site's: the lab's address for the variant is one the user cannot pass.
+      const where = onSite(String(documents.at(-1)));
       throw new Error(
         `the page moved on by itself (a meta refresh or a script) to ${where}: pass the address it ends on`,
       );
@@ -135,7 +135,7 @@ export async function loadPage(browser, url, profile, { timeoutMs }) {
     await cdp.send('Page.stopScreencast');
     const all = await allRequests(tracked);
     return {
-      ...pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs)),
+      ...pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs), onSite),
       pageErrors,
     };
   } finally {
@@ -157,14 +157,15 @@ const netErrors = /** @type {Record<string, string>} */ ({
  * in terminal colours, e.g. when a Worker answered the page with a 500 and no body): Chromium's error, what it
  * means, and the page's status when one came.
  * @param {unknown} error @param {string} url @param {Map<string, RequestEntry>} requests
+ * @param {(text: string) => string} onSite names the site's URLs as the site's
  */
-function navigationFailure(error, url, requests) {
+function navigationFailure(error, url, requests, onSite) {
   const message = error instanceof Error ? error.message : String(error);
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  if (!code) return message.split('\n')[0];
+  if (!code) return onSite(message.split('\n')[0]);
   const status = [...requests.values()].find((r) => r.cdpType === 'Document' && r.url === url)?.status;
   const meaning = [netErrors[code], status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
-  return `the page did not load: ${code}${meaning ? ` (${meaning})` : ''} at ${url}`;
+  return `the page did not load: ${code}${meaning ? ` (${meaning})` : ''} at ${onSite(url)}`;
 }
 
 /**
@@ -412,8 +413,9 @@ async function allRequests({ requests, seenRequests, openRequests, isFavicon }) 
  * @param {RequestEntry[]} all
  * @param {'quiet' | 'timeout'} settledBy
  * @param {Frame[]} frames
+ * @param {(text: string) => string} onSite names the site's URLs as the site's
  */
-function pageResult(timing, all, settledBy, frames) {
+function pageResult(timing, all, settledBy, frames, onSite) {
   const { record } = timing;
   const fcpMs = record.fcpMs ?? Number.NaN;
   const lcp = record.lcp.at(-1);
@@ -422,7 +424,7 @@ function pageResult(timing, all, settledBy, frames) {
     ttfbMs: timing.ttfbMs,
     fcpMs,
     lcpMs: lcp?.timeMs ?? Number.NaN,
-    lcpElement: lcp?.element ?? '',
+    lcpElement: onSite(lcp?.element ?? ''),
     // The lab gives the page no input, yet Chromium marks shifts in the first half second after the emulated phone
     // screen is applied to a new document as following input, and CLS would leave them out (mobile read 0 for a
     // shift soon after the first paint that desktop counted): every shift counts, as in Lighthouse.
@@ -441,11 +443,14 @@ function pageResult(timing, all, settledBy, frames) {
     marks: /** @type {{ name: string, timeMs: number }[]} */ (record.marks),
     failedRequests: all
       .filter((r) => !r.stillOpen && (r.status === 0 || r.status >= 400))
-      .map((r) => `${r.status} ${r.url}`),
-    openAtEnd: all.filter((r) => r.stillOpen).map((r) => r.url),
+      .map((r) => `${r.status} ${onSite(r.url)}`),
+    openAtEnd: all.filter((r) => r.stillOpen).map((r) => onSite(r.url)),
     // Per request, ms from the document request: when it started, its first and last byte, and its priority.
     requestTimeline: all.map((r) => ({
       path: pathOf(r.url),
+      // The whole URL, the site's named as the site's: the path alone left a third party's `/a.js` looking like the
+      // site's own.
+      url: /^https?:/.test(r.url) ? onSite(r.url) : pathOf(r.url),
       type: r.cdpType,
       initialPriority: r.initialPriority,
       priority: r.priority,

@@ -11,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
 import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
 import { h2FrontArgs } from '../../priority/lab/h2-front.mjs';
-import { type Entrance, hostRules, pageUrlOf, variantBrowserArgs } from '../addressing.mjs';
+import { type Entrance, hostRules, pageUrlOf, siteUrlNamer, variantBrowserArgs } from '../addressing.mjs';
+import { measureRun } from '../lab.mjs';
+import { loadPage } from '../measure.mjs';
 import { startOriginBridge } from '../origin-bridge.mjs';
 import { connectTarget, startOutsideProxy } from '../outside-proxy.mjs';
+import { profiles } from '../profiles.mjs';
 
 // A page's absolute URLs to its own host must reach the variant under test, not fail: the lab's real entrances
 // (the HTTP/2 front with its cleartext port, the relay with its TLS port, the origin bridge) on loopback, Chromium
@@ -35,6 +38,8 @@ function pageNaming(scriptBase: string, imageBase: string, styleBase: string, mo
 
 /** Ports of the third parties' servers (https and http), known once they listen. */
 const thirdParty = { https: 0, http: 0 };
+/** Answers the site never finishes (an image that holds the load event), ended when the test ends. */
+const hanging: http.ServerResponse[] = [];
 
 /** What the site, the stand-in for a Worker chain and a third party answer: the same paths, each saying who it is. */
 function answer(who: string, sitePort: () => number): http.RequestListener {
@@ -60,7 +65,18 @@ function answer(who: string, sitePort: () => number): http.RequestListener {
         `http://cdn.example.test:${thirdParty.http}`,
       ),
     };
-    if (path === '/sw') {
+    // Pages whose messages name the site's URLs: a missing script, a script error naming the page's origin, an image
+    // that never arrives, a page that moves on to another of the site's pages.
+    const broken = `<!doctype html><body><p>broken</p><script src="/missing.js"></script>
+<script>throw new Error('no ' + location.origin + '/x.js')</script></body>`;
+    const messagePages: Record<string, string> = {
+      '/broken': broken,
+      '/stuck': '<!doctype html><body><p>stuck</p><img src="/never-image"></body>',
+      '/moves-on': '<!doctype html><meta http-equiv="refresh" content="0.2;url=/loopback"><p>moving on</p>',
+    };
+    if (path === '/never-image') hanging.push(response);
+    else if (messagePages[path]) response.writeHead(200, { 'content-type': 'text/html' }).end(messagePages[path]);
+    else if (path === '/sw') {
       const register = `navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)
         .then(() => { window.sw = 'ready'; }, (error) => { window.sw = error.message; })`;
       response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script>${register}</script>`);
@@ -180,6 +196,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
+  for (const response of hanging) response.end();
   for (const child of children) child.kill();
   bridge?.close();
   outside?.close();
@@ -362,6 +379,86 @@ describe('third parties', () => {
     for (const bad of ['cdn.example.test', 'cdn.example.test:0', 'a:70000', 'http://a:1', 'a b:1', 'u@a:1', ':443']) {
       expect(connectTarget(bad)).toBeNull();
     }
+  });
+});
+
+// Each variant is opened at its own address (pageUrlOf): an http site's page at the lab server's entrance for it.
+// Until 2026-11-28 the lab's messages named the site's URLs by that address ("still open:
+// https://10.99.0.1:8822/img/a.jpg"), which a site owner cannot tell apart from their URLs, differently in each
+// variant; they now name the site's.
+describe('what a load reports names the site’s own URLs as the site’s', () => {
+  const entranceOf = { worker: () => front, direct: () => relay };
+  for (const [name, variant] of [
+    ['worker', workerVariant],
+    ['direct', directVariant],
+  ] as const) {
+    async function inBrowser<T>(use: (browser: Awaited<ReturnType<typeof chromium.launch>>) => Promise<T>) {
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: variantBrowserArgs(new URL(`http://127.0.0.1:${sitePort}/`), '127.0.0.1', entranceOf[name]()),
+      });
+      try {
+        return await use(browser);
+      } finally {
+        await browser.close();
+      }
+    }
+    /** The site's URL of `path`, and the address the lab opens it at in this variant. */
+    const addresses = (path: string) => {
+      const site = new URL(`http://127.0.0.1:${sitePort}${path}`);
+      return { site, opened: pageUrlOf(site, variant, '127.0.0.1', entranceOf[name]()) };
+    };
+
+    it(`in ${variant.label}: failed requests, script errors and the request timeline`, async () => {
+      const { site, opened } = addresses('/broken');
+      expect(new URL(opened).origin).not.toBe(site.origin);
+      const page = await inBrowser((browser) =>
+        loadPage(browser, opened, profiles.desktop, { timeoutMs: 30_000, site }),
+      );
+      expect(page.failedRequests).toEqual([`404 http://127.0.0.1:${sitePort}/missing.js`]);
+      expect(page.pageErrors).toEqual([`no http://127.0.0.1:${sitePort}/x.js`]);
+      expect(page.requestTimeline.map((r: { url: string }) => r.url)).toEqual([
+        `http://127.0.0.1:${sitePort}/broken`,
+        `http://127.0.0.1:${sitePort}/missing.js`,
+      ]);
+    }, 60_000);
+
+    it(`in ${variant.label}: the request that held the load event, in the run's error`, async () => {
+      const { site, opened } = addresses('/stuck');
+      const base = { profile: 'desktop', variant: variant.id, run: 1 };
+      const labels = { run: 'run 1/1', variant: variant.label };
+      const { record } = await inBrowser((browser) =>
+        measureRun(browser, opened, profiles.desktop, base, labels, () => {}, { timeoutMs: 3000, site }),
+      );
+      expect(record.error).toBe(
+        `the page's load event did not fire within 3 s; still open: http://127.0.0.1:${sitePort}/never-image ` +
+          '(a page this heavy on this link needs more: --timeout 9)',
+      );
+    }, 60_000);
+
+    it(`in ${variant.label}: where a page that moved on by itself went`, async () => {
+      const { site, opened } = addresses('/moves-on');
+      const moving = inBrowser((browser) => loadPage(browser, opened, profiles.desktop, { timeoutMs: 30_000, site }));
+      await expect(moving).rejects.toThrow(
+        `the page moved on by itself (a meta refresh or a script) to http://127.0.0.1:${sitePort}/loopback: ` +
+          'pass the address it ends on',
+      );
+    }, 60_000);
+  }
+});
+
+describe('siteUrlNamer', () => {
+  it('names the lab’s address for the page as the site, whole origins only, third parties as they are', () => {
+    const onSite = siteUrlNamer('https://10.99.0.1:8822/a?b', new URL('http://127.0.0.1:3000/a?b'));
+    expect(onSite('404 https://10.99.0.1:8822/img/a.jpg')).toBe('404 http://127.0.0.1:3000/img/a.jpg');
+    expect(onSite('no https://10.99.0.1:8822')).toBe('no http://127.0.0.1:3000');
+    expect(onSite('https://10.99.0.1:88221/x https://10.99.0.10:8822/x')).toBe(
+      'https://10.99.0.1:88221/x https://10.99.0.10:8822/x',
+    );
+    expect(onSite('https://cdn.example.test/a.js')).toBe('https://cdn.example.test/a.js');
+    // An https site is opened at its own URL: nothing to rename.
+    const same = siteUrlNamer('https://shop.test/p', new URL('https://shop.test/p'));
+    expect(same('https://shop.test/a.js')).toBe('https://shop.test/a.js');
   });
 });
 
