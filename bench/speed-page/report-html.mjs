@@ -37,6 +37,9 @@ ul.findings { padding-left: 20px; } ul.findings li { margin: 4px 0; }
 table { border-collapse: collapse; font-size: 0.85rem; }
 th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; position: sticky; left: 0; background: #fff; }
+table.metrics th[scope="col"] { white-space: normal; vertical-align: bottom; width: 1px; }
+table.metrics td, table.metrics th { padding: 4px 6px; }
+table.metrics th small.note { font-weight: 400; }
 table.strip td, table.strip th { padding: 2px; border: 0; vertical-align: top; }
 table.strip th { font-weight: 600; max-width: 9rem; white-space: normal; text-align: left; padding-right: 8px; }
 .cell { display: block; font-size: 0.7rem; color: var(--muted); text-align: center; }
@@ -45,7 +48,8 @@ table.strip th { font-weight: 600; max-width: 9rem; white-space: normal; text-al
 .cell.lcp .mark { color: var(--bad); font-weight: 700; }
 .chart { position: relative; height: 320px; max-width: 900px; }
 small.note { color: var(--muted); }
-@media (max-width: 600px) { body { font-size: 15px; } header, section { padding: 8px 10px; } .chart { height: 260px; } }
+@media (max-width: 600px) { body { font-size: 15px; } header, section { padding: 8px 10px; } .chart { height: 260px; }
+  table.metrics th[scope="row"] { white-space: normal; min-width: 6.5rem; box-shadow: 1px 0 0 var(--line); } }
 `;
 
 /**
@@ -165,21 +169,42 @@ function stripRow(row, strip, profile, columns) {
   return `<tr data-variant="${row.variant}">${head}${cells}</tr>`;
 }
 
-/** @param {SummaryRow[]} rows @param {string} profile */
+/**
+ * An interval, its unit written once when both ends share it ("[2.10–2.45 s]", "[950 ms–1.02 s]"): written at both
+ * ends it made the metrics table wider than a 1366 px screen, and Bytes and Requests needed scrolling.
+ * @param {number} low @param {number} high @param {string} unit
+ */
+export function formatInterval(low, high, unit) {
+  const [from, to] = [formatValue(low, unit), formatValue(high, unit)];
+  const unitOf = (/** @type {string} */ text) => / ([A-Za-z]+)$/.exec(text)?.[1];
+  const shared = unitOf(from);
+  return shared && shared === unitOf(to) ? `[${from.slice(0, -shared.length - 1)}–${to}]` : `[${from}–${to}]`;
+}
+
+/**
+ * The metrics table. Its column headers wrap ("Visually complete 85 %" was the widest cell of its column) and the
+ * protocol and failed runs sit under the variant and the run count, so that at 1366 px it fits without scrolling; on
+ * a phone it scrolls under a sticky variant column.
+ * @param {SummaryRow[]} rows @param {string} profile
+ */
 function metricsTable(rows, profile) {
-  const head = `<tr><th scope="col">Variant</th><th scope="col">Protocol</th><th scope="col">Runs</th>${metrics
-    .map((m) => `<th scope="col">${escapeHtml(m.label)}</th>`)
+  const head = `<tr><th scope="col">Variant<br><small class="note">protocol</small></th><th scope="col">Runs</th>${metrics
+    // "85 %" kept on one line where the header wraps.
+    .map((m) => `<th scope="col">${escapeHtml(m.label).replace(/ %/g, '&nbsp;%')}</th>`)
     .join('')}</tr>`;
   const body = rows
     .map((row) => {
       const cells = metrics
         .map((m) => {
           const s = row.stats[m.key];
-          return `<td data-metric="${m.key}" data-median="${s.median}">${formatValue(s.median, m.unit)}<br><small class="note">[${formatValue(s.low, m.unit)}–${formatValue(s.high, m.unit)}]</small></td>`;
+          return `<td data-metric="${m.key}" data-median="${s.median}">${formatValue(s.median, m.unit)}<br><small class="note">${formatInterval(s.low, s.high, m.unit)}</small></td>`;
         })
         .join('');
-      const failed = row.failedRuns > 0 ? ` (${row.failedRuns} failed)` : '';
-      return `<tr data-variant="${row.variant}"><th scope="row">${escapeHtml(row.label)}</th><td>${escapeHtml(row.protocol)}</td><td>${row.runs}${failed}</td>${cells}</tr>`;
+      // Under the run count and the variant's name, as the filmstrips have it: beside them, they were two more
+      // columns' width.
+      const failed = row.failedRuns > 0 ? `<br><small class="note">${row.failedRuns} failed</small>` : '';
+      const variant = `${escapeHtml(row.label)}<br><small class="note" data-protocol>${escapeHtml(row.protocol)}</small>`;
+      return `<tr data-variant="${row.variant}"><th scope="row">${variant}</th><td data-runs>${row.runs}${failed}</td>${cells}</tr>`;
     })
     .join('\n');
   return `<table class="metrics" data-profile="${profile}">${head}${body}</table>`;

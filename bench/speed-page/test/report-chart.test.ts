@@ -116,3 +116,93 @@ describe('filmstrips', () => {
     expect(new Set(widths).size).toBe(1);
   }, 60_000);
 });
+
+describe('metrics table', () => {
+  // At 1366 px (the desktop profile's screen, a common laptop's) the Bytes and Requests columns needed horizontal
+  // scrolling (until 2026-11-28: the table was ~1480 px wide with the demo's numbers). Every variant, and numbers as
+  // wide as a heavy page's on the mobile link give: seconds past 10, intervals across units, megabytes past 10,
+  // three-digit request counts, failed runs.
+  const variants = allVariants;
+  const spread = (low: number, high: number, i: number) => low + ((high - low) * i) / 4;
+  const runs = ['desktop', 'mobile'].flatMap((profile) =>
+    variants.flatMap((variant) =>
+      [0, 1, 2, 3, 4, 5, 6].map((i) =>
+        i >= 5 && variant.id === 'binast'
+          ? { profile, variant: variant.id, run: i + 1, error: 'the page did not load' }
+          : {
+              profile,
+              variant: variant.id,
+              run: i + 1,
+              protocol: variant.hops.length > 0 ? 'h2' : 'http/1.1',
+              ttfbMs: spread(950, 1020, i % 5),
+              fcpMs: spread(8_750, 10_240, i % 5),
+              lcpMs: spread(9_870, 12_340, i % 5),
+              speedIndexMs: spread(9_640, 11_870, i % 5),
+              visuallyComplete85Ms: spread(9_990, 12_480, i % 5),
+              visuallyComplete100Ms: spread(11_230, 14_560, i % 5),
+              tbtMs: spread(980, 1_230, i % 5),
+              cls: spread(0.123, 0.356, i % 5),
+              totalBytes: spread(998_000, 10_240_000, i % 5),
+              requests: spread(98, 123, i % 5),
+            },
+      ),
+    ),
+  );
+  const summary = summarise(runs, variants, ['desktop', 'mobile']);
+  let file = '';
+
+  beforeAll(() => {
+    file = join(work, 'metrics.html');
+    const html = reportHtml({
+      url: 'https://www.example.test/a/rather/long/article/path?with=query',
+      date: '2026-11-28',
+      runsPerVariant: 7,
+      summary,
+      filmstrips: { desktop: {}, mobile: {} },
+      variants,
+      profiles,
+      rttMechanism: 'test',
+      notes: [],
+    });
+    writeFileSync(file, html);
+  });
+
+  it('fits a 1366×768 screen without scrolling, every column shown', async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await page.goto(pathToFileURL(file).href);
+    const regions = await page.$$eval('table.metrics', (tables) =>
+      tables.map((table) => {
+        const region = table.parentElement as HTMLElement;
+        const cell = (variant: string, selector: string) =>
+          table.querySelector(`tr[data-variant="${variant}"] ${selector}`)?.textContent;
+        return {
+          fits: region.scrollWidth <= region.clientWidth,
+          columns: table.querySelectorAll('tr:first-child th').length,
+          protocol: cell('origin', '[data-protocol]'),
+          failed: cell('binast', '[data-runs] small'),
+        };
+      }),
+    );
+    await page.close();
+    // Variant (its protocol under it), Runs (failed ones under them) and the ten metrics, Bytes and Requests last.
+    const shown = { fits: true, columns: 12, protocol: 'http/1.1', failed: '2 failed' };
+    expect(regions).toEqual([shown, shown]);
+  }, 60_000);
+
+  it('scrolls on a 390 px phone under a variant column that stays in view', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(pathToFileURL(file).href);
+    const got = await page.$eval('table.metrics', (table) => {
+      const region = table.parentElement as HTMLElement;
+      const variant = table.querySelector('th[scope="row"]') as HTMLElement;
+      region.scrollLeft = region.scrollWidth;
+      return {
+        pageFits: document.documentElement.scrollWidth <= window.innerWidth,
+        scrolled: region.scrollLeft > 0,
+        variantInView: Math.abs(variant.getBoundingClientRect().left - region.getBoundingClientRect().left) <= 2,
+      };
+    });
+    await page.close();
+    expect(got).toEqual({ pageFits: true, scrolled: true, variantInView: true });
+  }, 60_000);
+});
