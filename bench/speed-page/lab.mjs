@@ -232,6 +232,14 @@ export async function measureRun(browser, pageUrl, profile, base, labels, say, o
   const startMs = performance.now();
   try {
     const { frames, ...loaded } = await loadPage(browser, pageUrl, profile, { timeoutMs, site });
+    // The page measured without some of its files, lost by the lab (its front had no answer from wrangler dev), is
+    // not the page: until 2026-11-28 such a run counted, 502s in its timeline and fewer bytes (0.58 MB, not 0.65).
+    if (loaded.labErrors.length > 0) {
+      const lost = loaded.labErrors.slice(0, 5).join('; ');
+      throw new Error(
+        `the lab's HTTP/2 front got no answer from wrangler dev for ${loaded.labErrors.length} request(s) (the lab failed, not the site): ${lost}`,
+      );
+    }
     const visual = await visualMetrics(frames);
     // A page that ended blank (its files failed: the site went down mid-run, a Worker broke them) has a Speed Index
     // of a few ms and would pass for the fastest load: it is a failed run.

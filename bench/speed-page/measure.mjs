@@ -1,6 +1,7 @@
 // One page load in a fresh browser context (cold cache): screen frames from the CDP screencast, navigation and paint
 // timing, LCP, layout shifts, long tasks, and every response's bytes from CDP's Network domain.
 import { readFileSync } from 'node:fs';
+import { labErrorHeader, labRetryHeader } from '../priority/lab/upstream.mjs';
 import { siteUrlNamer } from './addressing.mjs';
 import {
   bodyShareArrivalMs,
@@ -68,7 +69,8 @@ function pathOf(url) {
 /**
  * @typedef {{ cdpType: string, mimeType: string, encodedBytes: number, url: string, status: number, protocol?: string,
  *   initialPriority: string, priority: string, priorityHeader: string, startMs: number, firstByteMs: number,
- *   endMs: number, chunks: [timeMs: number, bytes: number][], stillOpen?: boolean }} RequestEntry
+ *   endMs: number, chunks: [timeMs: number, bytes: number][], stillOpen?: boolean, labError?: string,
+ *   labRetried?: string }} RequestEntry
  */
 
 /**
@@ -269,6 +271,11 @@ async function trackRequests(page, cdp, activity) {
     entry.cdpType = type;
     entry.mimeType = response.mimeType ?? '';
     entry.status = response.status;
+    // The lab's HTTP/2 front got no answer from wrangler dev (upstream.mjs): the lab failed, not the site.
+    const labError = response.headers?.[labErrorHeader];
+    if (labError) entry.labError = String(labError);
+    const labRetried = response.headers?.[labRetryHeader];
+    if (labRetried) entry.labRetried = String(labRetried);
     entry.protocol = response.protocol;
     entry.firstByteMs = sinceZeroMs(timestamp);
   });
@@ -445,6 +452,10 @@ function pageResult(timing, all, settledBy, frames, onSite) {
       .filter((r) => !r.stillOpen && (r.status === 0 || r.status >= 400))
       .map((r) => `${r.status} ${onSite(r.url)}`),
     openAtEnd: all.filter((r) => r.stillOpen).map((r) => onSite(r.url)),
+    // Requests the lab itself failed (its front had no answer from wrangler dev): such a run is not the page's.
+    labErrors: all.filter((r) => r.labError).map((r) => `${onSite(r.url)}: ${r.labError}`),
+    // Requests its front had to send twice (the first got no answer from wrangler dev): their delay is the lab's.
+    labRetries: all.filter((r) => r.labRetried).map((r) => `${onSite(r.url)}: ${r.labRetried}`),
     // Per request, ms from the document request: when it started, its first and last byte, and its priority.
     requestTimeline: all.map((r) => ({
       path: pathOf(r.url),

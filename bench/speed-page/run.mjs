@@ -89,6 +89,13 @@ async function main() {
       );
       for (const request of [...failedRequests].slice(0, 10)) say(`  ${request}`);
     }
+    // Requests the lab's front sent twice because wrangler dev dropped the first without an answer: the runs count,
+    // with the retry's delay in them (docs/speed-page.md, "Requests wrangler dev drops").
+    const retried = measured.runs.filter((r) => (r.labRetries ?? []).length > 0);
+    if (retried.length > 0) {
+      say(`\nWARNING: in ${retried.length} run(s) wrangler dev dropped requests and the lab sent them again:`);
+      for (const r of retried.slice(0, 5)) say(`  ${r.profile} ${r.variant} run ${r.run}: ${r.labRetries.join('; ')}`);
+    }
     // Script errors a variant raises and "Worker, all off" does not: that variant broke the page, whatever it saved.
     const errorsOf = (/** @type {string} */ variant) =>
       new Set(measured.runs.filter((r) => r.variant === variant).flatMap((r) => r.pageErrors ?? []));

@@ -11,6 +11,7 @@ import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
 import { hopByHop, passOn } from '../../lib/http-forward.mjs';
 import { bytesUntilChange, pickNext, priorityFor } from './scheduler.mjs';
+import { labErrorHeader, labRetryHeader, requestUpstream } from './upstream.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +36,6 @@ const tickMs = 4;
 const bucketBytes = Math.max(quantumBytes, Math.round((rateBytesPerSecond * 2 * tickMs) / 1000));
 // Stripped in every mode so the client receives the same bytes with and without prioritisation.
 const priorityHeaders = new Set(['cf-priority', 'cf-priority-change', 'priority']);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
 /**
  * A response being proxied: its scheduling state, its HTTP/2 stream and the upstream bytes not yet sent.
@@ -109,13 +109,18 @@ server.on('stream', (h2, requestHeaders) => {
     if (!name.startsWith(':') && !hopByHop.has(name)) headers[name] = value;
   }
   headers.host = upstream.host;
-  const request = http.request(
-    { agent, host: upstream.hostname, port: upstream.port, path, method: String(requestHeaders[':method']), headers },
-    (response) => {
+  const method = String(requestHeaders[':method']);
+  const request = requestUpstream(
+    { host: upstream.hostname, port: upstream.port, path, method, headers },
+    (response, retriedAfter) => {
       /** @type {import('node:http2').OutgoingHttpHeaders} */
       const responseHeaders = { ':status': response.statusCode ?? 502 };
       for (const [name, value] of Object.entries(response.headers)) {
         if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
+      }
+      if (retriedAfter) {
+        process.stderr.write(`retried ${method} ${path}: ${retriedAfter}\n`);
+        responseHeaders[labRetryHeader] = retriedAfter;
       }
       if (h2.destroyed) return response.destroy();
       h2.respond(responseHeaders);
@@ -146,10 +151,14 @@ server.on('stream', (h2, requestHeaders) => {
         response.destroy();
       });
     },
+    (reason) => {
+      // Said in the front's log and on the answer, so the lab can tell its own failure from the site's 502.
+      process.stderr.write(`502 ${method} ${path}: ${reason}\n`);
+      if (h2.destroyed) return;
+      if (h2.headersSent) h2.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      else h2.respond({ ':status': 502, [labErrorHeader]: reason }, { endStream: true });
+    },
   );
-  request.on('error', () => {
-    if (!h2.destroyed) h2.respond({ ':status': 502 }, { endStream: true });
-  });
   h2.pipe(request);
 });
 
@@ -161,22 +170,29 @@ server.on('stream', (h2, requestHeaders) => {
 function proxyPlain(incoming, outgoing) {
   const headers = passOn(incoming.headers);
   headers.host = upstream.host;
-  const request = http.request(
-    { agent, host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers },
-    (response) => {
+  const method = String(incoming.method);
+  const path = String(incoming.url);
+  const request = requestUpstream(
+    { host: upstream.hostname, port: upstream.port, path, method, headers },
+    (response, retriedAfter) => {
       /** @type {import('node:http').OutgoingHttpHeaders} */
       const responseHeaders = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
       }
+      if (retriedAfter) {
+        process.stderr.write(`retried ${method} ${path}: ${retriedAfter}\n`);
+        responseHeaders[labRetryHeader] = retriedAfter;
+      }
       outgoing.writeHead(response.statusCode ?? 502, responseHeaders);
       response.pipe(outgoing);
     },
+    (reason) => {
+      process.stderr.write(`502 ${method} ${path}: ${reason}\n`);
+      if (!outgoing.headersSent) outgoing.writeHead(502, { [labErrorHeader]: reason });
+      outgoing.end();
+    },
   );
-  request.on('error', () => {
-    if (!outgoing.headersSent) outgoing.writeHead(502);
-    outgoing.end();
-  });
   incoming.pipe(request);
 }
 
