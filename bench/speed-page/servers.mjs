@@ -2,6 +2,7 @@
 // `wrangler dev --env <capability>` per Worker hop with its origin set to the next hop, and one HTTP/2 front per
 // Worker variant (bench/priority/lab/h2-server.mjs in `cf` mode: it honours the priority Worker's headers).
 // The ports each variant is reached on are in addressing.mjs.
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { killGroup } from '../lib/netns-process.mjs';
@@ -49,6 +50,21 @@ function tail(child) {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   return () => text;
+}
+
+// `SPEED_PAGE_LOGS=<dir>` keeps every Worker's (wrangler dev, workerd) and front's whole output there, at wrangler's
+// `log` level (the Workers' console.log included): without it only the last 4 KB are kept, for startup errors, and a
+// request the Worker dropped mid-run left no trace.
+const logDir = process.env.SPEED_PAGE_LOGS;
+
+/** Copies all a child prints to `<SPEED_PAGE_LOGS>/<name>.log`, when set. @param {import('node:child_process').ChildProcess} child @param {string} name */
+function keepLog(child, name) {
+  if (!logDir) return;
+  mkdirSync(logDir, { recursive: true });
+  const file = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const stamp = (/** @type {Buffer} */ chunk) => file.write(`[${new Date().toISOString()}] ${chunk}`);
+  child.stdout?.on('data', stamp);
+  child.stderr?.on('data', stamp);
 }
 
 /**
@@ -106,7 +122,7 @@ export async function startWorkers(link, work, socketPath, variants, cert, say) 
         '--persist-to',
         join(work, `state-${port}`),
         '--log-level',
-        'warn',
+        logDir ? 'log' : 'warn',
         ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
       ];
       const wrangler = link.spawn(link.serverNs, join(repoRoot, 'node_modules/.bin/wrangler'), args, {
@@ -114,6 +130,7 @@ export async function startWorkers(link, work, socketPath, variants, cert, say) 
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      keepLog(wrangler, `wrangler-${hop.env}-${port}`);
       const what = `wrangler dev --env ${hop.env} (${variant.label}, port ${port})`;
       waits.push(waitForHttp(link, `http://127.0.0.1:${port}/`, what, tail(wrangler), wrangler));
     }
@@ -161,6 +178,7 @@ export async function startFronts(link, entryPort, entrances, { cert, key }, dow
     const args = h2FrontArgs({ port, upstream, mode: 'cf', paceBytesPerSecond, cert, key, plainPort });
     const child = link.spawn(link.serverNs, process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const log = tail(child);
+    keepLog(child, `front-${port}`);
     children.push(child);
     const deadlineMs = Date.now() + 20_000;
     while (!log().includes('listening')) {
