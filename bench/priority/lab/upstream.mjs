@@ -40,9 +40,9 @@ export function requestUpstream(options, onResponse, onFail) {
       onFail(`${failure(error, startMs)}${reused}`);
       return;
     }
-    // Dropped with nothing answered: a kept-alive connection the upstream closed as the request was written, or
-    // wrangler dev losing its own connection to the Worker (its ProxyWorker gives up after three tries and drops
-    // ours). Sent again, alone on a new connection: another idle one may have been closed at the same moment.
+    // Dropped with nothing answered: a kept-alive connection the upstream closed as the request was written (or
+    // whatever else ended it: the lab cannot tell). Sent again, alone on a new connection: another idle one may
+    // have been closed at the same moment.
     const firstTry = `${failure(error, startMs)}${reused}`;
     const again = http.request({ ...options, agent: false }, (response) => onResponse(response, firstTry));
     again.on('error', (retryError) => onFail(`${failure(retryError, startMs)}; the first try: ${firstTry}`));
