@@ -203,8 +203,12 @@ function metricsTable(rows, profile) {
       // Under the run count and the variant's name, as the filmstrips have it: beside them, they were two more
       // columns' width.
       const failed = row.failedRuns > 0 ? `<br><small class="note">${row.failedRuns} failed</small>` : '';
+      // Counted runs in which wrangler dev dropped a request and the lab's front sent it again: the delay is the lab's.
+      const retried = row.labRetriedRuns
+        ? `<br><small class="note" title="wrangler dev dropped a request; the lab sent it again (runs.json labRetries)">${row.labRetriedRuns} with a lab retry</small>`
+        : '';
       const variant = `${escapeHtml(row.label)}<br><small class="note" data-protocol>${escapeHtml(row.protocol)}</small>`;
-      return `<tr data-variant="${row.variant}"><th scope="row">${variant}</th><td data-runs>${row.runs}${failed}</td>${cells}</tr>`;
+      return `<tr data-variant="${row.variant}"><th scope="row">${variant}</th><td data-runs>${row.runs}${failed}${retried}</td>${cells}</tr>`;
     })
     .join('\n');
   return `<table class="metrics" data-profile="${profile}">${head}${body}</table>`;

@@ -35,6 +35,8 @@ const csvColumns = [
   'frames',
   'lcpElement',
   'error',
+  // Requests the lab's front sent twice because wrangler dev dropped the first try (each "url: why", joined by "; ").
+  'labRetries',
 ];
 
 /**
@@ -88,7 +90,7 @@ export function writeResults({ url, site, outDir, measured, runsPerVariant, note
     ].join(','),
     ...measured.runs.map((r) =>
       [
-        ...csvColumns.map((c) => quote(round(r[c]))),
+        ...csvColumns.map((c) => quote(round(Array.isArray(r[c]) ? r[c].join('; ') : r[c]))),
         ...['html', 'css', 'js', 'image', 'font', 'other'].flatMap((c) => [
           r.byClass?.[c]?.bytes ?? '',
           r.byClass?.[c]?.requests ?? '',

@@ -52,6 +52,7 @@ const formatPct = (pct) =>
  * @property {string} protocol
  * @property {number} runs
  * @property {number} failedRuns
+ * @property {number} labRetriedRuns counted runs with a request the lab's front sent twice (wrangler dev dropped it)
  * @property {Record<string, { median: number, low: number, high: number, runs: number }>} stats
  * @property {Record<string, { bytes: number, requests: number }>} byClass
  * @property {number | null} representativeRun
@@ -89,6 +90,7 @@ export function summarise(runs, variants, profileNames) {
         protocol: mine[0]?.protocol ?? '',
         runs: mine.length,
         failedRuns: runs.filter((r) => r.profile === profile && r.variant === variant.id && r.error).length,
+        labRetriedRuns: mine.filter((r) => (r.labRetries ?? []).length > 0).length,
         stats,
         byClass,
         representativeRun: representative?.run ?? null,

@@ -63,6 +63,14 @@ describe('summarise', () => {
     );
     expect(hop?.changes[0]?.text).toBe('LCP n/a → 3.90 s (nothing to compare)');
   });
+  it('counts the runs in which the lab sent a request again (wrangler dev dropped it), and keeps them', () => {
+    const runs = runsOf('images', 3, 3000, 700_000).map((run, i) =>
+      i === 1 ? { ...run, labRetries: ['http://site.test/img/a.jpg: upstream ECONNRESET (socket hang up)'] } : run,
+    );
+    const [mobile] = summarise(runs, variants, ['mobile']);
+    const images = mobile?.rows.find((row) => row.variant === 'images');
+    expect(images).toMatchObject({ runs: 3, failedRuns: 0, labRetriedRuns: 1 });
+  });
   it('formats durations, bytes and counts with their units', () => {
     expect(formatValue(980, 'ms')).toBe('980 ms');
     expect(formatValue(3900, 'ms')).toBe('3.90 s');
