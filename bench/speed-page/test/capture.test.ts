@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { chromium } from '@playwright/test';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs } from '../../lib/chromium.mjs';
@@ -7,6 +6,7 @@ import { visualMetrics } from '../frames.mjs';
 import { measureRun } from '../lab.mjs';
 import { loadPage } from '../measure.mjs';
 import { profiles } from '../profiles.mjs';
+import { launchChromium, type TestBrowser } from './test-chromium';
 
 // The whole capture path in real Chromium (screencast frames, their timestamps against navigation start, Speed
 // Index) on pages whose paint times are known: three equal blocks revealed at set times, and a colour change every
@@ -60,7 +60,7 @@ const hanging: http.ServerResponse[] = [];
 let server: http.Server;
 let bigPng: Buffer;
 let smallPng: Buffer;
-let browser: Awaited<ReturnType<typeof chromium.launch>>;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   // Noise, not a solid colour: Chromium leaves low-entropy images (few encoded bits per displayed pixel, as
@@ -152,12 +152,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as import('node:net').AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // site.test is this server under a name that is not loopback: an http page there is not a secure context, as
-    // the lab's origin-direct page (http://<its server's address>) is not.
-    args: [...chromiumArgs, '--host-resolver-rules=MAP site.test 127.0.0.1'],
-  });
+  // site.test is this server under a name that is not loopback: an http page there is not a secure context, as
+  // the lab's origin-direct page (http://<its server's address>) is not.
+  browser = await launchChromium([...chromiumArgs, '--host-resolver-rules=MAP site.test 127.0.0.1']);
 }, 60_000);
 
 afterAll(async () => {

@@ -9,7 +9,6 @@ import http2 from 'node:http2';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
 import { chromiumArgs } from '../../lib/chromium.mjs';
@@ -18,6 +17,7 @@ import { h2FrontArgs } from '../../priority/lab/h2-front.mjs';
 import { idleTimeoutMs, labErrorHeader, labRetryHeader } from '../../priority/lab/upstream.mjs';
 import { measureRun } from '../lab.mjs';
 import { profiles } from '../profiles.mjs';
+import { launchChromium } from './test-chromium';
 
 // The upstream, standing in for wrangler dev: answers `/drop` never (it closes the connection), and closes a kept-alive
 // connection instead of answering its second request when told to (`closeOnReuse`), which is what a request written
@@ -130,10 +130,7 @@ describe('the HTTP/2 front in front of wrangler dev', () => {
   });
 
   it('fails the lab run that lost a request that way, saying it is the lab’s failure (it counted before)', async () => {
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [...chromiumArgs, '--ignore-certificate-errors'],
-    });
+    const browser = await launchChromium([...chromiumArgs, '--ignore-certificate-errors']);
     try {
       const base = { profile: 'desktop', variant: 'images', run: 2 };
       const labels = { run: 'run 2/3', variant: 'Image negotiation' };

@@ -6,7 +6,6 @@ import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
 import { selfSignedCert } from '../../lib/self-signed-cert.mjs';
@@ -17,6 +16,7 @@ import { loadPage } from '../measure.mjs';
 import { startOriginBridge } from '../origin-bridge.mjs';
 import { connectTarget, startOutsideProxy } from '../outside-proxy.mjs';
 import { profiles } from '../profiles.mjs';
+import { launchChromium, type TestBrowser } from './test-chromium';
 
 // A page's absolute URLs to its own host must reach the variant under test, not fail: the lab's real entrances
 // (the HTTP/2 front with its cleartext port, the relay with its TLS port, the origin bridge) on loopback, Chromium
@@ -220,10 +220,7 @@ async function load(
   options: { outsideProxy?: number } = {},
 ) {
   const site = new URL(siteUrl);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: variantBrowserArgs(site, '127.0.0.1', entrance, options),
-  });
+  const browser = await launchChromium(variantBrowserArgs(site, '127.0.0.1', entrance, options));
   try {
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     const failed: string[] = [];
@@ -287,7 +284,7 @@ async function serviceWorkerOf(
   const args = variantBrowserArgs(site, serverIp, entrance).map((arg) =>
     arg.startsWith('--host-resolver-rules=') ? `${arg}, MAP ${serverIp} 127.0.0.1` : arg,
   );
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args });
+  const browser = await launchChromium(args);
   try {
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     await page.goto(pageUrlOf(site, variant, serverIp, entrance), { waitUntil: 'load' });
@@ -392,11 +389,10 @@ describe('what a load reports names the site’s own URLs as the site’s', () =
     ['worker', workerVariant],
     ['direct', directVariant],
   ] as const) {
-    async function inBrowser<T>(use: (browser: Awaited<ReturnType<typeof chromium.launch>>) => Promise<T>) {
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: variantBrowserArgs(new URL(`http://127.0.0.1:${sitePort}/`), '127.0.0.1', entranceOf[name]()),
-      });
+    async function inBrowser<T>(use: (browser: TestBrowser) => Promise<T>) {
+      const browser = await launchChromium(
+        variantBrowserArgs(new URL(`http://127.0.0.1:${sitePort}/`), '127.0.0.1', entranceOf[name]()),
+      );
       try {
         return await use(browser);
       } finally {

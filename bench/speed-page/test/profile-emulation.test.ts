@@ -1,9 +1,8 @@
 import http from 'node:http';
-import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs } from '../../lib/chromium.mjs';
 import { loadPage } from '../measure.mjs';
 import { profiles } from '../profiles.mjs';
+import { launchChromium, type TestBrowser } from './test-chromium';
 
 // What a site sees of each profile's visitor, in real Chromium: the request headers servers pick a mobile or desktop
 // page by (User-Agent, the Sec-CH-UA-Mobile client hint) and what the page's scripts read. Until 2026-11-28 the
@@ -26,7 +25,7 @@ const busyLoop = 'const startMs = performance.now(); let loops = 0; while (perfo
 
 let server: http.Server;
 let port = 0;
-let browser: Awaited<ReturnType<typeof chromium.launch>>;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
@@ -79,10 +78,7 @@ document.body.append(frame);</script>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as import('node:net').AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

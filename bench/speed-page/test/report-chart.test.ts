@@ -2,25 +2,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs } from '../../lib/chromium.mjs';
 import { profiles } from '../profiles.mjs';
 import { reportHtml } from '../report-html.mjs';
 import { summarise } from '../summary.mjs';
 import { allVariants } from '../variants.mjs';
+import { launchChromium, type TestBrowser } from './test-chromium';
 
 // The report's visual-progress chart in real Chromium: a curve must hold each frame's progress until the next frame,
 // as the Speed Index integral and the filmstrip do; a page blank until 1 s must not be drawn as complete from 0 s.
 let work = '';
-let browser: Awaited<ReturnType<typeof chromium.launch>>;
+let browser: TestBrowser;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'speed-page-chart-'));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...chromiumArgs],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
 import { lossEstimate } from '../src/stats/loss';
 import type { BandwidthResult, GoodputInterval, RequestSample } from '../src/types';
+import { measuredDownload } from './bandwidth-sample';
 import { pingSample as ping } from './ping-sample';
 
 const interval = (startMs: number, bitsPerSecond: number, streams: number): GoodputInterval => ({
@@ -17,14 +18,9 @@ const interval = (startMs: number, bitsPerSecond: number, streams: number): Good
 const intervals = [interval(100, 50e6, 1), interval(200, 90e6, 1), interval(300, 100e6, 2), interval(400, 90e6, 2)];
 const basis = [100e6, 90e6];
 const download: BandwidthResult = {
+  ...measuredDownload,
   bitsPerSecond: meanEstimate(basis),
   headlineBasisBitsPerSecond: basis,
-  headlineSource: 'intervals',
-  streams: 2,
-  stopReason: 'stable',
-  clientBytes: 4_000_000,
-  serverBytes: null,
-  durationMs: 400,
 };
 
 const result = buildResult({
