@@ -24,6 +24,26 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+type ReportData = Parameters<typeof reportHtml>[0];
+
+/** The report of `fields`, the rest as every test here has it, written as `name` in the work folder; its path. */
+function writeReport(
+  name: string,
+  fields: Pick<ReportData, 'runsPerVariant' | 'summary' | 'filmstrips' | 'variants'> & { url?: string },
+) {
+  const file = join(work, name);
+  const data = { url: 'http://example.test/', date: '2026-11-28', profiles, rttMechanism: 'test', notes: [] };
+  writeFileSync(file, reportHtml({ ...data, ...fields }));
+  return file;
+}
+
+/** A page of its own showing the report at `file`. */
+async function openReport(file: string, options?: Parameters<TestBrowser['newPage']>[0]) {
+  const page = await browser.newPage(options);
+  await page.goto(pathToFileURL(file).href);
+  return page;
+}
+
 describe('visual-progress chart', () => {
   it('holds a frame’s progress until the next frame (blank until the first change)', async () => {
     const variants = allVariants.filter((v) => v.id === 'origin');
@@ -34,21 +54,9 @@ describe('visual-progress chart', () => {
       [1000, 100],
       [2000, 100],
     ];
-    const html = reportHtml({
-      url: 'http://example.test/',
-      date: '2026-11-28',
-      runsPerVariant: 1,
-      summary,
-      filmstrips: { desktop: {} },
-      variants,
-      profiles,
-      rttMechanism: 'test',
-      notes: [],
-    });
-    const file = join(work, 'report.html');
-    writeFileSync(file, html);
-    const page = await browser.newPage();
-    await page.goto(pathToFileURL(file).href);
+    const page = await openReport(
+      writeReport('report.html', { runsPerVariant: 1, summary, filmstrips: { desktop: {} }, variants }),
+    );
     // The curve's colour at 0.5 s: at 0 % (blank) it must be drawn, at 100 % it must not.
     const inkAt = await page.evaluate(() => {
       // @ts-expect-error -- set by report-client.js
@@ -89,21 +97,14 @@ describe('filmstrips', () => {
       images: [],
       frameOf: [-1, -1, -1, -1, -1, -1],
     };
-    const html = reportHtml({
-      url: 'http://example.test/',
-      date: '2026-11-28',
-      runsPerVariant: 1,
-      summary,
-      filmstrips: { mobile: { 'worker-off': strip } },
-      variants,
-      profiles,
-      rttMechanism: 'test',
-      notes: [],
-    });
-    const file = join(work, 'strips.html');
-    writeFileSync(file, html);
-    const page = await browser.newPage();
-    await page.goto(pathToFileURL(file).href);
+    const page = await openReport(
+      writeReport('strips.html', {
+        runsPerVariant: 1,
+        summary,
+        filmstrips: { mobile: { 'worker-off': strip } },
+        variants,
+      }),
+    );
     const widths = await page.$$eval('table.strip tr[data-variant="worker-off"] td', (cells) =>
       cells.map((cell) => Math.round(cell.getBoundingClientRect().width)),
     );
@@ -148,24 +149,17 @@ describe('metrics table', () => {
   let file = '';
 
   beforeAll(() => {
-    file = join(work, 'metrics.html');
-    const html = reportHtml({
+    file = writeReport('metrics.html', {
       url: 'https://www.example.test/a/rather/long/article/path?with=query',
-      date: '2026-11-28',
       runsPerVariant: 7,
       summary,
       filmstrips: { desktop: {}, mobile: {} },
       variants,
-      profiles,
-      rttMechanism: 'test',
-      notes: [],
     });
-    writeFileSync(file, html);
   });
 
   it('fits a 1366×768 screen without scrolling, every column shown', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.goto(pathToFileURL(file).href);
+    const page = await openReport(file, { viewport: { width: 1366, height: 768 } });
     const regions = await page.$$eval('table.metrics', (tables) =>
       tables.map((table) => {
         const region = table.parentElement as HTMLElement;
@@ -186,8 +180,7 @@ describe('metrics table', () => {
   }, 60_000);
 
   it('scrolls on a 390 px phone under a variant column that stays in view', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await page.goto(pathToFileURL(file).href);
+    const page = await openReport(file, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const got = await page.$eval('table.metrics', (table) => {
       const region = table.parentElement as HTMLElement;
       const variant = table.querySelector('th[scope="row"]') as HTMLElement;
