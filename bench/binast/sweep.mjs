@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { encodeJavaScript, parseJavaScript } from '@speedkit/binast';
 import { firstDifference } from '@speedkit/binast/ast-equal';
+import { median } from '../speed-page/stats.mjs';
 import { alignedTable } from './aligned-table.mjs';
 import { decodeToJavaScript } from './wasm.mjs';
 
@@ -98,12 +99,6 @@ const sizeClasses = [
   { label: '≥ 100 KB', below: Number.POSITIVE_INFINITY },
 ];
 
-/** @param {number[]} values sorted */
-const median = (values) =>
-  values.length % 2
-    ? (values[(values.length - 1) / 2] ?? 0)
-    : ((values[values.length / 2 - 1] ?? 0) + (values[values.length / 2] ?? 0)) / 2;
-
 /** Sweeps node_modules; prints a table by size class and the files that failed; writes the results. @param {string} resultsDir */
 export function measureSweep(resultsDir) {
   const startMs = performance.now();
@@ -123,7 +118,7 @@ export function measureSweep(resultsDir) {
       const inClass = trips.filter((row) => row.sourceBytes >= above && row.sourceBytes < sizeClass.below);
       const sum = (/** @type {(row: SweepRow) => number} */ pick) =>
         inClass.reduce((total, row) => total + pick(row), 0);
-      const ratios = inClass.map((row) => row.contextBytes / row.brotliBytes).sort((a, b) => a - b);
+      const ratios = inClass.map((row) => row.contextBytes / row.brotliBytes);
       return [
         sizeClass.label,
         inClass.length,
