@@ -118,10 +118,7 @@ server.on('stream', (h2, requestHeaders) => {
       for (const [name, value] of Object.entries(response.headers)) {
         if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
       }
-      if (retriedAfter) {
-        process.stderr.write(`retried ${method} ${path}: ${retriedAfter}\n`);
-        responseHeaders[labRetryHeader] = retriedAfter;
-      }
+      if (retriedAfter) responseHeaders[labRetryHeader] = retriedAfter;
       if (h2.destroyed) return response.destroy();
       h2.respond(responseHeaders);
       const { base, changes } = priorityFor(mode, response.headers);
@@ -152,8 +149,7 @@ server.on('stream', (h2, requestHeaders) => {
       });
     },
     (reason) => {
-      // Said in the front's log and on the answer, so the lab can tell its own failure from the site's 502.
-      process.stderr.write(`502 ${method} ${path}: ${reason}\n`);
+      // Said on the answer, so the lab can tell its own failure from the site's 502.
       if (h2.destroyed) return;
       if (h2.headersSent) h2.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
       else h2.respond({ ':status': 502, [labErrorHeader]: reason }, { endStream: true });
@@ -180,15 +176,11 @@ function proxyPlain(incoming, outgoing) {
       for (const [name, value] of Object.entries(response.headers)) {
         if (!hopByHop.has(name) && !priorityHeaders.has(name)) responseHeaders[name] = value;
       }
-      if (retriedAfter) {
-        process.stderr.write(`retried ${method} ${path}: ${retriedAfter}\n`);
-        responseHeaders[labRetryHeader] = retriedAfter;
-      }
+      if (retriedAfter) responseHeaders[labRetryHeader] = retriedAfter;
       outgoing.writeHead(response.statusCode ?? 502, responseHeaders);
       response.pipe(outgoing);
     },
     (reason) => {
-      process.stderr.write(`502 ${method} ${path}: ${reason}\n`);
       if (!outgoing.headersSent) outgoing.writeHead(502, { [labErrorHeader]: reason });
       outgoing.end();
     },

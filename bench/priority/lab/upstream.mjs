@@ -21,7 +21,7 @@ const retriable = new Set(['GET', 'HEAD']);
 /**
  * Sends a request upstream. `onResponse` gets the answer, and why the first try got none when it came on the second;
  * `onFail` gets a sentence when there is none (the upstream's error, how long after the request, whether it was
- * tried again).
+ * tried again). Both a retry and a failure are written to the front's log here.
  * @param {http.RequestOptions & { method: string }} options host, port, path, method, headers (no agent)
  * @param {(response: http.IncomingMessage, retriedAfter?: string) => void} onResponse
  * @param {(reason: string) => void} onFail
@@ -30,6 +30,11 @@ const retriable = new Set(['GET', 'HEAD']);
 export function requestUpstream(options, onResponse, onFail) {
   const startMs = performance.now();
   let answered = false;
+  // Said in the front's log as well as to the caller, who answers 502 with it.
+  const fail = (/** @type {string} */ reason) => {
+    process.stderr.write(`502 ${options.method} ${options.path}: ${reason}\n`);
+    onFail(reason);
+  };
   const first = http.request({ ...options, agent }, (response) => {
     answered = true;
     onResponse(response);
@@ -37,15 +42,18 @@ export function requestUpstream(options, onResponse, onFail) {
   first.on('error', (error) => {
     const reused = first.reusedSocket ? ', on a reused connection' : '';
     if (answered || !retriable.has(options.method)) {
-      onFail(`${failure(error, startMs)}${reused}`);
+      fail(`${failure(error, startMs)}${reused}`);
       return;
     }
     // Dropped with nothing answered: a kept-alive connection the upstream closed as the request was written (or
     // whatever else ended it: the lab cannot tell). Sent again, alone on a new connection: another idle one may
     // have been closed at the same moment.
     const firstTry = `${failure(error, startMs)}${reused}`;
-    const again = http.request({ ...options, agent: false }, (response) => onResponse(response, firstTry));
-    again.on('error', (retryError) => onFail(`${failure(retryError, startMs)}; the first try: ${firstTry}`));
+    const again = http.request({ ...options, agent: false }, (response) => {
+      process.stderr.write(`retried ${options.method} ${options.path}: ${firstTry}\n`);
+      onResponse(response, firstTry);
+    });
+    again.on('error', (retryError) => fail(`${failure(retryError, startMs)}; the first try: ${firstTry}`));
     again.end();
   });
   return first;
