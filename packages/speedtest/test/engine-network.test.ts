@@ -111,6 +111,34 @@ describe('request sizes', () => {
   }, 10_000);
 });
 
+describe('a slow uplink', () => {
+  it('measures an uplink on which a 100 kB upload outlasts the time budget, instead of failing it as no data', async () => {
+    // The server reads upload bodies at 25 kB/s (200 kbit/s), answering once it has read the last byte: the pace of
+    // a 64 kbit/s uplink scaled to a 2 s budget. A 100 kB first request would take 4 s and be cut at the budget
+    // with nothing confirmed; requests sized down from a small first one finish, several times over.
+    const readBytesPerMs = 25;
+    const engine = await engineAgainst(
+      (url, response, request) => {
+        if (url.pathname !== '/__up') return undefined;
+        let received = 0;
+        request.on('data', (chunk) => {
+          received += chunk.length;
+          request.pause();
+          setTimeout(() => request.resume(), chunk.length / readBytesPerMs);
+        });
+        request.on('end', () => response.end(JSON.stringify({ receivedBytes: received })));
+        return 'handled';
+      },
+      { directions: ['upload'], uploadTransport: 'http', maxDurationPerDirectionMs: 2000 },
+    );
+    const result = await engine.start();
+    expect(result.directionFailures?.upload ?? null).toBeNull();
+    expect(result.upload?.bitsPerSecond.value).toBeGreaterThan(0);
+    const uploads = result.samples.filter((sample) => sample.kind === 'upload' && sample.receivedBytes !== null);
+    expect(uploads.length).toBeGreaterThan(1);
+  }, 15_000);
+});
+
 describe('phase events', () => {
   it('carry the figure of the phase they name: narrowing on phase types result without a cast', async () => {
     const engine = await engineAgainst(undefined);

@@ -1,5 +1,17 @@
+/** A request's body as the test may read it (Node's IncomingMessage, in the terms the tests use). */
+export interface RequestBody {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
 /** What a test may do with a request before the server answers it: 'handled' when it answered (or never will). */
-export type Behaviour = (url: URL, response: { statusCode: number; end(body?: string): void }) => 'handled' | undefined;
+export type Behaviour = (
+  url: URL,
+  response: { statusCode: number; end(body?: string): void },
+  request: RequestBody,
+) => 'handled' | undefined;
 
 export interface LocalServer {
   /** http://127.0.0.1:<port>, the engine's `serverUrl`. */

@@ -8,7 +8,7 @@ export function startLocalServer(behave) {
   const server = createServer((request, response) => {
     response.setHeader('access-control-allow-origin', '*');
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (behave?.(url, response) === 'handled') return;
+    if (behave?.(url, response, request) === 'handled') return;
     if (url.pathname === '/__down') return sendBytes(response, Number(url.searchParams.get('bytes')));
     if (url.pathname === '/__up') {
       let received = 0;

@@ -1,3 +1,5 @@
+import { minMeasuredBytes } from './no-data';
+
 /**
  * How a bandwidth phase adapts to the path's round-trip time (pure). Short paths (RTT ≤ 31.25 ms with the defaults)
  * keep the configured values.
@@ -27,6 +29,21 @@ export function pathTiming(configured: { targetRequestMs: number; intervalMs: nu
     targetRequestMs: Math.max(configured.targetRequestMs, idleRttMs * 8),
     intervalMs: Math.max(configured.intervalMs, idleRttMs * 2),
   };
+}
+
+/**
+ * Smallest upload request (bytes, pure), also the first one's size: `minRequestBytes`, but no more than
+ * `minMeasuredBytes`. An upload's bytes count only once the server has read all of them and answered, and the phase's
+ * time budget cuts the request in flight, so a request that outlasts the budget moves nothing the figure can use. The
+ * old first request and floor of 100 kB take 12.5 s at 64 kbit/s: on such an uplink (a congested 2G or satellite
+ * link) no upload ever finished within the 12 s budget, and the direction failed as "the server received no data".
+ * A request no larger than what a direction must move to count as measured finishes on every link the test claims to
+ * measure; the next one is sized to last `targetRequestMs` at the rate it showed (8× larger at most), so on a fast
+ * link the small start costs a round trip or two, not accuracy.
+ * @param minRequestBytes the configured `minRequestBytes`
+ */
+export function smallestUploadRequestBytes(minRequestBytes: number): number {
+  return Math.min(minRequestBytes, minMeasuredBytes);
 }
 
 /** The least retransmission timeout TCP waits beyond the smoothed round trip (ms): Linux's `TCP_RTO_MIN`. */

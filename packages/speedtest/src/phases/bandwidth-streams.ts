@@ -3,7 +3,7 @@ import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
 import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
-import { stallThresholdMs } from './bandwidth-request';
+import { smallestUploadRequestBytes, stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 import { claimBytes } from './byte-budget';
 import { openSocket, randomBlock, runSocketStream, socketUrl, socketWaitMs } from './upload-socket';
@@ -162,13 +162,9 @@ async function transferOnce(pool: StreamPool, stream: StreamState, sizeBytes: nu
     pool.samples.push(sample);
     pool.onSample(sample);
     const { minRequestBytes } = pool.options;
-    const next = nextRequestBytes(
-      sizeBytes,
-      sample.durationMs,
-      pool.targetRequestMs,
-      minRequestBytes,
-      pool.maxRequestBytes,
-    );
+    // Uploads may shrink below `minRequestBytes`: on a slow uplink a request of that size outlasts the time budget.
+    const floorBytes = pool.direction === 'upload' ? smallestUploadRequestBytes(minRequestBytes) : minRequestBytes;
+    const next = nextRequestBytes(sizeBytes, sample.durationMs, pool.targetRequestMs, floorBytes, pool.maxRequestBytes);
     pool.nextRequestBytes = next;
     return next;
   } catch (error) {

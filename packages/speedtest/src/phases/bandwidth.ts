@@ -3,7 +3,7 @@ import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
 import { mean, median } from '../stats/summary';
 import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
-import { type PathTiming, pathTiming } from './bandwidth-request';
+import { type PathTiming, pathTiming, smallestUploadRequestBytes } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
 import { DirectionFailedError, failureMessage } from './direction-failure';
@@ -130,7 +130,12 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     streams: 0,
     // The largest request wins over the smallest: the upload payload is only maxUploadRequestBytes long, and a first
     // request sized past it sent the payload's bytes while its sample and the byte budget counted the size asked for.
-    nextRequestBytes: Math.min(options.minRequestBytes, maxRequestBytes),
+    // An upload starts small (smallestUploadRequestBytes): its first request must finish within the time budget on
+    // the slowest uplink the test measures.
+    nextRequestBytes: Math.min(
+      direction === 'upload' ? smallestUploadRequestBytes(options.minRequestBytes) : options.minRequestBytes,
+      maxRequestBytes,
+    ),
     issuedBytes: 0,
     failure: null,
     draining: false,
