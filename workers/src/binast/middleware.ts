@@ -98,6 +98,9 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
 
 type Vars = Record<string, unknown>;
 
+/** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
+const sourceShaField = 'sourceSha256';
+
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
 async function negotiate(
   request: Request,
@@ -112,39 +115,50 @@ async function negotiate(
   if (reason !== null || !store) return withVary(response, reason ?? 'no store');
   const url = new URL(request.url);
   const config = readConfig(env as unknown as Vars);
+  const location = `${url.host}${url.pathname}${url.search}`;
   let body: Uint8Array | null = null;
   try {
     const limit = largestServed(config);
     const declaredBytes = Number(response.headers.get('content-length') ?? 0);
     if (declaredBytes > limit) return withVary(response, 'too large');
     const etag = response.headers.get('etag');
-    // Without an ETag the body itself is the identity: read it once and keep serving those bytes. Read up to the
-    // limit only (a chunked body has no Content-Length to check first): past it, the script streams on as it is.
-    if (etag === null) {
-      body = await readLimited(response.clone(), limit);
-      if (body === null) return withVary(response, 'too large');
-      await response.body?.cancel();
+    const etagKey = etag === null ? null : await variantKey(location, etag, config);
+    const etagStored = etagKey === null ? null : await store.get(etagKey);
+    // A marker for this ETag spares the read (a script over the limit, one the encoder rejected).
+    if (etagKey !== null && !etagStored && (await store.head(failureKey(etagKey)))) {
+      return withVary(response, 'unsupported');
     }
-    const original = body === null ? response : new Response(body, response);
-    const key = await variantKey(
-      `${url.host}${url.pathname}${url.search}`,
-      etag ?? (await sha256Hex(body ?? new Uint8Array())),
-      config,
-    );
-    const stored = await store.get(key);
+    // The body is read and hashed on every request, hits too: an encoding is served only for the bytes it was made
+    // from. An ETag alone does not prove them: one that counts mtime and size repeats across builds that keep both
+    // (reproducible builds date every file alike), and a template's ETag can stay while the script it renders differs
+    // per visitor. Read up to the limit only (a chunked body has no Content-Length to check first): past it, the
+    // script streams on as it is.
+    body = await readLimited(response.clone(), limit);
+    if (body === null) {
+      await etagStored?.body.cancel();
+      // Learnt on this miss (no Content-Length said so): the marker spares the next requests the read.
+      if (etagKey !== null && !etagStored) ctx.waitUntil(store.put(failureKey(etagKey), `over ${limit} bytes`));
+      return withVary(response, 'too large');
+    }
+    await response.body?.cancel();
+    const original = new Response(body, response);
+    const sourceSha256 = await sha256Hex(body);
+    let key = etagKey;
+    let stored = etagStored;
+    if (key === null || (stored && stored.customMetadata?.[sourceShaField] !== sourceSha256)) {
+      // No ETag, or the ETag's encoding was made from other bytes (or before encodings named theirs): the body's
+      // own hash is the identity, so the two versions never take each other's place.
+      await stored?.body.cancel();
+      key = await variantKey(location, sourceSha256, config);
+      stored = await store.get(key);
+      if (!stored && (await store.head(failureKey(key)))) return withVary(original, 'unsupported');
+    }
     if (stored) {
       // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
       ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
       return binastResponse(stored, original, key);
     }
-    if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
-    const source = body ?? (await readLimited(original.clone(), limit));
-    if (source === null) {
-      // Learnt on this miss (no Content-Length said so): the marker spares the next requests the read.
-      ctx.waitUntil(store.put(failureKey(key), `over ${limit} bytes`));
-      return withVary(original, 'too large');
-    }
-    ctx.waitUntil(storeEncoding(store, key, source, url, config, origin));
+    ctx.waitUntil(storeEncoding(store, key, body, sourceSha256, url, config, origin));
     return withVary(original, 'miss; encoding');
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
@@ -233,6 +247,7 @@ async function storeEncoding(
   store: R2Bucket,
   key: string,
   source: Uint8Array,
+  sourceSha256: string,
   url: URL,
   config: BinastConfig,
   origin: (request: Request) => Promise<Response>,
@@ -265,6 +280,7 @@ async function storeEncoding(
       sourceBytes: String(source.byteLength),
       encodeMs: (performance.now() - startMs).toFixed(1),
       origin: prebuilt.ok ? 'prebuilt' : 'encoded',
+      [sourceShaField]: sourceSha256,
     },
   });
   // The loader's cost model reads both wire sizes from the page (size-hint.ts).

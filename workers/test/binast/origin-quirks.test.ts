@@ -1,0 +1,63 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { decodeScript } from '../../src/binast/codec';
+import { binastMiddleware } from '../../src/binast/middleware';
+import { binastAccept, clearVariants } from './helpers';
+
+// Origins that bend HTTP: what the standalone Worker meets in front of a site owner's server.
+
+beforeEach(clearVariants);
+
+type Origin = (request: Request) => Promise<Response>;
+
+/** One request for `/app.js` asking for BinaryAST, and everything it scheduled. */
+async function get(next: Origin, path = '/app.js') {
+  const ctx = createExecutionContext();
+  const request = new Request(`http://speedkit.test${path}`, { headers: { accept: binastAccept } });
+  const response = await binastMiddleware(request, env, ctx, next);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  await waitOnExecutionContext(ctx);
+  return { response, bytes, note: response.headers.get('x-speedkit-binast') ?? '' };
+}
+
+const script = (source: string, headers: Record<string, string>): Origin => {
+  return async (request) => {
+    if (new URL(request.url).pathname.endsWith('.binast')) return new Response(null, { status: 404 });
+    return new Response(source, { headers: { 'content-type': 'text/javascript', ...headers } });
+  };
+};
+
+/** The JavaScript a response stands for: its text, or the decode of its BinaryAST. */
+const served = ({ response, bytes }: { response: Response; bytes: Uint8Array }) =>
+  response.headers.get('content-type') === 'application/javascript-binast'
+    ? decodeScript(bytes)
+    : new TextDecoder().decode(bytes);
+
+describe('an ETag that names more than one body', () => {
+  it('never serves the encoding of one body for another sent under the same ETag and size', async () => {
+    // An mtime-and-size ETag after a build that dates every file alike: two versions, one ETag.
+    const headers = { etag: '"1-15"' };
+    const v1 = script('var version = "v1";', headers);
+    const v2 = script('var version = "v2";', headers);
+    await get(v1);
+    expect(served(await get(v1))).toBe('var version="v1";');
+    const first = await get(v2);
+    expect(first.note).toBe('miss; encoding');
+    expect(new TextDecoder().decode(first.bytes)).toBe('var version = "v2";');
+    // Each version keeps its own encoding: neither evicts the other.
+    const second = await get(v2);
+    expect(second.note).toBe('hit');
+    expect(served(second)).toBe('var version="v2";');
+    expect(served(await get(v1))).toBe('var version="v1";');
+  });
+
+  it('never serves one visitor’s rendered script to another when the template’s ETag stays', async () => {
+    const headers = { etag: 'W/"template-7"', 'cache-control': 'max-age=0' };
+    await get(script('var user = "alice";', headers));
+    const alice = await get(script('var user = "alice";', headers));
+    expect(served(alice)).toBe('var user="alice";');
+    const bob = await get(script('var user = "bob";', headers));
+    expect(served(bob)).toBe('var user = "bob";');
+  });
+});
