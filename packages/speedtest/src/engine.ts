@@ -243,19 +243,23 @@ export class SpeedTest {
    */
   async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
     const count = Math.max(1, Math.ceil(this.options.idlePings / 2));
-    const idlePings = await this.#phase((signal) =>
-      runLatencyPhase(
+    const idlePings = await this.#phase((signal) => {
+      let done = 0;
+      return runLatencyPhase(
         this.options.serverUrl,
         count,
         signal,
         run.testOriginMs,
         (sample) => {
           this.#emit('sample', sample);
-          this.#progress('latency', run.completedWeight, run.testOriginMs, { latencyMs: sample.pingMs });
+          // The bar moves with each ping: on a 600 ms path these pings take 7 s, which it spent standing at 0.
+          done++;
+          const fraction = run.completedWeight + run.weights.startPings * (done / count);
+          this.#progress('latency', fraction, run.testOriginMs, { latencyMs: sample.pingMs });
         },
         this.options.pingTimeoutMs,
-      ),
-    );
+      );
+    });
     run.completedWeight += run.weights.startPings;
     // With a download to come, the idle latency proper is taken after it: this one is a first reading.
     const provisional = this.options.directions.includes('download');
@@ -276,15 +280,25 @@ export class SpeedTest {
       idleRttMs,
       loadedPings.map((sample) => sample.pingMs),
     );
+    const count = this.options.idlePings;
     const pings = await this.#phase(async (signal) => {
+      // These pings report progress too: without it the page kept showing the download's last rate and bar as if
+      // the download were still running (12 s of pings on a 600 ms path, 20 s on a 1 s one).
+      this.#progress('latency', run.completedWeight, run.testOriginMs, {});
       await sleep(waitMs, signal);
       if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+      let done = 0;
       return runLatencyPhase(
         this.options.serverUrl,
-        this.options.idlePings,
+        count,
         signal,
         run.testOriginMs,
-        (sample) => this.#emit('sample', sample),
+        (sample) => {
+          this.#emit('sample', sample);
+          done++;
+          const fraction = run.completedWeight + run.weights.settledPings * (done / count);
+          this.#progress('latency', fraction, run.testOriginMs, { latencyMs: sample.pingMs });
+        },
         this.options.pingTimeoutMs,
       ).catch((error: unknown) => {
         if (signal.aborted) throw error;

@@ -153,6 +153,38 @@ describe('phase events', () => {
   }, 10_000);
 });
 
+describe('progress through the idle pings', () => {
+  it('moves the bar with each idle ping, and says the pings after the download are idle latency', async () => {
+    // On a 600 ms path the start pings took 7 s with the bar at 0, and the pings after the download 12 s with no
+    // progress at all: the page kept showing "Download · <last rate>" over a finished download.
+    const engine = await engineAgainst(undefined, { idlePings: 4 });
+    const events: string[] = [];
+    const fractions: number[] = [];
+    engine.on('progress', ({ phase, fraction }) => {
+      events.push(phase);
+      fractions.push(fraction);
+    });
+    engine.on('phase', ({ phase }) => events.push(`phase ${phase}`));
+    await engine.start();
+    const downloadDone = events.indexOf('phase download');
+    const startPings = events.slice(0, events.indexOf('phase latency')).filter((event) => event === 'latency');
+    expect(startPings.length).toBe(2);
+    // Idle latency again, one event as the pings begin and one per ping, before the settled latency phase event.
+    expect(events.slice(downloadDone + 1)).toEqual([
+      'latency',
+      'latency',
+      'latency',
+      'latency',
+      'latency',
+      'phase latency',
+    ]);
+    const latencyFractions = fractions.slice(-5);
+    for (let index = 1; index < latencyFractions.length; index++)
+      expect(latencyFractions[index]).toBeGreaterThan(latencyFractions[index - 1] ?? 1);
+    expect(fractions[1]).toBeGreaterThan(fractions[0] ?? 1);
+  }, 10_000);
+});
+
 describe('a direction that gets nothing through', () => {
   /** Both directions over HTTP requests; `behave` takes the upload requests over. */
   const bothDirections = (behave: Behaviour) =>
