@@ -177,3 +177,26 @@ test('a screenshot of text paints pixel for pixel the same through the Worker (l
   expect(first.meanDifference).toBe(0);
   expect(again.meanDifference).toBe(0);
 });
+
+test('a photo exported at 144 dpi keeps its laid-out size: Chromium sizes the JPEG by its EXIF density', async ({
+  page,
+}) => {
+  // 96×64 pixels, EXIF 144 dpi and 48×32 (scripts/images-fixtures.mjs). A WebP or AVIF variant carries no EXIF, and
+  // the same <img> was laid out at 96×64.
+  const url = '/demo/images/small/coffee-density-144.jpg';
+  let servedType: string | undefined;
+  page.on('response', (response: Response) => {
+    if (new URL(response.url()).pathname === url) servedType = response.headers()['content-type'];
+  });
+  await page.goto('/demo/');
+  const laidOut = await page.evaluate(async (url) => {
+    const image = document.createElement('img');
+    image.src = url;
+    document.body.append(image);
+    await image.decode();
+    const box = image.getBoundingClientRect();
+    return [image.naturalWidth, image.naturalHeight, box.width, box.height];
+  }, url);
+  expect(laidOut).toEqual([48, 32, 48, 32]);
+  expect(servedType).toBe('image/jpeg');
+});

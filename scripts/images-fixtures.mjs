@@ -47,6 +47,58 @@ function bombPng() {
   ]);
 }
 
+/**
+ * A little-endian TIFF for an `Exif` segment: XResolution and YResolution (`dotsPerInch`), ResolutionUnit 2 (inches)
+ * and an Exif directory with PixelXDimension and PixelYDimension.
+ * @param {{ dotsPerInch: number, width: number, height: number }} density
+ */
+function densityExif({ dotsPerInch, width, height }) {
+  const tiff = Buffer.alloc(8 + 2 + 4 * 12 + 4 + 16 + 2 + 2 * 12 + 4);
+  tiff.write('II', 0, 'latin1');
+  tiff.writeUInt16LE(42, 2);
+  tiff.writeUInt32LE(8, 4);
+  const rationalsAt = 8 + 2 + 4 * 12 + 4;
+  const exifAt = rationalsAt + 16;
+  let at = 8;
+  /** @param {[number, number, number][]} entries tag, type, value */
+  const directory = (entries) => {
+    tiff.writeUInt16LE(entries.length, at);
+    at += 2;
+    for (const [tag, type, value] of entries) {
+      tiff.writeUInt16LE(tag, at);
+      tiff.writeUInt16LE(type, at + 2);
+      tiff.writeUInt32LE(1, at + 4);
+      if (type === 3) tiff.writeUInt16LE(value, at + 8);
+      else tiff.writeUInt32LE(value, at + 8);
+      at += 12;
+    }
+    at += 4;
+  };
+  directory([
+    [0x011a, 5, rationalsAt],
+    [0x011b, 5, rationalsAt + 8],
+    [0x0128, 3, 2],
+    [0x8769, 4, exifAt],
+  ]);
+  for (const offset of [rationalsAt, rationalsAt + 8]) {
+    tiff.writeUInt32LE(dotsPerInch, offset);
+    tiff.writeUInt32LE(1, offset + 4);
+  }
+  at = exifAt;
+  directory([
+    [0xa002, 4, width],
+    [0xa003, 4, height],
+  ]);
+  return tiff;
+}
+
+/** `jpeg` with an APP1 `Exif` segment holding `tiff` right after its SOI. */
+function withJpegExif(/** @type {Buffer} */ jpeg, /** @type {Buffer} */ tiff) {
+  const segment = Buffer.concat([Buffer.from([0xff, 0xe1, 0, 0]), Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  segment.writeUInt16BE(segment.length - 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
+}
+
 /** Writes everything into a scratch folder and swaps it in at the end, so an interrupted run leaves no half set. */
 export async function generate() {
   const finalDir = outputDir;
@@ -140,6 +192,15 @@ async function generateInto(outputDir) {
       .toFormat(format)
       .toFile(join(outputDir, 'small', `chelsea-orientation-6.${format}`));
   }
+
+  // A photo exported "@2x": 96×64 pixels whose EXIF says 144 dpi and 48×32, which Chromium lays out at 48×32 (the
+  // HTML standard's density-corrected natural size). sharp writes its own resolution and pixel size over any given,
+  // so the segment is put in by hand.
+  const plain = await sharp(join(photosDir, 'coffee.png')).resize({ width: 96 }).jpeg({ quality: 90 }).toBuffer();
+  writeFileSync(
+    join(outputDir, 'small', 'coffee-density-144.jpg'),
+    withJpegExif(plain, densityExif({ dotsPerInch: 144, width: 48, height: 32 })),
+  );
 
   // Colour profiles: numbers meant as Display P3 (what phones and macOS screenshots write), and sRGB stated in a
   // profile. Browsers paint both by their profile; only the second may be re-encoded without one.

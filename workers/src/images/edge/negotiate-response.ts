@@ -1,6 +1,7 @@
 import { parseAccept } from '../../shared/accept';
 import { ExpiringClaims } from '../../shared/expiring-claims';
 import { readColour } from '../../shared/image-header/colour-profile';
+import { jpegDensityCorrectedSize } from '../../shared/image-header/density';
 import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
 import { readLimited } from '../../shared/read-limited';
@@ -76,6 +77,14 @@ export async function negotiateImage(
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   const checked = checkSource(bytes, header, config);
   if (!checked.ok) return pass(checked.reason);
+  // Same pixels, another size on the page: a variant without the EXIF would lay out at its pixel size. (The URL API
+  // resizes to the size it is asked for, in pixels, and drops the EXIF as Cloudflare does.)
+  const densitySize = header.format === 'jpeg' ? jpegDensityCorrectedSize(bytes, header) : null;
+  if (densitySize) {
+    return pass(
+      `EXIF density: shown at ${densitySize.width}x${densitySize.height}, not its ${header.width}x${header.height} pixels`,
+    );
+  }
   const colour = await readColour(bytes, header.format);
   if (!colour.ok) return pass(`colours: ${colour.reason}`);
   // Remembered only when the headers name this very body (a declared Content-Length was the length actually read).
