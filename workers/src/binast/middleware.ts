@@ -98,6 +98,14 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
 
 type Vars = Record<string, unknown>;
 
+/**
+ * Keys this isolate is encoding now. Without it, every request for a new script that arrived before its encoding was
+ * stored started another encode of the same bytes (a popular script after a deploy: dozens of parse + encode + check
+ * runs, each up to seconds of CPU and tens of MB of heap for a large one). Per isolate: another isolate may still
+ * encode the same script once. An entry leaves when its encode settles, failed or not, so nothing waits on it.
+ */
+const encodingNow = new Set<string>();
+
 /** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
 const sourceShaField = 'sourceSha256';
 
@@ -158,7 +166,11 @@ async function negotiate(
       ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
       return binastResponse(stored, original, key);
     }
-    ctx.waitUntil(storeEncoding(store, key, body, sourceSha256, url, config, origin));
+    // The first miss encodes; the requests arriving meanwhile get the JavaScript without encoding it again.
+    if (encodingNow.has(key)) return withVary(original, 'miss; encoding elsewhere');
+    encodingNow.add(key);
+    const encoded = storeEncoding(store, key, body, sourceSha256, url, config, origin);
+    ctx.waitUntil(encoded.finally(() => encodingNow.delete(key)));
     return withVary(original, 'miss; encoding');
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);

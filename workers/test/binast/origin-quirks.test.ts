@@ -61,3 +61,34 @@ describe('an ETag that names more than one body', () => {
     expect(served(bob)).toBe('var user = "bob";');
   });
 });
+
+describe('many first requests for one new script at once', () => {
+  it('encode it once: the others get the JavaScript while the first encode runs', async () => {
+    const source = 'var popular = true;';
+    let siblingAsks = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Each encode first asks for the prebuilt file beside the script: counting those counts encodes. The first is
+    // held until every request has been answered, so all of them arrive while it runs.
+    const next: Origin = async (request) => {
+      if (new URL(request.url).pathname.endsWith('.binast')) {
+        siblingAsks += 1;
+        await held;
+        return new Response(null, { status: 404 });
+      }
+      return new Response(source, { headers: { 'content-type': 'text/javascript', etag: '"p1"' } });
+    };
+    const contexts = Array.from({ length: 5 }, () => createExecutionContext());
+    const request = () => new Request('http://speedkit.test/popular.js', { headers: { accept: binastAccept } });
+    const responses = await Promise.all(contexts.map((ctx) => binastMiddleware(request(), env, ctx, next)));
+    for (const response of responses) expect(await response.text()).toBe(source);
+    const notes = responses.map((response) => response.headers.get('x-speedkit-binast'));
+    expect(notes.filter((note) => note === 'miss; encoding')).toHaveLength(1);
+    release();
+    await Promise.all(contexts.map((ctx) => waitOnExecutionContext(ctx)));
+    expect(siblingAsks).toBe(1);
+    expect((await get(next, '/popular.js')).note).toBe('hit');
+  });
+});
