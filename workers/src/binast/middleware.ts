@@ -51,13 +51,29 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
     return isScript ? withVary(response, 'not requested') : response;
   }
-  // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
-  const response = await next(withoutConditionals(request));
+  const response = await next(originRequest(request));
   const served = isHead
     ? await negotiateHead(request, env, response)
     : await negotiate(request, env, ctx, response, next);
   return isNotModified(request, served) ? notModified(served, ['x-speedkit-binast']) : served;
 };
+
+/**
+ * What the origin is asked for a client that wants BinaryAST. Without validators: its 304 would be about the
+ * JavaScript, which may not be what is served. And with `Accept` naming only what the origin has, the JavaScript
+ * (the client's other ranges, else `*\/*`): an origin that negotiates strictly answered 406 to a bare
+ * `Accept: application/javascript-binast` (what the size hints' background ask sends), and nothing was ever encoded.
+ */
+function originRequest(request: Request): Request {
+  const plain = withoutConditionals(request);
+  const others = (plain.headers.get('accept') ?? '')
+    .split(',')
+    .map((range) => range.trim())
+    .filter((range) => range !== '' && range.split(';')[0]?.trim().toLowerCase() !== binastMediaType);
+  const headers = new Headers(plain.headers);
+  headers.set('accept', others.length > 0 ? others.join(', ') : '*/*');
+  return new Request(plain, { headers });
+}
 
 /**
  * Why a script answer for a client that asked for BinaryAST is served as JavaScript before its body is looked at, or

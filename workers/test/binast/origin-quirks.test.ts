@@ -92,3 +92,32 @@ describe('many first requests for one new script at once', () => {
     expect((await get(next, '/popular.js')).note).toBe('hit');
   });
 });
+
+describe('an origin that negotiates strictly', () => {
+  it('is asked for what it has, so a script asked for by BinaryAST alone is still encoded', async () => {
+    const accepts: string[] = [];
+    // 406 unless Accept allows JavaScript, as a framework checking Accept against the type it produces answers.
+    const strict: Origin = async (request) => {
+      const accept = request.headers.get('accept') ?? '';
+      if (new URL(request.url).pathname.endsWith('.binast')) return new Response(null, { status: 404 });
+      accepts.push(accept);
+      if (!/\*\/\*|javascript(?!-binast)/.test(accept)) return new Response('not acceptable', { status: 406 });
+      return new Response('var strict = 1;', { headers: { 'content-type': 'text/javascript', etag: '"n1"' } });
+    };
+    const ask = async (accept: string) => {
+      const ctx = createExecutionContext();
+      const request = new Request('http://speedkit.test/strict.js', { headers: { accept } });
+      const response = await binastMiddleware(request, env, ctx, strict);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      await waitOnExecutionContext(ctx);
+      return { response, bytes, note: response.headers.get('x-speedkit-binast') ?? '' };
+    };
+    // The size hints' background ask sends BinaryAST alone.
+    const first = await ask('application/javascript-binast');
+    expect(first.response.status).toBe(200);
+    expect(first.note).toBe('miss; encoding');
+    expect(served(await ask('application/javascript-binast'))).toBe('var strict=1;');
+    expect((await ask('application/javascript-binast;q=1, text/javascript;q=0.5')).note).toBe('hit');
+    expect(accepts).toEqual(['*/*', '*/*', 'text/javascript;q=0.5']);
+  });
+});
