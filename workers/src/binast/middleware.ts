@@ -148,7 +148,8 @@ async function negotiate(
     const etag = response.headers.get('etag');
     const etagKey = etag === null ? null : await variantKey(location, etag, config);
     const etagStored = etagKey === null ? null : await store.get(etagKey);
-    // A marker for this ETag spares the read (a script over the limit, one the encoder rejected).
+    // A marker for this ETag spares the read: a script over the limit (same size, same ETag), or one the encoder
+    // rejected before 2026-11-28, when such markers went under the ETag too.
     if (etagKey !== null && !etagStored && (await store.head(failureKey(etagKey)))) {
       return withVary(response, 'unsupported');
     }
@@ -167,16 +168,19 @@ async function negotiate(
     await response.body?.cancel();
     const original = new Response(body, response);
     const sourceSha256 = await sha256Hex(body);
-    let key = etagKey;
+    const bodyKey = await variantKey(location, sourceSha256, config);
+    let key = etagKey ?? bodyKey;
     let stored = etagStored;
-    if (key === null || (stored && stored.customMetadata?.[sourceShaField] !== sourceSha256)) {
+    if (etagKey === null || (stored && stored.customMetadata?.[sourceShaField] !== sourceSha256)) {
       // No ETag, or the ETag's encoding was made from other bytes (or before encodings named theirs): the body's
       // own hash is the identity, so the two versions never take each other's place.
       await stored?.body.cancel();
-      key = await variantKey(location, sourceSha256, config);
+      key = bodyKey;
       stored = await store.get(key);
-      if (!stored && (await store.head(failureKey(key)))) return withVary(original, 'unsupported');
     }
+    // The encoder's verdict is about bytes, so its marker is keyed by them: a body cut short on a connection that
+    // closed cleanly, or another version under the same ETag, fails for itself, not for the complete script.
+    if (!stored && (await store.head(failureKey(bodyKey)))) return withVary(original, 'unsupported');
     if (stored) {
       // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
       ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
@@ -185,7 +189,7 @@ async function negotiate(
     // The first miss encodes; the requests arriving meanwhile get the JavaScript without encoding it again.
     if (encodingNow.has(key)) return withVary(original, 'miss; encoding elsewhere');
     encodingNow.add(key);
-    const encoded = storeEncoding(store, key, body, sourceSha256, url, config, origin);
+    const encoded = storeEncoding(store, { key, bodyKey }, body, sourceSha256, url, config, origin);
     ctx.waitUntil(encoded.finally(() => encodingNow.delete(key)));
     return withVary(original, 'miss; encoding');
   } catch (error) {
@@ -269,11 +273,13 @@ async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, or
 
 /**
  * Stores the encoding of `source` under `key`, with its size hint: the prebuilt file beside the script when there is
- * a usable one (prebuilt.ts), else one made and checked here; a failure marker when neither can be had.
+ * a usable one (prebuilt.ts), else one made and checked here; a failure marker when neither can be had: under `key`
+ * for a script over the size limit (an ETag's other bodies of the same size are too), under `bodyKey` (the body's
+ * hash) when the encoder rejected these bytes.
  */
 async function storeEncoding(
   store: R2Bucket,
-  key: string,
+  { key, bodyKey }: { readonly key: string; readonly bodyKey: string },
   source: Uint8Array,
   sourceSha256: string,
   url: URL,
@@ -298,7 +304,7 @@ async function storeEncoding(
       bytes = encodeVerified(utf8Text(source), path, config);
     } catch (error) {
       console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
-      await store.put(failureKey(key), String(error).slice(0, 500));
+      await store.put(failureKey(bodyKey), String(error).slice(0, 500));
       return;
     }
   }

@@ -121,3 +121,18 @@ describe('an origin that negotiates strictly', () => {
     expect(accepts).toEqual(['*/*', '*/*', 'text/javascript;q=0.5']);
   });
 });
+
+describe('a script cut short on a connection that closed cleanly', () => {
+  it('fails for its cut bytes only: the complete script under the same ETag is encoded and served', async () => {
+    const complete = 'function greet(name) {\n  return "hello " + name;\n}\ngreet("you");\n';
+    // What arrives when an HTTP/1.0-style origin drops the connection mid-body: no error, just fewer bytes.
+    const cut = complete.slice(0, 30);
+    const headers = { etag: '"9a-64"' };
+    expect((await get(script(cut, headers))).note).toBe('miss; encoding');
+    expect((await get(script(cut, headers))).note).toBe('unsupported');
+    expect((await get(script(complete, headers))).note).toBe('miss; encoding');
+    const whole = await get(script(complete, headers));
+    expect(whole.note).toBe('hit');
+    expect(served(whole)).toBe('function greet(name){return "hello " + name;}greet("you");');
+  });
+});
