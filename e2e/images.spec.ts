@@ -200,3 +200,33 @@ test('a photo exported at 144 dpi keeps its laid-out size: Chromium sizes the JP
   expect(laidOut).toEqual([48, 32, 48, 32]);
   expect(servedType).toBe('image/jpeg');
 });
+
+test.describe('at 2 dppx', () => {
+  test.use({ deviceScaleFactor: 2 });
+
+  test("Cloudflare's srcset pattern shows an image where the source's own format is over the work budget", async ({
+    page,
+  }) => {
+    // A 640 px slot at 2 dppx picks the 1280w candidate: hubble_deep_field.jpg (1000x872) upscaled to 1280 px as
+    // JPEG, estimated over IMAGES_MAX_WORK_MS. That was a 400 and a broken image; now the original JPEG.
+    await page.goto('/demo/');
+    const shown = await page.evaluate(async () => {
+      const source = 'demo/images/hubble_deep_field.jpg';
+      const image = document.createElement('img');
+      image.sizes = '640px';
+      image.srcset = [320, 640, 960, 1280, 2560]
+        .map((width) => `/cdn-cgi/image/fit=contain,width=${width}/${source} ${width}w`)
+        .join(', ');
+      document.body.append(image);
+      const loaded = await image.decode().then(
+        () => true,
+        () => false,
+      );
+      return { loaded, currentSrc: new URL(image.currentSrc).pathname, naturalWidth: image.naturalWidth };
+    });
+    expect(shown.currentSrc).toBe('/cdn-cgi/image/fit=contain,width=1280/demo/images/hubble_deep_field.jpg');
+    expect(shown.loaded).toBe(true);
+    // 1000 px served for a 1280w candidate: laid out at 1000 × 640 / 1280 CSS pixels, as the browser scales it.
+    expect(shown.naturalWidth).toBe(500);
+  });
+});

@@ -55,6 +55,32 @@ describe('row 1: huge outputs are refused before any decode', () => {
     expect(body.detail.estimate.totalMs).toBeGreaterThan(100);
   });
 
+  it('serves the original, not a 400, when no format was named and the source’s own is over the budget', async () => {
+    // Cloudflare's srcset pattern on a 1000x872 JPEG for a 640 px slot at 2 dppx: upscaled to 1280x1116, a MozJPEG
+    // encode (one setting, no faster rung) estimated over 1,500 ms. The 400 was a broken image in Chromium.
+    const source = 'demo/images/hubble_deep_field.jpg';
+    const original = await assetBytes('hubble_deep_field.jpg');
+    const implied = await callImages(`/cdn-cgi/image/fit=contain,width=1280/${source}`, {
+      headers: { accept: chromiumAccept },
+    });
+    expect(implied.response.status).toBe(200);
+    expect(implied.response.headers.get('content-type')).toBe('image/jpeg');
+    expect(implied.note).toMatch(/^original; over the work budget of 1500 ms \(jpeg estimated at \d+ ms\)$/);
+    expect(implied.bytes).toEqual(original);
+    // `auto` for a client naming no modern format comes to the same JPEG encode.
+    const auto = await callImages(`/cdn-cgi/image/fit=contain,width=1280,format=auto/${source}`, {
+      headers: { accept: 'image/jpeg,image/*;q=0.8' },
+    });
+    expect(auto.response.status).toBe(200);
+    expect(auto.bytes).toEqual(original);
+    expect(auto.response.headers.get('vary')).toBe('Accept');
+    // A format named outright is still refused with the estimate, and onerror=redirect still redirects.
+    const named = await callImages(`/cdn-cgi/image/fit=contain,width=1280,format=jpeg/${source}`);
+    expect(named.response.status).toBe(400);
+    const redirected = await callImages(`/cdn-cgi/image/fit=contain,width=1280,onerror=redirect/${source}`);
+    expect(redirected.response.status).toBe(302);
+  });
+
   it('lets format=auto and format=avif fall back from AVIF to WebP when only WebP fits the budget', async () => {
     const bytes = await assetBytes('chelsea.jpg');
     const source = readImageHeader(bytes);

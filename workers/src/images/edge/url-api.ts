@@ -84,6 +84,7 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!colour.ok) return passThrough(reply, bytes, header.format, `colours: ${colour.reason}`);
   const decided = decideTransform(checked, options, ranges, config);
   if (decided instanceof Response) return options.onErrorRedirect ? redirectToSource(reply) : decided;
+  if ('overBudget' in decided) return passThrough(reply, bytes, header.format, decided.overBudget);
   if (decided === 'unchanged')
     return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
   try {
@@ -259,7 +260,7 @@ function decideTransform(
   options: UrlOptions,
   ranges: ReturnType<typeof parseAccept>,
   config: ImagesConfig,
-): TransformDecision | 'unchanged' | Response {
+): TransformDecision | 'unchanged' | { readonly overBudget: string } | Response {
   // The size as shown: a turned JPEG's width is its stored height.
   const { header } = checked;
   const plan = planResize(header, options, config.maxOutputDimension, config.maxOutputMegapixels * 1e6);
@@ -295,6 +296,14 @@ function decideTransform(
   const chosen = encodePlan(target);
   if (!chosen.ok) {
     const cost = chosen.estimate;
+    // No format named (the source's is kept) or `auto`: nothing asked for this encoder, and the budget is this
+    // deployment's, not the page's mistake. The original, as negotiation serves it; until 2026-11-28 a 400, a broken
+    // image wherever Cloudflare's srcset pattern (`fit=contain,width=1280` …) asked a 1 MP JPEG for a wide screen.
+    if (options.format === undefined || options.format === 'auto') {
+      return {
+        overBudget: `over the work budget of ${config.maxWorkMs} ms (${target} estimated at ${cost.totalMs} ms)`,
+      };
+    }
     const reason = `this transform is estimated at ${cost.totalMs} ms of CPU even at the fastest encoder setting, over the budget of ${config.maxWorkMs} ms; ask for fewer pixels or another format`;
     return jsonError(400, `invalid option format: ${reason}`, {
       option: 'format',
