@@ -84,9 +84,9 @@ export async function handleUrlApi(request: Request, context: UrlApiContext): Pr
   if (!colour.ok) return passThrough(reply, bytes, header.format, `colours: ${colour.reason}`);
   const decided = decideTransform(checked, options, ranges, config);
   if (decided instanceof Response) return options.onErrorRedirect ? redirectToSource(reply) : decided;
-  if ('overBudget' in decided) return passThrough(reply, bytes, header.format, decided.overBudget);
   if (decided === 'unchanged')
     return asImage(originalResponse(request, reply.origin, bytes, 'nothing to change', vary(reply)), header.format);
+  if ('overBudget' in decided) return passThrough(reply, bytes, header.format, decided.overBudget);
   try {
     const source = {
       bytes,
