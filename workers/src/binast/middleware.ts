@@ -12,7 +12,7 @@ import { type BinastConfig, readConfig } from './config';
 import { binastMediaType } from './media-type';
 import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
-import { failureKey, variantKey } from './store';
+import { attemptKey, failureKey, variantKey } from './store';
 
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
@@ -122,6 +122,61 @@ type Vars = Record<string, unknown>;
  */
 const encodingNow = new Set<string>();
 
+/**
+ * An encode that started this long ago and left its attempt marker (store.ts `attemptKey`) died with its isolate: a
+ * Worker's `waitUntil` ends 30 s after the response at the latest.
+ */
+const abandonedAfterMs = 60_000;
+/** Encodes of one body that may die with their isolate before it is marked as failed (one may be bad luck). */
+const maxEncodeTries = 2;
+
+/**
+ * Starts `encode` in the background unless it is running already, here (`encodingNow`) or in another isolate (a fresh
+ * attempt marker), and returns the response's note. An encode that died with its isolate, out of memory or CPU time,
+ * runs in no `catch` and stores no failure marker: until 2026-11-28 every request for that script asked for it
+ * again, and each one took down the isolate and every other request it was serving. Now its attempt marker outlives
+ * it, and after `maxEncodeTries` such deaths the body is marked as failed.
+ */
+async function startEncoding(
+  store: R2Bucket,
+  ctx: ExecutionContext,
+  { key, bodyKey }: { readonly key: string; readonly bodyKey: string },
+  encode: () => Promise<void>,
+): Promise<string> {
+  // Claimed before any await: the requests arriving meanwhile get the JavaScript without encoding it again.
+  if (encodingNow.has(key)) return 'miss; encoding elsewhere';
+  encodingNow.add(key);
+  let started = false;
+  try {
+    const attempt = await store.head(attemptKey(bodyKey));
+    const tries = Number(attempt?.customMetadata?.tries ?? 0) || 0;
+    if (attempt) {
+      const startedMs = Number(attempt.customMetadata?.startedMs ?? 0) || 0;
+      if (Date.now() - startedMs < abandonedAfterMs) return 'miss; encoding elsewhere';
+      if (tries >= maxEncodeTries) {
+        const reason = `${tries} encodes never finished: the isolate died in them (memory or CPU limit)`;
+        console.warn(`binast: ${key} is served as JavaScript from now on: ${reason}`);
+        ctx.waitUntil(store.put(failureKey(bodyKey), reason).then(() => store.delete(attemptKey(bodyKey))));
+        return 'unsupported';
+      }
+    }
+    const marker = { customMetadata: { startedMs: String(Date.now()), tries: String(tries + 1) } };
+    started = true;
+    // The marker goes first, so a death in the encode leaves it behind; written after the response, like the encode.
+    const run = store.put(attemptKey(bodyKey), '', marker).then(async () => {
+      try {
+        await encode();
+      } finally {
+        await store.delete(attemptKey(bodyKey));
+      }
+    });
+    ctx.waitUntil(run.finally(() => encodingNow.delete(key)));
+    return 'miss; encoding';
+  } finally {
+    if (!started) encodingNow.delete(key);
+  }
+}
+
 /** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
 const sourceShaField = 'sourceSha256';
 
@@ -166,7 +221,8 @@ async function negotiate(
       return withVary(response, 'too large');
     }
     await response.body?.cancel();
-    const original = new Response(body, response);
+    const source = body;
+    const original = new Response(source, response);
     const sourceSha256 = await sha256Hex(body);
     const bodyKey = await variantKey(location, sourceSha256, config);
     let key = etagKey ?? bodyKey;
@@ -186,12 +242,10 @@ async function negotiate(
       ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
       return binastResponse(stored, original, key);
     }
-    // The first miss encodes; the requests arriving meanwhile get the JavaScript without encoding it again.
-    if (encodingNow.has(key)) return withVary(original, 'miss; encoding elsewhere');
-    encodingNow.add(key);
-    const encoded = storeEncoding(store, { key, bodyKey }, body, sourceSha256, url, config, origin);
-    ctx.waitUntil(encoded.finally(() => encodingNow.delete(key)));
-    return withVary(original, 'miss; encoding');
+    const note = await startEncoding(store, ctx, { key, bodyKey }, () =>
+      storeEncoding(store, { key, bodyKey }, source, sourceSha256, url, config, origin),
+    );
+    return withVary(original, note);
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
     return withVary(body === null ? response : new Response(body, response), 'error');

@@ -21,3 +21,9 @@ export async function variantKey(location: string, identity: string, config: Bin
 
 /** Marks a source the encoder rejected, so later requests do not parse it again. */
 export const failureKey = (key: string) => `${key}.failed`;
+
+/**
+ * Marks an encode under way (R2 metadata: when it started, how many tries so far). It is deleted when the encode
+ * settles; one left behind means the isolate died mid-encode (its memory or CPU limit), which no catch sees.
+ */
+export const attemptKey = (key: string) => `${key}.encoding`;

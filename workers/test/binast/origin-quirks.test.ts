@@ -2,7 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeScript } from '../../src/binast/codec';
+import { defaultConfig } from '../../src/binast/config';
 import { binastMiddleware } from '../../src/binast/middleware';
+import { variantKey } from '../../src/binast/store';
+import { sha256Hex } from '../../src/shared/sha256';
 import { binastAccept, clearVariants } from './helpers';
 
 // Origins that bend HTTP: what the standalone Worker meets in front of a site owner's server.
@@ -134,5 +137,38 @@ describe('a script cut short on a connection that closed cleanly', () => {
     const whole = await get(script(complete, headers));
     expect(whole.note).toBe('hit');
     expect(served(whole)).toBe('function greet(name){return "hello " + name;}greet("you");');
+  });
+});
+
+describe('an encode that died with its isolate (memory or CPU limit)', () => {
+  const source = 'var heavy = [1, 2, 3];';
+  const next = script(source, { etag: '"h1"' });
+  /** Leaves the attempt marker an encode of `source` started `agoMs` ago and never removed, after `tries` tries. */
+  async function leaveAttempt(agoMs: number, tries: number) {
+    const bodyKey = await variantKey(
+      'speedkit.test/heavy.js',
+      await sha256Hex(new TextEncoder().encode(source)),
+      defaultConfig,
+    );
+    const customMetadata = { startedMs: String(Date.now() - agoMs), tries: String(tries) };
+    await env.VARIANTS?.put(`${bodyKey}.encoding`, '', { customMetadata });
+  }
+
+  it('is not started again while another may still be running it', async () => {
+    await leaveAttempt(1_000, 1);
+    expect((await get(next, '/heavy.js')).note).toBe('miss; encoding elsewhere');
+    expect((await get(next, '/heavy.js')).note).toBe('miss; encoding elsewhere');
+  });
+
+  it('is tried once more, then the script stays JavaScript instead of taking down isolate after isolate', async () => {
+    await leaveAttempt(10 * 60_000, 1);
+    expect((await get(next, '/heavy.js')).note).toBe('miss; encoding');
+    expect((await get(next, '/heavy.js')).note).toBe('hit');
+    await clearVariants();
+    await leaveAttempt(10 * 60_000, 2);
+    const given = await get(next, '/heavy.js');
+    expect(given.note).toBe('unsupported');
+    expect(new TextDecoder().decode(given.bytes)).toBe(source);
+    expect((await get(next, '/heavy.js')).note).toBe('unsupported');
   });
 });
