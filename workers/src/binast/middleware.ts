@@ -49,7 +49,9 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   if (!marked && !acceptsExplicitly(request.headers.get('accept'), binastMediaType)) {
     const response = await next(request);
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
-    return isScript ? withVary(response, 'not requested') : response;
+    // RFC 9110 §15.4.5: a 304 carries the Vary its 200 would have, or a cache revalidating its copy may take the
+    // 304's headers for the copy's and drop `Vary: Accept` from it.
+    return isScript || response.status === 304 ? withVary(response, 'not requested') : response;
   }
   const response = await next(originRequest(request));
   const served = isHead

@@ -172,3 +172,19 @@ describe('an encode that died with its isolate (memory or CPU limit)', () => {
     expect((await get(next, '/heavy.js')).note).toBe('unsupported');
   });
 });
+
+describe('a revalidation by a client that did not ask for BinaryAST', () => {
+  it('gets the origin’s 304 with the Vary: Accept its 200 carries', async () => {
+    const revalidating: Origin = async (request) =>
+      request.headers.get('if-none-match') === '"r1"'
+        ? new Response(null, { status: 304, headers: { etag: '"r1"', vary: 'Accept-Encoding' } })
+        : new Response('var r = 1;', { headers: { 'content-type': 'text/javascript', etag: '"r1"' } });
+    const ctx = createExecutionContext();
+    const request = new Request('http://speedkit.test/r.js', { headers: { accept: '*/*', 'if-none-match': '"r1"' } });
+    const response = await binastMiddleware(request, env, ctx, revalidating);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(304);
+    expect(response.headers.get('vary')).toBe('Accept-Encoding, Accept');
+    expect(response.headers.get('etag')).toBe('"r1"');
+  });
+});
