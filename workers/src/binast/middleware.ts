@@ -229,12 +229,17 @@ async function negotiate(
     const bodyKey = await variantKey(location, sourceSha256, config);
     let key = etagKey ?? bodyKey;
     let stored = etagStored;
-    if (etagKey === null || (stored && stored.customMetadata?.[sourceShaField] !== sourceSha256)) {
-      // No ETag, or the ETag's encoding was made from other bytes (or before encodings named theirs): the body's
-      // own hash is the identity, so the two versions never take each other's place.
+    const named = stored?.customMetadata?.[sourceShaField];
+    if (etagKey === null || (named !== undefined && named !== sourceSha256)) {
+      // No ETag, or the ETag's encoding was made from other bytes: the body's own hash is the identity, so the two
+      // versions never take each other's place.
       await stored?.body.cancel();
       key = bodyKey;
       stored = await store.get(key);
+    } else if (stored && named === undefined) {
+      // Stored before encodings named their bytes: unproven, so never served; encoded again in its place.
+      await stored.body.cancel();
+      stored = null;
     }
     // The encoder's verdict is about bytes, so its marker is keyed by them: a body cut short on a connection that
     // closed cleanly, or another version under the same ETag, fails for itself, not for the complete script.

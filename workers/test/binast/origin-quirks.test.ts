@@ -188,3 +188,21 @@ describe('a revalidation by a client that did not ask for BinaryAST', () => {
     expect(response.headers.get('etag')).toBe('"r1"');
   });
 });
+
+describe('an encoding stored before encodings named their bytes', () => {
+  it('is never served, and is replaced by one that does', async () => {
+    const next = script('var fresh = 1;', { etag: '"old"' });
+    const etagKey = await variantKey('speedkit.test/app.js', '"old"', defaultConfig);
+    // Another script's encoding under this ETag's key, without the bytes it was made from.
+    await get(script('var stale = 1;', { etag: '"other"' }), '/stale.js');
+    await get(script('var stale = 1;', { etag: '"other"' }), '/stale.js');
+    const staleKey = await variantKey('speedkit.test/stale.js', '"other"', defaultConfig);
+    const staleBytes = await (await env.VARIANTS?.get(staleKey))?.arrayBuffer();
+    await env.VARIANTS?.put(etagKey, staleBytes ?? new ArrayBuffer(0));
+    expect((await get(next)).note).toBe('miss; encoding');
+    const hit = await get(next);
+    expect(hit.note).toBe('hit');
+    expect(served(hit)).toBe('var fresh=1;');
+    expect((await env.VARIANTS?.head(etagKey))?.customMetadata?.sourceSha256).toBeDefined();
+  });
+});
