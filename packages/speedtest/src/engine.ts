@@ -82,7 +82,13 @@ export class SpeedTest {
     this.#setState('running');
     const onVisibility = () => this.#visibilityChanged();
     const watchVisibility = this.options.pauseWhenHidden && typeof document !== 'undefined';
-    if (watchVisibility) document.addEventListener('visibilitychange', onVisibility);
+    if (watchVisibility) {
+      document.addEventListener('visibilitychange', onVisibility);
+      // A tab opened in the background (a link opened in a new tab, an autostarting page restored hidden) is hidden
+      // before the run starts, and no visibilitychange comes until it is shown: without this it measured throttled
+      // in the background, which `pauseWhenHidden` is there to prevent. Paused now, it starts once shown.
+      this.#visibilityChanged();
+    }
     try {
       const result = await this.#run();
       // abort() from a listener after the last phase (or while a phase's last step was already done) cancels nothing,

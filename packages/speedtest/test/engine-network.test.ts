@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpeedTest } from '../src/engine';
 import type { SpeedTestOptions } from '../src/types';
 import { type Behaviour, type LocalServer, startLocalServer } from './local-server.mjs';
@@ -150,6 +150,36 @@ describe('phase events', () => {
     });
     await engine.start();
     expect(seen).toEqual(['latency provisional 2', 'download true', 'latency settled 4']);
+  }, 10_000);
+});
+
+describe('a tab hidden when the run starts', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('waits, sending nothing, until the tab is shown (a page opened in a background tab)', async () => {
+    let requests = 0;
+    const engine = await engineAgainst(() => {
+      requests++;
+      return undefined;
+    });
+    // The engine reads only `visibilityState` and the `visibilitychange` event of the page's document.
+    const page = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
+    vi.stubGlobal('document', page);
+    const states: string[] = [];
+    engine.on('state', (state) => states.push(state));
+    const run = engine.start();
+    expect(engine.state).toBe('paused');
+    // Long enough for the first pings to have gone out had the run not waited (they take a few ms on loopback).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requests).toBe(0);
+    page.visibilityState = 'visible';
+    page.dispatchEvent(new Event('visibilitychange'));
+    const result = await run;
+    expect(result.download?.bitsPerSecond.value).toBeGreaterThan(0);
+    expect(requests).toBeGreaterThan(0);
+    expect(states).toEqual(['running', 'paused', 'running', 'finished']);
   }, 10_000);
 });
 
