@@ -17,6 +17,9 @@ import { attemptKey, failureKey, variantKey } from './store';
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
 
+/** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
+const sourceShaField = 'sourceSha256';
+
 /** Adds `Vary: Accept`: the same URL answers JavaScript or BinaryAST depending on `Accept`. */
 function withVary(response: Response, note: string): Response {
   const out = new Response(response.body, response);
@@ -109,7 +112,8 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
   const url = new URL(request.url);
   const key = await variantKey(`${url.host}${url.pathname}${url.search}`, etag, readConfig(env as unknown as Vars));
   const stored = await store.head(key);
-  if (!stored) return withVary(response, 'miss');
+  // One stored before encodings named their bytes is never served to a GET (`negotiate`): no HEAD says it is.
+  if (!stored?.customMetadata?.[sourceShaField]) return withVary(response, 'miss');
   const headers = binastHeaders(response, stored.size, key);
   return new Response(null, { status: 200, headers });
 }
@@ -119,8 +123,8 @@ type Vars = Record<string, unknown>;
 /**
  * Keys this isolate is encoding now. Without it, every request for a new script that arrived before its encoding was
  * stored started another encode of the same bytes (a popular script after a deploy: dozens of parse + encode + check
- * runs, each up to seconds of CPU and tens of MB of heap for a large one). Per isolate: another isolate may still
- * encode the same script once. An entry leaves when its encode settles, failed or not, so nothing waits on it.
+ * runs, each up to seconds of CPU and tens of MB of heap for a large one). Other isolates see the encode's attempt
+ * marker (`startEncoding`). An entry leaves when its encode settles, failed or not, so nothing waits on it.
  */
 const encodingNow = new Set<string>();
 
@@ -178,9 +182,6 @@ async function startEncoding(
     if (!started) encodingNow.delete(key);
   }
 }
-
-/** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
-const sourceShaField = 'sourceSha256';
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
 async function negotiate(

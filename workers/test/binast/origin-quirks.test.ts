@@ -205,4 +205,17 @@ describe('an encoding stored before encodings named their bytes', () => {
     expect(served(hit)).toBe('var fresh=1;');
     expect((await env.VARIANTS?.head(etagKey))?.customMetadata?.sourceSha256).toBeDefined();
   });
+
+  it('is not announced to a HEAD either, since no GET would be given it', async () => {
+    const etagKey = await variantKey('speedkit.test/app.js', '"old"', defaultConfig);
+    await env.VARIANTS?.put(etagKey, new Uint8Array([1, 2, 3]));
+    const ctx = createExecutionContext();
+    const head = new Request('http://speedkit.test/app.js', { method: 'HEAD', headers: { accept: binastAccept } });
+    const origin = async () =>
+      new Response(null, { headers: { 'content-type': 'text/javascript', etag: '"old"', 'content-length': '14' } });
+    const response = await binastMiddleware(head, env, ctx, origin);
+    await waitOnExecutionContext(ctx);
+    expect(response.headers.get('x-speedkit-binast')).toBe('miss');
+    expect(response.headers.get('content-type')).toBe('text/javascript');
+  });
 });
