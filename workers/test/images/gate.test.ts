@@ -71,6 +71,30 @@ describe('TransformGate', () => {
     expect(order).toEqual(['foreground', 'background']);
   });
 
+  it('gives a full queue’s last background place to a visitor’s request instead of refusing it', async () => {
+    // A cold page: each negotiated image queues a background AVIF encode; those filled the queue, and the page's
+    // next images were refused at once and went out as originals.
+    const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 3 });
+    const release = await gate.acquire(0);
+    const outcomes: string[] = [];
+    const settle = (name: string) => (slot: (() => void) | null) => {
+      outcomes.push(`${name}: ${slot ? 'slot' : 'none'}`);
+      slot?.();
+    };
+    const waiting = [1, 2, 3].map((n) => gate.acquire(5000, true).then(settle(`background ${n}`)));
+    expect(gate.load.queued).toBe(3);
+    // Another background job is refused when the queue is full, as before.
+    expect(await gate.acquire(5000, true)).toBeNull();
+    const visitor = gate.acquire(5000).then(settle('visitor'));
+    // The youngest background job gave its place up at once (its encode is tried on a later request).
+    await waiting[2];
+    expect(outcomes).toEqual(['background 3: none']);
+    expect(gate.load.queued).toBe(3);
+    release?.();
+    await Promise.all([visitor, ...waiting]);
+    expect(outcomes).toEqual(['background 3: none', 'visitor: slot', 'background 1: slot', 'background 2: slot']);
+  });
+
   it('lets background work take a free slot when nobody waits', async () => {
     const gate = new TransformGate({ maxConcurrent: 1, maxQueued: 4 });
     expect(await gate.acquire(0, true)).not.toBeNull();

@@ -21,7 +21,8 @@ export interface GateLimits {
 }
 
 interface Waiter {
-  readonly grant: (release: Release) => void;
+  /** A slot, or null when the wait ran out or the place was given up to a visitor's request. */
+  readonly grant: (release: Release | null) => void;
   readonly background: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -61,7 +62,9 @@ export class TransformGate {
     const foregroundWaiting = this.#queue.some((waiter) => !waiter.background);
     if (this.#running < this.limits.maxConcurrent && !(background && foregroundWaiting))
       return Promise.resolve(this.#take());
-    if (waitMs <= 0 || this.#queue.length >= this.limits.maxQueued) return Promise.resolve(null);
+    if (waitMs <= 0) return Promise.resolve(null);
+    if (this.#queue.length >= this.limits.maxQueued && (background || !this.#dropLastBackground()))
+      return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter: Waiter = { grant: resolve, background, timer: undefined };
       waiter.timer = setTimeout(() => {
@@ -75,6 +78,22 @@ export class TransformGate {
       if (background || firstBackground < 0) this.#queue.push(waiter);
       else this.#queue.splice(firstBackground, 0, waiter);
     });
+  }
+
+  /**
+   * Gives a full queue's last background place to a visitor's request: its encode is tried again on a later request.
+   * Background encodes count toward `maxQueued` like any waiter, and until 2026-11-28 a cold page's background AVIF
+   * jobs filled the queue and its later images were refused at once (23 of a 42-image page in Chromium went out as
+   * "original; busy") while those jobs waited for slots they would only get after every visitor's request.
+   */
+  #dropLastBackground(): boolean {
+    const index = this.#queue.findLastIndex((waiter) => waiter.background);
+    if (index < 0) return false;
+    const [dropped] = this.#queue.splice(index, 1);
+    if (!dropped) return false;
+    clearTimeout(dropped.timer);
+    dropped.grant(null);
+    return true;
   }
 
   #take(): Release {
