@@ -17,6 +17,14 @@ import { attemptKey, failureKey, variantKey } from './store';
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
 
+/**
+ * The part of the URL that goes into the store's keys: host and path, not the query. Every encoding is checked against
+ * the bytes it is served for (`sourceSha256`), so a query selecting another file cannot get this one's; one that does
+ * not (a cache-buster, `?v=<build>`, `?_=<time>`) no longer makes another encode and R2 object for the same bytes.
+ * With the query in the key, anyone could make the Worker encode and store a script again and again by varying it.
+ */
+const scriptLocation = (url: URL) => `${url.host}${url.pathname}`;
+
 /** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
 const sourceShaField = 'sourceSha256';
 
@@ -110,7 +118,7 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
   const store = env.VARIANTS;
   if (etag === null || !store) return withVary(response, 'miss');
   const url = new URL(request.url);
-  const key = await variantKey(`${url.host}${url.pathname}${url.search}`, etag, readConfig(env as unknown as Vars));
+  const key = await variantKey(scriptLocation(url), etag, readConfig(env as unknown as Vars));
   const stored = await store.head(key);
   // One stored before encodings named their bytes is never served to a GET (`negotiate`): no HEAD says it is.
   if (!stored?.customMetadata?.[sourceShaField]) return withVary(response, 'miss');
@@ -197,7 +205,7 @@ async function negotiate(
   if (reason !== null || !store) return withVary(response, reason ?? 'no store');
   const url = new URL(request.url);
   const config = readConfig(env as unknown as Vars);
-  const location = `${url.host}${url.pathname}${url.search}`;
+  const location = scriptLocation(url);
   let body: Uint8Array | null = null;
   try {
     const limit = largestServed(config);

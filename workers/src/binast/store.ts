@@ -11,9 +11,10 @@ export const variantPrefix = (config: BinastConfig) =>
   `${config.layout}-f${layoutFormats[config.layout]}-lazy${config.lazyLevel}`;
 
 /**
- * Where an encoding lives in R2: identity of the source (its ETag plus host, path and query, because unrelated files
- * can share an mtime-based ETag, on one site or on two sites behind one deployment, or a hash of the body when there
- * is no ETag) under the variant's prefix.
+ * Where an encoding lives in R2: identity of the source (its ETag plus host and path, because unrelated files can
+ * share an mtime-based ETag, on one site or on two sites behind one deployment, or a hash of the body when there is no
+ * ETag or the ETag's encoding was made from other bytes) under the variant's prefix. The query is left out: every
+ * encoding is checked against the bytes it is served for (middleware.ts).
  */
 export async function variantKey(location: string, identity: string, config: BinastConfig): Promise<string> {
   return `binast/${variantPrefix(config)}/${await sha256Hex(`${location}\n${identity}`)}`;

@@ -219,3 +219,26 @@ describe('an encoding stored before encodings named their bytes', () => {
     expect(response.headers.get('content-type')).toBe('text/javascript');
   });
 });
+
+describe('one script under many query strings', () => {
+  it('is encoded and stored once for its bytes, whatever query a cache-buster or a visitor adds', async () => {
+    const next = script('var busted = 1;', { etag: '"q1"' });
+    expect((await get(next, '/busted.js?_=1')).note).toBe('miss; encoding');
+    for (let stamp = 2; stamp <= 6; stamp += 1) {
+      const answer = await get(next, `/busted.js?_=${stamp}`);
+      expect(answer.note).toBe('hit');
+      expect(served(answer)).toBe('var busted=1;');
+    }
+    const objects = (await env.VARIANTS?.list({ prefix: 'binast/' }))?.objects ?? [];
+    expect(objects).toHaveLength(1);
+  });
+
+  it('still gets, for a query that selects other bytes under the same ETag, an encoding of those bytes', async () => {
+    const combo = (modules: string) => script(`var modules = "${modules}";`, { etag: '"combo"' });
+    await get(combo('a,b'), '/combo.js?a,b');
+    expect(served(await get(combo('a,b'), '/combo.js?a,b'))).toBe('var modules="a,b";');
+    expect((await get(combo('c,d'), '/combo.js?c,d')).note).toBe('miss; encoding');
+    expect(served(await get(combo('c,d'), '/combo.js?c,d'))).toBe('var modules="c,d";');
+    expect(served(await get(combo('a,b'), '/combo.js?a,b'))).toBe('var modules="a,b";');
+  });
+});
