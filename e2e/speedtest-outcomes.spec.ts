@@ -103,6 +103,33 @@ test('a server that sends no data fails the download with a message instead of r
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
+test('a test autostarted in a background tab waits until the tab is shown, then runs', async ({ page }) => {
+  // A page opened in a background tab is hidden from its start; no visibilitychange comes until it is shown.
+  await page.addInitScript(() => {
+    let state: DocumentVisibilityState = 'hidden';
+    Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => state });
+    Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => state === 'hidden' });
+    (window as unknown as { __show: () => void }).__show = () => {
+      state = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+  });
+  const measured: string[] = [];
+  page.on('request', (request) => {
+    if (/\/__(down|up)/.test(request.url())) measured.push(request.url());
+  });
+  await page.goto(`/?${small}`);
+  await expect(page.locator('#status')).toHaveText(/^Waiting for this tab to be shown/);
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await page.waitForTimeout(1000);
+  expect(measured).toEqual([]);
+  expect(await page.evaluate(() => window.__speedkitProgress)).toBeUndefined();
+  await page.evaluate(() => (window as unknown as { __show: () => void }).__show());
+  await page.waitForFunction(() => window.__speedkitResult, null, { timeout: 45_000 });
+  expect(measured.length).toBeGreaterThan(0);
+  await expect(page.locator('#status')).toHaveText(/^Done in/);
+});
+
 test('bad query values are named in a notice with what was used, and autostart=no waits', async ({
   page,
 }, testInfo) => {

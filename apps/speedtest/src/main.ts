@@ -187,11 +187,15 @@ async function run(): Promise<void> {
   engine.on('phase-failed', ({ phase, failure }) => showFailedDirection(phase, failure));
   engine.on('state', (state) => {
     if (state !== 'running') live.drop();
-    if (state === 'paused') {
+    if (state === 'paused' && !live.started && document.visibilityState === 'hidden') {
+      // Opened in a background tab: the engine waits for the tab to be shown (a hidden tab is throttled).
+      status.textContent = 'Waiting for this tab to be shown: a test in a background tab would read slow.';
+    } else if (state === 'paused') {
       status.textContent = 'Paused: the current phase restarts on resume.';
       live.announce('Paused.');
     }
     if (state === 'running' && live.started) live.announce(`Resumed: ${phaseAnnouncements[live.phase]}`);
+    else if (state === 'running') status.textContent = 'Starting…';
     pauseButton.textContent = state === 'paused' ? 'Resume' : 'Pause';
   });
   try {
