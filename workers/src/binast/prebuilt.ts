@@ -19,6 +19,7 @@ export async function prebuiltEncoding(
   sourceBytes: Uint8Array,
   config: BinastConfig,
   fetchSibling: (request: Request) => Promise<Response>,
+  deadlineMs = siblingDeadlineMs,
 ): Promise<PrebuiltLookup> {
   if (config.prebuilt === 'off') return { ok: false, reason: 'BINAST_PREBUILT=off' };
   if (config.prebuilt === 'verify' && sourceBytes.byteLength > config.maxSourceBytes) {
@@ -26,20 +27,9 @@ export async function prebuiltEncoding(
   }
   const sibling = new URL(url);
   sibling.pathname += prebuiltSuffix;
-  let response: Response;
-  try {
-    // Without the visitor's headers: the file is the site's build output, the same for everyone.
-    response = await fetchSibling(new Request(sibling, { method: 'GET' }));
-  } catch (error) {
-    return { ok: false, reason: `fetching ${sibling.pathname} failed: ${String(error)}` };
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return { ok: false, reason: `${sibling.pathname} answered ${response.status}` };
-  }
-  // An encoding is never larger than a few times its script; the allowance is for tiny scripts and the header.
-  const file = await readLimited(response, 4 * sourceBytes.byteLength + maxHeaderBytes + 64 * 1024);
-  if (!file) return { ok: false, reason: `${sibling.pathname} is larger than its script could need` };
+  const fetched = await fetchWithin(sibling, sourceBytes.byteLength, fetchSibling, deadlineMs);
+  if (!fetched.ok) return fetched;
+  const file = fetched.bytes;
   const read = await readPrebuilt(file);
   if (!read.ok) return { ok: false, reason: `${sibling.pathname}: ${read.reason}` };
   const { header } = read;
@@ -59,3 +49,55 @@ export async function prebuiltEncoding(
   }
   return { ok: true, bytes: read.encoding };
 }
+
+/**
+ * How long the prebuilt file may take to arrive, answer and body. Without a bound, an origin that never answers an
+ * unknown path (some hold such requests open) kept every miss's encode waiting until the runtime ended it with the
+ * request's `waitUntil` (30 s): no script of the site was ever encoded. This leaves most of those 30 s to the encode.
+ */
+export const siblingDeadlineMs = 10_000;
+
+/** The prebuilt file's bytes as `prebuiltEncoding` reads them, or why there are none, within `deadlineMs`. */
+async function fetchWithin(
+  sibling: URL,
+  scriptBytes: number,
+  fetchSibling: (request: Request) => Promise<Response>,
+  deadlineMs: number,
+): Promise<PrebuiltLookup> {
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<PrebuiltLookup>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      resolve({ ok: false, reason: `${sibling.pathname} took over ${deadlineMs} ms` });
+    }, deadlineMs);
+  });
+  const read = async (): Promise<PrebuiltLookup> => {
+    let response: Response;
+    try {
+      // Without the visitor's headers: the file is the site's build output, the same for everyone.
+      response = await fetchSibling(new Request(sibling, { method: 'GET', signal: abort.signal }));
+    } catch (error) {
+      return { ok: false, reason: `fetching ${sibling.pathname} failed: ${String(error)}` };
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { ok: false, reason: `${sibling.pathname} answered ${response.status}` };
+    }
+    // An encoding is never larger than a few times its script; the allowance is for tiny scripts and the header.
+    const file = await readLimited(response, 4 * scriptBytes + maxHeaderBytes + 64 * 1024);
+    if (!file) return { ok: false, reason: `${sibling.pathname} is larger than its script could need` };
+    return { ok: true, bytes: file };
+  };
+  try {
+    // The origin's fetch stops on the abort; a `fetchSibling` that ignores it is left behind, never waited for.
+    return await Promise.race([read().catch((error: unknown) => failedRead(sibling, error)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const failedRead = (sibling: URL, error: unknown): PrebuiltLookup => ({
+  ok: false,
+  reason: `reading ${sibling.pathname} failed: ${String(error)}`,
+});

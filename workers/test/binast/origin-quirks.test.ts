@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeScript } from '../../src/binast/codec';
 import { defaultConfig } from '../../src/binast/config';
 import { binastMiddleware } from '../../src/binast/middleware';
+import { prebuiltEncoding } from '../../src/binast/prebuilt';
 import { variantKey } from '../../src/binast/store';
 import { sha256Hex } from '../../src/shared/sha256';
 import { binastAccept, clearVariants } from './helpers';
@@ -240,5 +241,32 @@ describe('one script under many query strings', () => {
     expect((await get(combo('c,d'), '/combo.js?c,d')).note).toBe('miss; encoding');
     expect(served(await get(combo('c,d'), '/combo.js?c,d'))).toBe('var modules="c,d";');
     expect(served(await get(combo('a,b'), '/combo.js?a,b'))).toBe('var modules="a,b";');
+  });
+});
+
+describe('an origin that misbehaves on the prebuilt file beside a script', () => {
+  const source = new TextEncoder().encode('var beside = 1;');
+  const url = new URL('http://speedkit.test/beside.js');
+
+  it('is given up on when it never answers, so the miss encodes here instead of waiting for good', async () => {
+    // Holds the request open and ignores the abort, as the worst origin would.
+    const silent = () => new Promise<Response>(() => {});
+    const lookup = await prebuiltEncoding(url, source, defaultConfig, silent, 50);
+    expect(lookup).toEqual({ ok: false, reason: '/beside.js.binast took over 50 ms' });
+  });
+
+  it('is given up on when its body breaks off, without throwing', async () => {
+    const broken = async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new Uint8Array([0x42]));
+            controller.error(new Error('connection reset'));
+          },
+        }),
+      );
+    const lookup = await prebuiltEncoding(url, source, defaultConfig, broken);
+    expect(lookup.ok).toBe(false);
+    expect(lookup.ok ? '' : lookup.reason).toContain('connection reset');
   });
 });
