@@ -15,7 +15,7 @@ beforeEach(clearVariants);
 
 type Origin = (request: Request) => Promise<Response>;
 
-/** One request for `/app.js` asking for BinaryAST, and everything it scheduled. */
+/** One request for `path` asking for BinaryAST, and everything it scheduled. */
 async function get(next: Origin, path = '/app.js') {
   const ctx = createExecutionContext();
   const request = new Request(`http://speedkit.test${path}`, { headers: { accept: binastAccept } });
