@@ -70,9 +70,9 @@ export async function negotiateImage(
   const bytes = await readLimited(response.clone(), config.maxInputBytes);
   if (!bytes) return originalResponse(request, response, null, `over ${config.maxInputBytes} bytes`, true);
   const header = readImageHeader(bytes);
-  const pass = (note: string, forNow = false) => {
+  const pass = (note: string) => {
     console.log(`images: ${new URL(request.url).pathname} served as is: ${note}`);
-    return originalResponse(request, response, bytes, note, true, forNow);
+    return originalResponse(request, response, bytes, note, true);
   };
   if (!header || header.format !== sourceFormat) return pass('not a decodable image');
   const checked = checkSource(bytes, header, config);
@@ -106,11 +106,13 @@ export async function negotiateImage(
       judgedLossless: judgesLossless(checked, config),
     };
     const served = await firstSmallerVariant(request, response, source, candidates, context);
-    // Both for now only: the variant may be ready on the next request, so the browser must ask again.
-    if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`, true);
-    if (served === 'pending') return pass('variant pending: AVIF encoding in the background', true);
+    if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
     if (served) return served;
-    return pass('variant not smaller or kept lossless');
+    return pass(
+      formats.includes('avif') && config.avifMode === 'background'
+        ? 'variant pending, not smaller or kept lossless'
+        : 'variant not smaller or kept lossless',
+    );
   } catch (error) {
     return pass(`transform failed: ${describeError(error)}`);
   }
@@ -256,8 +258,7 @@ const storedVariantResponse = (
 
 /**
  * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
- * instead. 'busy' when no transform slot freed up in time, 'pending' when no ready variant was smaller but AVIF is
- * being encoded in the background, null when no variant was smaller.
+ * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending).
  */
 async function firstSmallerVariant(
   request: Request,
@@ -265,9 +266,8 @@ async function firstSmallerVariant(
   source: NegotiatedSource,
   candidates: readonly Candidate[],
   context: NegotiationContext,
-): Promise<Response | 'busy' | 'pending' | null> {
+): Promise<Response | 'busy' | null> {
   const { config } = context;
-  let pending = false;
   const sourceId = await negotiatedIdentity(request, response, source.bytes);
   let pixels: Promise<Pixels> | undefined;
   const decoded = () => {
@@ -284,7 +284,6 @@ async function firstSmallerVariant(
     if (stored?.kind === 'not-smaller') continue;
     if (format === 'avif' && config.avifMode === 'background') {
       scheduleEncode(context, key, work, candidate);
-      pending = true;
       continue;
     }
     const release = await gate(config).acquire(config.queueWaitMs);
@@ -307,7 +306,7 @@ async function firstSmallerVariant(
       });
     }
   }
-  return pending ? 'pending' : null;
+  return null;
 }
 
 /** One request's source, its pixels decoded once, and its lossless answer found once, for every candidate. */

@@ -73,44 +73,17 @@ export function variantResponse(request: Request, originHeaders: Headers, varian
   return new Response(request.method === 'HEAD' ? null : variant.bytes, { status: 200, headers });
 }
 
-/**
- * Freshness directives an original served only for now must lose: with them a browser keeps it for as long as the
- * origin allows variants to be kept (`max-age=31536000, immutable` is common for images), without asking again.
- */
-const freshnessDirective = /^(max-age|s-maxage|immutable|stale-while-revalidate|stale-if-error|no-cache)\b/i;
-
-/**
- * Headers of an original served in place of a variant that is not ready yet (every transform slot busy, or AVIF still
- * being encoded in the background): a cache may store it but must revalidate it before each use (`no-cache`; an
- * `Expires` or a heuristic from `Last-Modified` would also keep it fresh). Each revalidation is judged here
- * (core/revalidation.ts) and gets the variant once it is stored, or a 304 for the original until then. `private`,
- * `public` and `no-store` stay as the origin said.
- */
-export function revalidateBeforeUse(headers: Headers): void {
-  const kept = (headers.get('cache-control') ?? '')
-    .split(',')
-    .map((directive) => directive.trim())
-    .filter((directive) => directive !== '' && !freshnessDirective.test(directive));
-  headers.set('cache-control', [...kept, 'no-cache'].join(', '));
-  headers.delete('expires');
-}
-
-/**
- * The origin's bytes as they were (already read), with `Vary: Accept` where negotiation applied and the reason.
- * `forNow`: served while the variant is not ready, so caches must not keep it fresh (`revalidateBeforeUse`).
- */
+/** The origin's bytes as they were (already read), with `Vary: Accept` where negotiation applied and the reason. */
 export function originalResponse(
   request: Request,
   origin: Response,
   bytes: Uint8Array | null,
   note: string,
   vary: boolean,
-  forNow = false,
 ): Response {
   const headers = new Headers(origin.headers);
   headers.set('x-speedkit-image', headerSafe(`original; ${note}`));
   if (vary) varyOnAccept(headers);
-  if (forNow) revalidateBeforeUse(headers);
   if (bytes) {
     // The runtime already undid any Content-Encoding while we read the body.
     headers.delete('content-encoding');
