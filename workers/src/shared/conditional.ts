@@ -12,12 +12,18 @@ export function withoutConditionals(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/** Strong-or-weak ETag match per RFC 9110 §13.1.2 (If-None-Match uses the weak comparison). */
+/**
+ * Strong-or-weak ETag match per RFC 9110 §13.1.2 (If-None-Match uses the weak comparison), for a representation the
+ * Worker is about to serve. `*` matches any current representation, one without an ETag too.
+ */
 export function etagMatches(ifNoneMatch: string | null, etag: string | null): boolean {
-  if (ifNoneMatch === null || etag === null) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  const wanted = opaque(etag);
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
+  if (ifNoneMatch === null) return false;
+  const candidates = ifNoneMatch.split(',').map((candidate) => candidate.trim());
+  if (candidates.includes('*')) return true;
+  if (etag === null) return false;
+  const opaque = (tag: string) => tag.replace(/^W\//, '');
+  const wanted = opaque(etag.trim());
+  return candidates.some((candidate) => opaque(candidate) === wanted);
 }
 
 /**

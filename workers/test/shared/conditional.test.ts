@@ -9,6 +9,9 @@ describe('conditional requests', () => {
     expect(etagMatches('W/"a"', '"a"')).toBe(true);
     expect(etagMatches('"b", "a"', 'W/"a"')).toBe(true);
     expect(etagMatches('*', '"a"')).toBe(true);
+    // RFC 9110 §13.1.2: "*" is about any current representation, one served without an ETag as well.
+    expect(etagMatches('*', null)).toBe(true);
+    expect(etagMatches('"b", *', null)).toBe(true);
     expect(etagMatches('"b"', '"a"')).toBe(false);
     expect(etagMatches(null, '"a"')).toBe(false);
     expect(etagMatches('"a"', null)).toBe(false);
