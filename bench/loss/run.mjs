@@ -4,6 +4,7 @@
 // none on the other.
 //
 //   npm run bench:loss -- [--loss 2] [--packets N] [--interval-ms N] [--bytes N]   (default: what the speed test sends)
+//   npm run bench:loss -- --down-mbit 0.256 --up-mbit 0.064   (a slow link: the line rates, 100/100 by default)
 //
 // Needs root (namespaces) and coturn; the link emulator comes with bench/lib/shaped-link (routed links).
 // Writes bench/results/loss/<timestamp>.json and .csv.
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     loss: { type: 'string', default: '2' },
     'interval-ms': { type: 'string' },
     bytes: { type: 'string' },
+    'down-mbit': { type: 'string', default: '100' },
+    'up-mbit': { type: 'string', default: '100' },
   },
 });
 const lossPercent = Number(values.loss);
@@ -53,7 +56,12 @@ const bundle = await build({
   write: false,
 });
 
-const link = await createShapedLink({ prefix: 'skloss', downMbit: 100, upMbit: 100, emulator: true });
+const link = await createShapedLink({
+  prefix: 'skloss',
+  downMbit: Number(values['down-mbit']),
+  upMbit: Number(values['up-mbit']),
+  emulator: true,
+});
 if (typeof link.setConditions !== 'function') {
   await link.destroy();
   throw new Error('this shaped-link has no packet emulator (setConditions): it needs tools/link-emulator (issue 15)');

@@ -3,7 +3,7 @@ import { type FinishedParts, missingParts } from './partial';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { DirectionFailedError, nothingMeasuredMessage } from './phases/direction-failure';
 import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
-import { defaultLossPhase, fetchTurnCredentials, type LossResult, runLossPhase } from './phases/loss';
+import { defaultLossPhase, fetchTurnCredentials, type LossResult, lossPacing, runLossPhase } from './phases/loss';
 import { socketUploadsWanted } from './phases/upload-socket';
 import { randomBlob, sleep } from './probe';
 import { lossTimeFraction, type ProgressPart, progressWeights } from './progress-weights';
@@ -216,7 +216,7 @@ export class SpeedTest {
     }
     const lossOutcome = options.packetLoss
       ? await this.#phase((signal) =>
-          measureLoss(options, signal, (fraction) =>
+          measureLoss(options, slowerRate(bandwidth), signal, (fraction) =>
             this.#progress(
               'loss',
               run.completedWeight + run.weights.loss * lossTimeFraction(fraction, options.lossPackets),
@@ -428,20 +428,38 @@ export class SpeedTest {
  */
 async function measureLoss(
   options: Pick<SpeedTestOptions, 'serverUrl' | 'lossPackets' | 'pingTimeoutMs'>,
+  slowerBitsPerSecond: number | null,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
 ): Promise<LossResult | string> {
-  const packets = options.lossPackets;
+  // Paced below the link's measured rate: on a slow link the default pace filled its queue and measured that.
+  const { packets, packetIntervalMs } = lossPacing(options.lossPackets, slowerBitsPerSecond);
   const turn = await fetchTurnCredentials(options.serverUrl, signal, options.pingTimeoutMs);
   if (typeof turn === 'string') return turn;
   // Progress (and so the "Measuring packet loss." announcement) starts only once there is a relay to measure through.
   onProgress(0);
   try {
-    return await runLossPhase({ ...defaultLossPhase, packets, turn, connectTimeoutMs: 10_000, signal, onProgress });
+    return await runLossPhase({
+      ...defaultLossPhase,
+      packets,
+      packetIntervalMs,
+      turn,
+      connectTimeoutMs: 10_000,
+      signal,
+      onProgress,
+    });
   } catch (error) {
     if (signal.aborted) throw error;
     return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+/** The lower of the measured download and upload rates (bit/s), null when neither direction has a figure. */
+function slowerRate(bandwidth: BandwidthOutputs): number | null {
+  const rates = [bandwidth.download, bandwidth.upload]
+    .map((output) => output?.result.bitsPerSecond.value)
+    .filter((value): value is number => value !== undefined && Number.isFinite(value) && value > 0);
+  return rates.length > 0 ? Math.min(...rates) : null;
 }
 
 /** The result's parts from what the phases returned: samples of every phase in time order, intervals, loss. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relayUrlsFor, sleepOrAbort } from '../src/phases/loss';
+import { lossPacing, relayUrlsFor, sleepOrAbort } from '../src/phases/loss';
 import { lossEstimate, wilsonInterval } from '../src/stats/loss';
 import { classify } from '../src/stats/quality';
 import { listenerCount } from './listeners.mjs';
@@ -117,5 +117,26 @@ describe('sleepOrAbort', () => {
     const slept = sleepOrAbort(60_000, controller.signal);
     controller.abort('stopped');
     await expect(slept).rejects.toBe('stopped');
+  });
+});
+
+describe('lossPacing', () => {
+  it('keeps the defaults on a link well above their ≈ 0.8 Mbit/s, or when no rate was measured', () => {
+    expect(lossPacing(3000, 20e6)).toEqual({ packets: 3000, packetIntervalMs: 2 });
+    expect(lossPacing(3000, null)).toEqual({ packets: 3000, packetIntervalMs: 2 });
+    expect(lossPacing(3000, Number.NaN)).toEqual({ packets: 3000, packetIntervalMs: 2 });
+  });
+
+  it('paces to a quarter of a slow link and sends fewer packets in the same 6 s (256/64 kbit/s: 92 % "loss" before)', () => {
+    // 200 wire bytes per packet at a quarter of 60 kbit/s: one every 106.7 ms, 56 of them in 6 s.
+    const pacing = lossPacing(3000, 60_000);
+    expect(pacing.packetIntervalMs).toBeCloseTo(106.67, 1);
+    expect(pacing.packets).toBe(56);
+    // The test's own rate stays at a quarter of the link's.
+    expect((200 * 8 * 1000) / pacing.packetIntervalMs).toBeCloseTo(15_000, 0);
+  });
+
+  it('sends at least one packet on the slowest link', () => {
+    expect(lossPacing(3000, 100).packets).toBe(1);
   });
 });

@@ -53,6 +53,38 @@ export interface LossPhaseOptions {
  */
 export const defaultLossPhase = { packets: 3000, packetIntervalMs: 2, packetBytes: 100, drainMs: 1500 } as const;
 
+/** Bytes one packet takes on the wire besides its payload: SCTP, DTLS, TURN channel, UDP and IP headers. */
+export const lossPacketOverheadBytes = 100;
+
+/**
+ * Share of the link the loss packets may use (of the slower direction's measured rate). A paced stream below the
+ * link's rate never queues; the margin covers SCTP sending a few packets at once and the figure's own error.
+ */
+const lossLinkShare = 0.25;
+
+/**
+ * How many packets the loss phase sends per direction, and how far apart (pure). Every packet crosses the link both
+ * ways (client → relay → client), so the slower direction bounds it. The defaults' ≈ 0.8 Mbit/s overran a slower
+ * link: at 256/64 kbit/s the test measured the loss of the queue it filled itself, which read as a link unfit for
+ * calls. On such a link the packets are paced to a quarter of the slower rate and, to keep the phase as long as with
+ * the defaults, fewer are sent: the interval of the figure widens (60 packets at 64 kbit/s), it is no longer biased.
+ * @param lossPackets packets per direction on a fast link (`lossPackets`)
+ * @param slowerBitsPerSecond the lower of the download and upload figures (bit/s); null when neither was measured
+ */
+export function lossPacing(
+  lossPackets: number,
+  slowerBitsPerSecond: number | null,
+): { packets: number; packetIntervalMs: number } {
+  const { packetIntervalMs, packetBytes } = defaultLossPhase;
+  if (slowerBitsPerSecond === null || !Number.isFinite(slowerBitsPerSecond) || slowerBitsPerSecond <= 0)
+    return { packets: lossPackets, packetIntervalMs };
+  const packetWireBits = (packetBytes + lossPacketOverheadBytes) * 8;
+  const pacedMs = (packetWireBits / (lossLinkShare * slowerBitsPerSecond)) * 1000;
+  if (pacedMs <= packetIntervalMs) return { packets: lossPackets, packetIntervalMs };
+  const sendMs = lossPackets * packetIntervalMs;
+  return { packets: Math.max(1, Math.min(lossPackets, Math.floor(sendMs / pacedMs))), packetIntervalMs: pacedMs };
+}
+
 /**
  * Fetches `/turn-creds`; a reason string when the server has no TURN relay configured (404), answers oddly, or does
  * not answer within `timeoutMs` (ms): the loss phase is then left out, and the run does not wait forever for it.
