@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jpegDensityCorrectedSize } from '../../src/shared/image-header/density';
+import { withExif } from './exif-segment';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
 // A JPEG whose EXIF says "144 dpi, 48×32" over 96×64 pixels is laid out by Chromium at 48×32 (naturalWidth 48); a
@@ -66,22 +67,6 @@ function densityTiff(exif: DensityExif): Uint8Array {
     [0xa003, sizeType, 1, size[1]],
   ]);
   return bytes;
-}
-
-/** `jpeg` with an `Exif` APP1 segment holding `tiff` after its SOI. */
-function withExif(jpeg: Uint8Array, tiff: Uint8Array): Uint8Array {
-  const segment = new Uint8Array(10 + tiff.length);
-  segment.set([0xff, 0xe1, (segment.length - 2) >> 8, (segment.length - 2) & 0xff], 0);
-  segment.set(
-    [...'Exif\0\0'].map((c) => c.charCodeAt(0)),
-    4,
-  );
-  segment.set(tiff, 10);
-  const out = new Uint8Array(jpeg.length + segment.length);
-  out.set(jpeg.subarray(0, 2), 0);
-  out.set(segment, 2);
-  out.set(jpeg.subarray(2), 2 + segment.length);
-  return out;
 }
 
 const stored = { width: 96, height: 64 };

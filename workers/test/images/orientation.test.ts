@@ -3,6 +3,7 @@ import { orientPixels, type Pixels } from '../../src/images/core/pixels';
 import { decode } from '../../src/images/edge/codecs';
 import { ensureCodecs } from '../../src/images/edge/wasm-modules';
 import { type Orientation, readOrientation, tiffOrientation } from '../../src/shared/image-header/orientation';
+import { withExif } from './exif-segment';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 
 /** A TIFF structure with one directory holding `entries` (tag, type, count, value) in `order`. */
@@ -24,22 +25,6 @@ function tiff(order: 'II' | 'MM', entries: readonly (readonly [number, number, n
   return bytes;
 }
 const orientationEntry = (value: number) => [0x0112, 3, 1, value] as const;
-
-/** `jpeg` with an `Exif` APP1 segment holding `payload` inserted after its SOI. */
-function withExif(jpeg: Uint8Array, payload: Uint8Array): Uint8Array {
-  const segment = new Uint8Array(4 + 6 + payload.length);
-  segment.set([0xff, 0xe1, (segment.length - 2) >> 8, (segment.length - 2) & 0xff], 0);
-  segment.set(
-    [...'Exif\0\0'].map((c) => c.charCodeAt(0)),
-    4,
-  );
-  segment.set(payload, 10);
-  const out = new Uint8Array(jpeg.length + segment.length);
-  out.set(jpeg.subarray(0, 2), 0);
-  out.set(segment, 2);
-  out.set(jpeg.subarray(2), 2 + segment.length);
-  return out;
-}
 
 describe('readOrientation', () => {
   it.each([
