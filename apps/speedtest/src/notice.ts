@@ -1,4 +1,4 @@
-import { defaultLossPhase, type SpeedTestOptions } from '@speedkit/speedtest';
+import { defaultLossPhase, lossPacketOverheadBytes, type SpeedTestOptions } from '@speedkit/speedtest';
 import { formatBytes } from './format';
 
 /** What the page decided about starting on its own, and why. */
@@ -15,19 +15,16 @@ export const maxTestBytes = (options: Pick<SpeedTestOptions, 'maxBytesPerDirecti
   options.maxBytesPerDirection * options.directions.length;
 
 /**
- * Bytes one loss-phase packet takes on the wire: its payload plus SCTP, DTLS, TURN channel, UDP and IP headers. The
- * phase's 100-byte packets every 2 ms are ≈ 0.8 Mbit/s on the wire (phases/loss.ts), i.e. ≈ 200 bytes each.
+ * Pure: the most the packet-loss phase sends, or '' when it is off. It runs only when the server has a TURN relay,
+ * and on a link slower than its pace sends fewer packets over the same time (the engine's `lossPacing`).
  */
-const lossPacketOverheadBytes = 100;
-
-/** Pure: what the packet-loss phase sends, or '' when it is off. It runs only when the server has a TURN relay. */
 export function lossNotice(options: Pick<SpeedTestOptions, 'packetLoss' | 'lossPackets'>): string {
   if (!options.packetLoss) return '';
   const { packetBytes, packetIntervalMs, drainMs } = defaultLossPhase;
   const wireBytes = options.lossPackets * 2 * (packetBytes + lossPacketOverheadBytes);
   // One direction after the other, each paced and then drained.
   const seconds = Math.round(((options.lossPackets * packetIntervalMs + drainMs) * 2) / 1000);
-  return ` Then, if this server has a TURN relay, a packet-loss check sends ${options.lossPackets} numbered ${packetBytes}-byte packets each way through it over WebRTC (about ${formatBytes(wireBytes)}, ${seconds} s).`;
+  return ` Then, if this server has a TURN relay, a packet-loss check sends up to ${options.lossPackets} numbered ${packetBytes}-byte packets each way through it over WebRTC (fewer on a slow link; at most about ${formatBytes(wireBytes)}, ${seconds} s).`;
 }
 
 /** Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each)". */

@@ -73,10 +73,10 @@ describe('autostart and the data notice', () => {
 
   it('says what the packet-loss phase sends, and nothing about it when it is off', () => {
     expect(lossNotice(options)).toBe(
-      ' Then, if this server has a TURN relay, a packet-loss check sends 3000 numbered 100-byte packets each way through it over WebRTC (about 1.2 MB, 15 s).',
+      ' Then, if this server has a TURN relay, a packet-loss check sends up to 3000 numbered 100-byte packets each way through it over WebRTC (fewer on a slow link; at most about 1.2 MB, 15 s).',
     );
     for (const decision of ['start', 'off-by-query', 'save-data'] as const) {
-      expect(dataNotice(decision, options)).toContain('packet-loss check sends 3000');
+      expect(dataNotice(decision, options)).toContain('packet-loss check sends up to 3000');
       expect(dataNotice(decision, { ...options, packetLoss: false })).not.toContain('packet');
     }
   });

@@ -4,7 +4,7 @@ export { nextTask } from './next-task';
 export { defaultOptions, resolveOptions } from './options';
 export { describeMissing, missingParts } from './partial';
 export { headlineIdlePings } from './phases/latency';
-export { defaultLossPhase } from './phases/loss';
+export { defaultLossPhase, lossPacketOverheadBytes } from './phases/loss';
 export { minMeasuredBytes, noDataFailure } from './phases/no-data';
 export { lossTimeFraction, progressWeights } from './progress-weights';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
