@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  pathTiming,
-  smallestUploadRequestBytes,
-  stallThresholdMs,
-  uploadRequestTargetMs,
-} from '../src/phases/bandwidth-request';
+import { pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
 import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
@@ -68,27 +63,5 @@ describe('stallThresholdMs', () => {
 
   it('is the minimum retransmission timeout when no round trip is known', () => {
     expect(stallThresholdMs(Number.NaN, null)).toBe(200);
-  });
-});
-
-describe('uploadRequestTargetMs', () => {
-  it('keeps the target while the budget has room for it twice over', () => {
-    expect(uploadRequestTargetMs(500, 11_000, 20)).toBe(500);
-  });
-
-  it('sizes a request to half the time left after its round trip (2 Mbit/s, 1 s path, 6 s left)', () => {
-    expect(uploadRequestTargetMs(8000, 6000, 1000)).toBe(2500);
-  });
-
-  it('is 0 once nothing can finish, and ignores an unknown round trip', () => {
-    expect(uploadRequestTargetMs(8000, 500, 1000)).toBe(0);
-    expect(uploadRequestTargetMs(8000, 6000, Number.NaN)).toBe(3000);
-  });
-});
-
-describe('smallestUploadRequestBytes', () => {
-  it('is 10 kB, or a smaller minRequestBytes', () => {
-    expect(smallestUploadRequestBytes(100_000)).toBe(10_000);
-    expect(smallestUploadRequestBytes(4000)).toBe(4000);
   });
 });

@@ -46,21 +46,6 @@ export function smallestUploadRequestBytes(minRequestBytes: number): number {
   return Math.min(minRequestBytes, minMeasuredBytes);
 }
 
-/**
- * How long the next upload request should last (ms, pure): `targetRequestMs`, but no more than half the time left in
- * the phase's budget after the response's round trip. An upload counts only once the server has answered it, and the
- * budget cuts the request in flight: on a 2 Mbit/s path with a 1 s round trip a request sized to 8 round trips was
- * cut with 6 s of its bytes sent (1.1 MB) and none counted, and the figure rested on the slow start before it
- * (−80 %). Half the time left still finishes when the rate halves; 0 when nothing can finish (the floor size then).
- * @param targetRequestMs the phase's target request duration (ms)
- * @param remainingMs time left in the phase's budget (ms)
- * @param idleRttMs median idle round trip (ms; NaN or ≤ 0 = unknown)
- */
-export function uploadRequestTargetMs(targetRequestMs: number, remainingMs: number, idleRttMs: number): number {
-  const rttMs = Number.isFinite(idleRttMs) && idleRttMs > 0 ? idleRttMs : 0;
-  return Math.max(0, Math.min(targetRequestMs, (remainingMs - rttMs) / 2));
-}
-
 /** The least retransmission timeout TCP waits beyond the smoothed round trip (ms): Linux's `TCP_RTO_MIN`. */
 const minRetransmissionTimeoutMs = 200;
 

@@ -3,7 +3,7 @@ import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
 import { uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
-import { smallestUploadRequestBytes, stallThresholdMs, uploadRequestTargetMs } from './bandwidth-request';
+import { smallestUploadRequestBytes, stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
 import { claimBytes } from './byte-budget';
 import { openSocket, randomBlock, runSocketStream, socketUrl, socketWaitMs } from './upload-socket';
@@ -19,8 +19,6 @@ export interface StreamPool {
   readonly loadedRttMs: () => number;
   /** How long each request should last (ms); the next request is sized from the last one's rate. */
   readonly targetRequestMs: number;
-  /** When the phase's time budget ends (ms, `performance.now()` clock): uploads are sized to finish before it. */
-  readonly budgetEndMs: number;
   readonly maxRequestBytes: number;
   /** Payload for uploads, at least `maxUploadRequestBytes` long. */
   readonly payload: Blob;
@@ -166,12 +164,7 @@ async function transferOnce(pool: StreamPool, stream: StreamState, sizeBytes: nu
     const { minRequestBytes } = pool.options;
     // Uploads may shrink below `minRequestBytes`: on a slow uplink a request of that size outlasts the time budget.
     const floorBytes = pool.direction === 'upload' ? smallestUploadRequestBytes(minRequestBytes) : minRequestBytes;
-    // Near the end of the budget an upload is sized to finish before it: a request cut there counts nothing.
-    const targetMs =
-      pool.direction === 'upload'
-        ? uploadRequestTargetMs(pool.targetRequestMs, pool.budgetEndMs - performance.now(), pool.idleRttMs)
-        : pool.targetRequestMs;
-    const next = nextRequestBytes(sizeBytes, sample.durationMs, targetMs, floorBytes, pool.maxRequestBytes);
+    const next = nextRequestBytes(sizeBytes, sample.durationMs, pool.targetRequestMs, floorBytes, pool.maxRequestBytes);
     pool.nextRequestBytes = next;
     return next;
   } catch (error) {

@@ -119,7 +119,6 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     idleRttMs: input.idleRttMs,
     loadedRttMs: () => median(loadedPings.map((sample) => sample.pingMs)),
     targetRequestMs: timing.targetRequestMs,
-    budgetEndMs: phaseStartMs + options.maxDurationPerDirectionMs,
     maxRequestBytes,
     payload: input.payload,
     meter: new GoodputMeter(phaseStartMs, timing.intervalMs),
