@@ -32,7 +32,8 @@ type DirectionFailures = Record<'download' | 'upload', DirectionFailure | null>;
 interface RunProgress {
   readonly testOriginMs: number;
   readonly startedAt: string;
-  readonly weights: Record<ProgressPart, number>;
+  /** Each part's share of the bar; the loss phase's goes to the others once the server turns out to have no relay. */
+  weights: Record<ProgressPart, number>;
   completedWeight: number;
   startPings: RequestSample[];
   settledPings: RequestSample[];
@@ -187,6 +188,19 @@ export class SpeedTest {
     const payload = await randomBlob(options.directions.includes('upload') ? options.maxUploadRequestBytes : 0);
 
     run.startPings = await this.#idleLatencyPhase(run);
+    // Whether the server has a TURN relay, asked while the link is idle: without one, the loss phase's share of the bar
+    // goes to the parts that do run. Asked at the loss phase, it left the bar at about 60 % until the run jumped to
+    // done, on every server without a relay (`npm start` without coturn, a deployment without TURN).
+    const relay = options.packetLoss
+      ? await this.#phase(async (signal): Promise<RelayCheck> => {
+          const turn = await fetchTurnCredentials(options.serverUrl, signal, options.pingTimeoutMs);
+          return { turn, atMs: performance.now() };
+        })
+      : null;
+    if (typeof relay?.turn === 'string') {
+      run.weights = progressWeights({ ...options, packetLoss: false });
+      run.completedWeight = run.weights.startPings;
+    }
     let idleRttMs = median(run.startPings.map((sample) => sample.pingMs));
     const { bandwidth } = run;
     for (const direction of ['download', 'upload'] as const) {
@@ -214,9 +228,9 @@ export class SpeedTest {
         });
       }
     }
-    const lossOutcome = options.packetLoss
+    const lossOutcome = relay
       ? await this.#phase((signal) =>
-          measureLoss(options, slowerRate(bandwidth), signal, (fraction) =>
+          measureLoss(options, relay, slowerRate(bandwidth), signal, (fraction) =>
             this.#progress(
               'loss',
               run.completedWeight + run.weights.loss * lossTimeFraction(fraction, options.lossPackets),
@@ -428,13 +442,19 @@ export class SpeedTest {
  */
 async function measureLoss(
   options: Pick<SpeedTestOptions, 'serverUrl' | 'lossPackets' | 'pingTimeoutMs'>,
+  relay: RelayCheck,
   slowerBitsPerSecond: number | null,
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
 ): Promise<LossResult | string> {
   // Paced below the link's measured rate: on a slow link the default pace filled its queue and measured that.
   const { packets, packetIntervalMs } = lossPacing(options.lossPackets, slowerBitsPerSecond);
-  const turn = await fetchTurnCredentials(options.serverUrl, signal, options.pingTimeoutMs);
+  // The check's answer: no relay stays no relay; credentials are asked for again once they may have aged (a run
+  // paused in a hidden tab can outlast them).
+  const turn =
+    typeof relay.turn === 'string' || performance.now() - relay.atMs < reuseCredentialsMs
+      ? relay.turn
+      : await fetchTurnCredentials(options.serverUrl, signal, options.pingTimeoutMs);
   if (typeof turn === 'string') return turn;
   // Progress (and so the "Measuring packet loss." announcement) starts only once there is a relay to measure through.
   onProgress(0);
@@ -453,6 +473,18 @@ async function measureLoss(
     return `packet loss could not be measured: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
+
+/** What `/turn-creds` answered after the idle pings (credentials, or why there is no relay), and when (ms). */
+interface RelayCheck {
+  readonly turn: Awaited<ReturnType<typeof fetchTurnCredentials>>;
+  readonly atMs: number;
+}
+
+/**
+ * How long the check's credentials are used (ms): a run takes under a minute unless paused; TURN REST credentials
+ * live for minutes (this project's Worker issues them for 5).
+ */
+const reuseCredentialsMs = 60_000;
 
 /** The lower of the measured download and upload rates (bit/s), null when neither direction has a figure. */
 function slowerRate(bandwidth: BandwidthOutputs): number | null {

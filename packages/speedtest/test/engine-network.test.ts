@@ -66,6 +66,19 @@ describe('a server whose /turn-creds never answers', () => {
   }, 10_000);
 });
 
+describe('a server without a TURN relay', () => {
+  it('gives the loss phase no share of the bar once /turn-creds says so: the bar does not jump to done from part-way', async () => {
+    const engine = await engineAgainst(undefined, { packetLoss: true });
+    const fractions: number[] = [];
+    engine.on('progress', ({ fraction }) => fractions.push(fraction));
+    const result = await engine.start();
+    expect(result.loss).toBeNull();
+    expect(result.lossNote).toBe('not found');
+    // With the loss phase's share kept (the 1 s download's is a small part of it) the last step read about 0.1.
+    expect(fractions.at(-1)).toBeGreaterThan(0.9);
+  }, 10_000);
+});
+
 describe('a server that cannot be reached', () => {
   it('names the endpoint it could not reach, not only "fetch failed"', async () => {
     server = await startLocalServer();
