@@ -118,12 +118,19 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
   const store = env.VARIANTS;
   if (etag === null || !store) return withVary(response, 'miss');
   const url = new URL(request.url);
-  const key = await variantKey(scriptLocation(url), etag, readConfig(env as unknown as Vars));
-  const stored = await store.head(key);
-  // One stored before encodings named their bytes is never served to a GET (`negotiate`): no HEAD says it is.
-  if (!stored?.customMetadata?.[sourceShaField]) return withVary(response, 'miss');
-  const headers = binastHeaders(response, stored.size, key);
-  return new Response(null, { status: 200, headers });
+  try {
+    const key = await variantKey(scriptLocation(url), etag, readConfig(env as unknown as Vars));
+    const stored = await store.head(key);
+    // One stored before encodings named their bytes is never served to a GET (`negotiate`): no HEAD says it is.
+    if (!stored?.customMetadata?.[sourceShaField]) return withVary(response, 'miss');
+    const headers = binastHeaders(response, stored.size, key);
+    return new Response(null, { status: 200, headers });
+  } catch (error) {
+    // An R2 failure (an outage, a rate limit) threw out of the middleware: the HEAD got a 500 for a script that was
+    // there. As for a GET (`negotiate`), the script's own headers.
+    console.error(`binast: HEAD ${url.pathname} answered as JavaScript: ${String(error)}`);
+    return withVary(response, 'error');
+  }
 }
 
 type Vars = Record<string, unknown>;
