@@ -169,6 +169,10 @@ export class SpeedTest {
 
   async #run(): Promise<SpeedTestResult> {
     const options = this.options;
+    // A run started in a hidden tab waits here until the tab is shown (pauseWhenHidden), and its clock starts after:
+    // the wait measures nothing, and counted in, a tab left in the background for an hour reported an hour-long test
+    // whose `startedAt` and every sample's `startMs` were off by that hour.
+    await this.#phase(async () => undefined);
     const testOriginMs = performance.now();
     // Entries are how requests are timed; the default buffer of 250 would fill within one test.
     performance.setResourceTimingBufferSize?.(100_000);
