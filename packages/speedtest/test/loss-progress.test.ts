@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultLossPhase, lossPacing, runLossPhase } from '../src/phases/loss';
+
+// Node has no WebRTC: a stand-in for the two relay-only peers, whose negotiated channels hand each packet straight to
+// the other end. Enough for the phase's own bookkeeping (pacing, counting, progress), not for the network.
+
+/** Every channel made, in order: the phase makes the UDP peer's first, then the TCP peer's, and joins the pair. */
+let channels: FakeChannel[] = [];
+
+class FakeChannel extends EventTarget {
+  readonly readyState = 'open';
+  binaryType = 'blob';
+  send(packet: Uint8Array): void {
+    const index = channels.indexOf(this);
+    const other = channels[index % 2 === 0 ? index + 1 : index - 1];
+    other?.dispatchEvent(Object.assign(new Event('message'), { data: packet.slice().buffer }));
+  }
+}
+
+class FakePeer {
+  onicecandidate: unknown = null;
+  localDescription: unknown = null;
+  createDataChannel(): FakeChannel {
+    const channel = new FakeChannel();
+    channels.push(channel);
+    return channel;
+  }
+  async createOffer() {
+    return { type: 'offer', sdp: '' };
+  }
+  async createAnswer() {
+    return { type: 'answer', sdp: '' };
+  }
+  async setLocalDescription(description: unknown) {
+    this.localDescription = description;
+  }
+  async setRemoteDescription() {}
+  async getStats() {
+    return new Map();
+  }
+  close(): void {}
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  channels = [];
+});
+
+describe('the loss phase’s progress', () => {
+  it('moves while a paced phase sends its few packets (a slow link), not only every 100 packets', async () => {
+    vi.stubGlobal('RTCPeerConnection', FakePeer);
+    // 64 kbit/s measured: 60 packets per direction, each ~100 ms apart; shortened here, the count is what matters.
+    const { packets } = lossPacing(defaultLossPhase.packets, 64_000);
+    expect(packets).toBeLessThan(100);
+    const fractions: number[] = [];
+    const result = await runLossPhase({
+      ...defaultLossPhase,
+      packets,
+      packetIntervalMs: 1,
+      drainMs: 0,
+      turn: { username: 'u', credential: 'c', urls: ['turn:relay.test:3478'] },
+      connectTimeoutMs: 1000,
+      signal: new AbortController().signal,
+      onProgress: (fraction) => fractions.push(fraction),
+    });
+    expect(result.up.received).toBe(packets);
+    // Both directions report along the way, and the last packet sent is the whole share.
+    expect(fractions.filter((fraction) => fraction <= 0.5).length).toBeGreaterThanOrEqual(10);
+    expect(fractions.filter((fraction) => fraction > 0.5).length).toBeGreaterThanOrEqual(10);
+    expect(fractions.at(-1)).toBe(1);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+  });
+
+  it('still reports every 100 packets at the default count', async () => {
+    vi.stubGlobal('RTCPeerConnection', FakePeer);
+    const fractions: number[] = [];
+    await runLossPhase({
+      ...defaultLossPhase,
+      packets: 3000,
+      packetIntervalMs: 0.05,
+      drainMs: 0,
+      turn: { username: 'u', credential: 'c', urls: ['turn:relay.test:3478'] },
+      connectTimeoutMs: 1000,
+      signal: new AbortController().signal,
+      onProgress: (fraction) => fractions.push(fraction),
+    });
+    expect(fractions).toHaveLength(60);
+    expect(fractions[0]).toBeCloseTo(100 / 6000, 10);
+  });
+});
