@@ -1,6 +1,7 @@
 import { binastQuery } from '@speedkit/binast-loader/model';
 import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
+import { ExpiringClaims } from '../shared/expiring-claims';
 import type { Middleware } from '../shared/middleware';
 import { forbidsTransform } from '../shared/no-transform';
 import { readLimited } from '../shared/read-limited';
@@ -136,18 +137,20 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
 type Vars = Record<string, unknown>;
 
 /**
- * Keys this isolate is encoding now. Without it, every request for a new script that arrived before its encoding was
- * stored started another encode of the same bytes (a popular script after a deploy: dozens of parse + encode + check
- * runs, each up to seconds of CPU and tens of MB of heap for a large one). Other isolates see the encode's attempt
- * marker (`startEncoding`). An entry leaves when its encode settles, failed or not, so nothing waits on it.
- */
-const encodingNow = new Set<string>();
-
-/**
  * An encode that started this long ago and left its attempt marker (store.ts `attemptKey`) died with its isolate: a
  * Worker's `waitUntil` ends 30 s after the response at the latest.
  */
 const abandonedAfterMs = 60_000;
+
+/**
+ * Keys this isolate is encoding now. Without it, every request for a new script that arrived before its encoding was
+ * stored started another encode of the same bytes (a popular script after a deploy: dozens of parse + encode + check
+ * runs, each up to seconds of CPU and tens of MB of heap for a large one). Other isolates see the encode's attempt
+ * marker (`startEncoding`). An entry leaves when its encode settles, failed or not, so nothing waits on it; or, when
+ * the runtime cut the encode's `waitUntil` off (its `finally` never runs), once it is as old as an abandoned marker:
+ * a plain set kept such a script claimed, and served as JavaScript, for the isolate's life.
+ */
+const encodingNow = new ExpiringClaims(abandonedAfterMs);
 /** Encodes of one body that may die with their isolate before it is marked as failed (one may be bad luck). */
 const maxEncodeTries = 2;
 
@@ -165,8 +168,8 @@ async function startEncoding(
   encode: () => Promise<void>,
 ): Promise<string> {
   // Claimed before any await: the requests arriving meanwhile get the JavaScript without encoding it again.
-  if (encodingNow.has(key)) return 'miss; encoding elsewhere';
-  encodingNow.add(key);
+  const claimedAtMs = Date.now();
+  if (!encodingNow.claim(key, claimedAtMs)) return 'miss; encoding elsewhere';
   let started = false;
   try {
     const attempt = await store.head(attemptKey(bodyKey));
@@ -191,10 +194,10 @@ async function startEncoding(
         await store.delete(attemptKey(bodyKey));
       }
     });
-    ctx.waitUntil(run.finally(() => encodingNow.delete(key)));
+    ctx.waitUntil(run.finally(() => encodingNow.release(key, claimedAtMs)));
     return 'miss; encoding';
   } finally {
-    if (!started) encodingNow.delete(key);
+    if (!started) encodingNow.release(key, claimedAtMs);
   }
 }
 
