@@ -373,6 +373,12 @@ async function storeEncoding(
   let bytes: Uint8Array;
   if (prebuilt.ok) {
     bytes = prebuilt.bytes;
+  } else if (source.byteLength > config.maxSourceBytes && prebuilt.transient) {
+    // Only a prebuilt file can serve this script (`trust`), and it could not be had this time: no marker, so a later
+    // miss asks again. The marker below kept it JavaScript under this ETag for good after one slow or failed answer
+    // (since 2026-11-28 an answer over the 10 s deadline too, where the encode used to wait and store nothing).
+    console.warn(`binast: ${path} is over BINAST_MAX_SOURCE_BYTES and its prebuilt file is not there now`);
+    return;
   } else if (source.byteLength > config.maxSourceBytes) {
     console.warn(
       `binast: ${path} is ${source.byteLength} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`,

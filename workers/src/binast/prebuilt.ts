@@ -3,10 +3,14 @@ import { readLimited } from '../shared/read-limited';
 import { utf8Text, verifyForeignEncoding } from './codec';
 import type { BinastConfig } from './config';
 
-/** A prebuilt encoding for one script, or why there is none to use. */
+/**
+ * A prebuilt encoding for one script, or why there is none to use; `transient` when the file could not be had this
+ * time (no answer within the deadline, a network error, a 5xx or 429, a body that broke off), not because it is
+ * missing or unusable: the caller must not remember that as the script's verdict.
+ */
 export type PrebuiltLookup =
   | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly transient?: true };
 
 /**
  * The encoding in `<script>.binast` beside the script at `url` (the query kept: `app.js?v=2` → `app.js.binast?v=2`),
@@ -69,7 +73,7 @@ async function fetchWithin(
   const late = new Promise<PrebuiltLookup>((resolve) => {
     timer = setTimeout(() => {
       abort.abort();
-      resolve({ ok: false, reason: `${sibling.pathname} took over ${deadlineMs} ms` });
+      resolve({ ok: false, reason: `${sibling.pathname} took over ${deadlineMs} ms`, transient: true });
     }, deadlineMs);
   });
   const read = async (): Promise<PrebuiltLookup> => {
@@ -78,11 +82,12 @@ async function fetchWithin(
       // Without the visitor's headers: the file is the site's build output, the same for everyone.
       response = await fetchSibling(new Request(sibling, { method: 'GET', signal: abort.signal }));
     } catch (error) {
-      return { ok: false, reason: `fetching ${sibling.pathname} failed: ${String(error)}` };
+      return { ok: false, reason: `fetching ${sibling.pathname} failed: ${String(error)}`, transient: true };
     }
     if (response.status !== 200) {
       await response.body?.cancel();
-      return { ok: false, reason: `${sibling.pathname} answered ${response.status}` };
+      const reason = `${sibling.pathname} answered ${response.status}`;
+      return isTransientStatus(response.status) ? { ok: false, reason, transient: true } : { ok: false, reason };
     }
     // An encoding is never larger than a few times its script; the allowance is for tiny scripts and the header.
     const file = await readLimited(response, 4 * scriptBytes + maxHeaderBytes + 64 * 1024);
@@ -100,4 +105,8 @@ async function fetchWithin(
 const failedRead = (sibling: URL, error: unknown): PrebuiltLookup => ({
   ok: false,
   reason: `reading ${sibling.pathname} failed: ${String(error)}`,
+  transient: true,
 });
+
+/** An answer that says "not now" rather than "no such file": a server error, or too many requests. */
+const isTransientStatus = (status: number) => status >= 500 || status === 429;
