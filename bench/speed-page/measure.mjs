@@ -124,7 +124,16 @@ export async function loadPage(browser, url, profile, { timeoutMs, site = new UR
       );
     });
     if (!response) throw new Error(`no response for ${onSite(url)}`);
-    if (response.status() >= 400) throw new Error(`the page answered HTTP ${response.status()} (${onSite(url)})`);
+    if (response.status() >= 400) {
+      // The lab's HTTP/2 front answers 502 itself, marked, when wrangler dev gave no answer even on a second try: that
+      // is the lab failing, not the site or the Worker, and the message says so.
+      const labError = await response.headerValue(labErrorHeader);
+      throw new Error(
+        labError
+          ? `the lab's front got no answer from wrangler dev for the page (${onSite(url)}): ${labError}`
+          : `the page answered HTTP ${response.status()} (${onSite(url)})`,
+      );
+    }
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
     if (documents.length > 1) {
       // Named as the site's: the lab's address for the variant is one the user cannot pass.

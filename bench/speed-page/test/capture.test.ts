@@ -2,6 +2,7 @@ import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs } from '../../lib/chromium.mjs';
+import { labErrorHeader } from '../../priority/lab/upstream.mjs';
 import { visualMetrics } from '../frames.mjs';
 import { measureRun } from '../lab.mjs';
 import { loadPage } from '../measure.mjs';
@@ -98,6 +99,13 @@ beforeAll(async () => {
     if (request.url === '/empty-500') {
       // What a Worker that throws answers: an error status, no body.
       response.writeHead(500).end();
+      return;
+    }
+    if (request.url === '/lab-502') {
+      // What the lab's HTTP/2 front answers when wrangler dev gave no answer, twice (priority/lab/upstream.mjs).
+      response
+        .writeHead(502, { 'content-type': 'text/plain', [labErrorHeader]: 'socket hang up after 3 ms, tried again' })
+        .end('lab front: no answer from upstream');
       return;
     }
     if (request.url === '/app.js') {
@@ -216,6 +224,13 @@ describe('a page that fails to load', () => {
       `the page did not load: ERR_HTTP_RESPONSE_CODE_FAILURE (an error status with an empty body, HTTP 500) at http://127.0.0.1:${port}/empty-500`,
     );
     await expect(failed).rejects.not.toThrow(/Call log|\n/);
+  }, 60_000);
+
+  it('says when the 502 is the lab front’s own, not the site’s or the Worker’s', async () => {
+    const failed = loadPage(browser, `http://127.0.0.1:${port}/lab-502`, profiles.desktop, { timeoutMs: 30_000 });
+    await expect(failed).rejects.toThrow(
+      `the lab's front got no answer from wrangler dev for the page (http://127.0.0.1:${port}/lab-502): socket hang up after 3 ms, tried again`,
+    );
   }, 60_000);
 });
 
