@@ -142,7 +142,7 @@ export async function loadPage(browser, url, profile, { timeoutMs, site = new UR
         `the page moved on by itself (a meta refresh or a script) to ${where}: pass the address it ends on`,
       );
     }
-    const timing = await readNavigationTiming(page);
+    const timing = await readNavigationTiming(page, timeoutMs);
     await cdp.send('Page.stopScreencast');
     const all = await allRequests(tracked);
     return {
@@ -374,8 +374,35 @@ async function waitUntilSettled(page, openRequests, activity, timeoutMs) {
   return 'timeout';
 }
 
-/** Navigation timing and what observer.js recorded in the page. @param {import('@playwright/test').Page} page */
-function readNavigationTiming(page) {
+/**
+ * Navigation timing and what observer.js recorded in the page, or a failure once `timeoutMs` (ms) has passed: a page
+ * whose main thread never comes back (a script looping) answers no evaluate, and Playwright gives it no deadline, so
+ * the lab waited for it forever.
+ * @param {import('@playwright/test').Page} page @param {number} timeoutMs
+ */
+async function readNavigationTiming(page, timeoutMs) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const busy = new Promise((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the page's main thread did not answer within ${timeoutMs / 1000} s after its load (a script busy in a loop?)`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([navigationTiming(page), busy]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** @param {import('@playwright/test').Page} page */
+function navigationTiming(page) {
   return page.evaluate(() => {
     const nav = /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]);
     return {

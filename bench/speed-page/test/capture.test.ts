@@ -149,6 +149,9 @@ beforeAll(async () => {
       // A page that sends the visitor on by itself (a locale or consent gate), and one that only rewrites its URL.
       '/moves-on': '<!doctype html><meta http-equiv="refresh" content="0.3;url=/blocks"><p>moving on</p>',
       '/pushes': '<!doctype html><p>app</p><script>history.pushState({}, "", "/pushes/home")</script>',
+      // A script that never gives the main thread back, once the page has loaded.
+      '/spins':
+        '<!doctype html><p>spins</p><script>addEventListener("load", () => setTimeout(() => { for (;;) {} }, 0))</script>',
       '/throws':
         '<!doctype html><body><p>throws</p><script>throw new Error("no " + location.origin + "/sw.js")</script></body>',
       '/flicker': flickerPage,
@@ -230,6 +233,16 @@ describe('a page that fails to load', () => {
     const failed = loadPage(browser, `http://127.0.0.1:${port}/lab-502`, profiles.desktop, { timeoutMs: 30_000 });
     await expect(failed).rejects.toThrow(
       `the lab's front got no answer from wrangler dev for the page (http://127.0.0.1:${port}/lab-502): socket hang up after 3 ms, tried again`,
+    );
+  }, 60_000);
+});
+
+describe('a page whose main thread never comes back', () => {
+  // Until 2026-11-28 the lab waited for it forever: Playwright's evaluate has no deadline of its own.
+  it('fails the run after the load timeout, saying so', async () => {
+    const spinning = loadPage(browser, `http://127.0.0.1:${port}/spins`, profiles.desktop, { timeoutMs: 5_000 });
+    await expect(spinning).rejects.toThrow(
+      "the page's main thread did not answer within 5 s after its load (a script busy in a loop?)",
     );
   }, 60_000);
 });
