@@ -194,6 +194,24 @@ describe('a tab hidden when the run starts', () => {
     expect(requests).toBeGreaterThan(0);
     expect(states).toEqual(['running', 'paused', 'running', 'finished']);
   }, 10_000);
+
+  // The wait measured nothing: a tab left in the background for an hour is not an hour-long test.
+  it('starts its clock (startedAt, durationMs, sample times) once the tab is shown', async () => {
+    const engine = await engineAgainst(undefined);
+    const page = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
+    vi.stubGlobal('document', page);
+    const run = engine.start();
+    const hiddenMs = 400;
+    await new Promise((resolve) => setTimeout(resolve, hiddenMs));
+    const shownAtMs = Date.now();
+    page.visibilityState = 'visible';
+    page.dispatchEvent(new Event('visibilitychange'));
+    const result = await run;
+    expect(Date.parse(result.startedAt)).toBeGreaterThanOrEqual(shownAtMs);
+    expect(result.durationMs).toBeLessThanOrEqual(Date.now() - shownAtMs);
+    // The first ping went out right after the start, not `hiddenMs` into the test.
+    expect(Math.min(...result.samples.map((sample) => sample.startMs))).toBeLessThan(hiddenMs);
+  }, 10_000);
 });
 
 describe('progress through the idle pings', () => {
