@@ -267,28 +267,35 @@ export class SpeedTest {
    */
   async #idleLatencyPhase(run: RunProgress): Promise<RequestSample[]> {
     const count = Math.max(1, Math.ceil(this.options.idlePings / 2));
-    const idlePings = await this.#phase((signal) => {
-      let done = 0;
-      return runLatencyPhase(
+    const idlePings = await this.#phase((signal) =>
+      runLatencyPhase(
         this.options.serverUrl,
         count,
         signal,
         run.testOriginMs,
-        (sample) => {
-          this.#emit('sample', sample);
-          // The bar moves with each ping: on a 600 ms path these pings take 7 s, which it spent standing at 0.
-          done++;
-          const fraction = run.completedWeight + run.weights.startPings * (done / count);
-          this.#progress('latency', fraction, run.testOriginMs, { latencyMs: sample.pingMs });
-        },
+        this.#pingReporter(run, 'startPings', count),
         this.options.pingTimeoutMs,
-      );
-    });
+      ),
+    );
     run.completedWeight += run.weights.startPings;
     // With a download to come, the idle latency proper is taken after it: this one is a first reading.
     const provisional = this.options.directions.includes('download');
     this.#emit('phase', { phase: 'latency', result: latencyResult(idlePings, [], []), provisional });
     return idlePings;
+  }
+
+  /**
+   * Reports each of `count` idle pings as a sample and moves the bar through `part`'s share: on a 600 ms path the
+   * start pings take 7 s, which the bar spent standing at 0, and the settled pings showed the download's last rate.
+   */
+  #pingReporter(run: RunProgress, part: 'startPings' | 'settledPings', count: number): (sample: RequestSample) => void {
+    let done = 0;
+    return (sample) => {
+      this.#emit('sample', sample);
+      done++;
+      const fraction = run.completedWeight + run.weights[part] * (done / count);
+      this.#progress('latency', fraction, run.testOriginMs, { latencyMs: sample.pingMs });
+    };
   }
 
   /**
@@ -311,18 +318,12 @@ export class SpeedTest {
       this.#progress('latency', run.completedWeight, run.testOriginMs, {});
       await sleep(waitMs, signal);
       if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-      let done = 0;
       return runLatencyPhase(
         this.options.serverUrl,
         count,
         signal,
         run.testOriginMs,
-        (sample) => {
-          this.#emit('sample', sample);
-          done++;
-          const fraction = run.completedWeight + run.weights.settledPings * (done / count);
-          this.#progress('latency', fraction, run.testOriginMs, { latencyMs: sample.pingMs });
-        },
+        this.#pingReporter(run, 'settledPings', count),
         this.options.pingTimeoutMs,
       ).catch((error: unknown) => {
         if (signal.aborted) throw error;
