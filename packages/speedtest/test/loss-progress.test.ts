@@ -46,23 +46,29 @@ afterEach(() => {
   channels = [];
 });
 
+/** The loss phase through the stand-in peers, no drain; every progress report it made, in order. */
+async function lossPhaseThroughFakePeers(packets: number, packetIntervalMs: number) {
+  const fractions: number[] = [];
+  const result = await runLossPhase({
+    ...defaultLossPhase,
+    packets,
+    packetIntervalMs,
+    drainMs: 0,
+    turn: { username: 'u', credential: 'c', urls: ['turn:relay.test:3478'] },
+    connectTimeoutMs: 1000,
+    signal: new AbortController().signal,
+    onProgress: (fraction) => fractions.push(fraction),
+  });
+  return { result, fractions };
+}
+
 describe('the loss phase’s progress', () => {
   it('moves while a paced phase sends its few packets (a slow link), not only every 100 packets', async () => {
     vi.stubGlobal('RTCPeerConnection', FakePeer);
     // 64 kbit/s measured: 60 packets per direction, each ~100 ms apart; shortened here, the count is what matters.
     const { packets } = lossPacing(defaultLossPhase.packets, 64_000);
     expect(packets).toBeLessThan(100);
-    const fractions: number[] = [];
-    const result = await runLossPhase({
-      ...defaultLossPhase,
-      packets,
-      packetIntervalMs: 1,
-      drainMs: 0,
-      turn: { username: 'u', credential: 'c', urls: ['turn:relay.test:3478'] },
-      connectTimeoutMs: 1000,
-      signal: new AbortController().signal,
-      onProgress: (fraction) => fractions.push(fraction),
-    });
+    const { result, fractions } = await lossPhaseThroughFakePeers(packets, 1);
     expect(result.up.received).toBe(packets);
     // Both directions report along the way, and the last packet sent is the whole share.
     expect(fractions.filter((fraction) => fraction <= 0.5).length).toBeGreaterThanOrEqual(10);
@@ -73,17 +79,7 @@ describe('the loss phase’s progress', () => {
 
   it('still reports every 100 packets at the default count', async () => {
     vi.stubGlobal('RTCPeerConnection', FakePeer);
-    const fractions: number[] = [];
-    await runLossPhase({
-      ...defaultLossPhase,
-      packets: 3000,
-      packetIntervalMs: 0.05,
-      drainMs: 0,
-      turn: { username: 'u', credential: 'c', urls: ['turn:relay.test:3478'] },
-      connectTimeoutMs: 1000,
-      signal: new AbortController().signal,
-      onProgress: (fraction) => fractions.push(fraction),
-    });
+    const { fractions } = await lossPhaseThroughFakePeers(3000, 0.05);
     expect(fractions).toHaveLength(60);
     expect(fractions[0]).toBeCloseTo(100 / 6000, 10);
   });
