@@ -1,4 +1,4 @@
-import { ascii, u16be, u16le, u32be } from './bytes';
+import { directoryEntries, jpegExifTiff, openTiff } from './exif-tiff';
 import { jpegSegments } from './jpeg-segments';
 
 // The size a browser shows a JPEG at when its EXIF says the pixels are denser than 72 per inch. Chromium (and the
@@ -18,8 +18,6 @@ export interface PixelSize {
 
 /** Headers sit in the first bytes of a file; nothing past this is read. */
 const maxScanBytes = 256 * 1024;
-/** A TIFF directory with more entries than this is not one a camera wrote. */
-const maxIfdEntries = 512;
 /** The resolution that means "no correction" (CSS pixels are 1/96 in, but the standard's reference is 72). */
 const referenceDotsPerInch = 72;
 const tags = {
@@ -46,13 +44,9 @@ interface DensityFields {
 
 /** The fields of one TIFF structure (an EXIF payload after its `Exif\0\0` prefix); null when it is malformed. */
 function densityFields(tiff: Uint8Array): DensityFields | null {
-  if (tiff.length < 8) return null;
-  const order = ascii(tiff, 0, 2);
-  if (order !== 'II' && order !== 'MM') return null;
-  const little = order === 'II';
-  const u16 = (at: number) => (little ? u16le(tiff, at) : u16be(tiff, at));
-  const u32 = (at: number) => (little ? u16le(tiff, at) + u16le(tiff, at + 2) * 0x10000 : u32be(tiff, at));
-  if (u16(2) !== 42) return null;
+  const read = openTiff(tiff);
+  if ('reason' in read) return null;
+  const { u16, u32 } = read;
   const fields: DensityFields = {};
   /** A SHORT or LONG count-1 value held in the entry itself. */
   const integer = (entry: number) => {
@@ -70,14 +64,13 @@ function densityFields(tiff: Uint8Array): DensityFields | null {
     return denominator === 0 ? undefined : u32(at) / denominator;
   };
   const walk = (directory: number, visit: (tag: number, entry: number) => void) => {
-    if (directory < 8 || directory + 2 > tiff.length) return false;
-    const entries = u16(directory);
-    if (entries > maxIfdEntries || directory + 2 + entries * 12 > tiff.length) return false;
-    for (let entry = directory + 2; entry < directory + 2 + entries * 12; entry += 12) visit(u16(entry), entry);
+    const entries = directoryEntries(read, directory);
+    if ('reason' in entries) return false;
+    for (const entry of entries) visit(u16(entry), entry);
     return true;
   };
   let exifDirectory: number | undefined;
-  const first = walk(u32(4), (tag, entry) => {
+  const first = walk(read.firstDirectory, (tag, entry) => {
     if (tag === tags.xResolution) fields.xDotsPerInch = rational(entry);
     else if (tag === tags.yResolution) fields.yDotsPerInch = rational(entry);
     else if (tag === tags.resolutionUnit) fields.unit = integer(entry);
@@ -115,8 +108,9 @@ export function jpegDensityCorrectedSize(bytes: Uint8Array, stored: PixelSize): 
   let corrected: PixelSize | null = null;
   try {
     jpegSegments(bytes.subarray(0, Math.min(bytes.length, maxScanBytes)), (marker, payload) => {
-      if (marker !== 0xe1 || payload.length < 6 || ascii(payload, 0, 6) !== 'Exif\0\0') return 'continue';
-      const fields = densityFields(payload.subarray(6));
+      const tiff = jpegExifTiff(marker, payload);
+      if (tiff === null) return 'continue';
+      const fields = densityFields(tiff);
       corrected = fields && correctedSize(fields, stored);
       return corrected ? 'stop' : 'continue';
     });

@@ -1,6 +1,7 @@
 import { avifProperties } from './avif';
-import { ascii, u16be, u16le, u32be } from './bytes';
+import { ascii } from './bytes';
 import { pngChunks, webpChunks } from './chunks';
+import { directoryEntries, jpegExifTiff, openTiff } from './exif-tiff';
 import type { ImageFormat } from './format';
 import { jpegSegments } from './jpeg-segments';
 
@@ -28,8 +29,6 @@ export const swapsAxes = (orientation: Orientation) => orientation >= 5;
 
 /** Headers sit in the first bytes of a file; nothing past this is read. */
 const maxScanBytes = 256 * 1024;
-/** A TIFF directory with more entries than this is not one a camera wrote. */
-const maxIfdEntries = 512;
 /** More boxes than this in an AVIF are an attack, not a photo (the chunk and segment walks have the same limit). */
 const maxStructures = 1024;
 const orientationTag = 0x0112;
@@ -40,18 +39,12 @@ const tiffShort = 3;
  * first directory, 1 when there is none. Every offset is checked against `tiff`'s length before it is read.
  */
 export function tiffOrientation(tiff: Uint8Array): OrientationRead {
-  if (tiff.length < 8) return doubt('EXIF shorter than a TIFF header');
-  const order = ascii(tiff, 0, 2);
-  if (order !== 'II' && order !== 'MM') return doubt('EXIF with an unknown byte order');
-  const little = order === 'II';
-  const u16 = (at: number) => (little ? u16le(tiff, at) : u16be(tiff, at));
-  const u32 = (at: number) => (little ? u16le(tiff, at) + u16le(tiff, at + 2) * 0x10000 : u32be(tiff, at));
-  if (u16(2) !== 42) return doubt('EXIF is not TIFF');
-  const directory = u32(4);
-  if (directory < 8 || directory + 2 > tiff.length) return doubt('EXIF directory outside its segment');
-  const entries = u16(directory);
-  if (entries > maxIfdEntries || directory + 2 + entries * 12 > tiff.length) return doubt('EXIF directory cut short');
-  for (let entry = directory + 2; entry < directory + 2 + entries * 12; entry += 12) {
+  const read = openTiff(tiff);
+  if ('reason' in read) return doubt(read.reason);
+  const { u16, u32 } = read;
+  const entries = directoryEntries(read, read.firstDirectory);
+  if ('reason' in entries) return doubt(entries.reason);
+  for (const entry of entries) {
     if (u16(entry) !== orientationTag) continue;
     const value = u16(entry + 8);
     if (u16(entry + 2) !== tiffShort || u32(entry + 4) !== 1 || value < 1 || value > 8) {
@@ -70,8 +63,9 @@ function jpegOrientation(bytes: Uint8Array): OrientationRead {
   let found: OrientationRead = asStored;
   let seen = false;
   const walked = jpegSegments(bytes.subarray(0, Math.min(bytes.length, maxScanBytes)), (marker, payload) => {
-    if (marker !== 0xe1 || payload.length < 6 || ascii(payload, 0, 6) !== 'Exif\0\0') return 'continue';
-    const read = tiffOrientation(payload.subarray(6));
+    const tiff = jpegExifTiff(marker, payload);
+    if (tiff === null) return 'continue';
+    const read = tiffOrientation(tiff);
     if (!read.ok) found = read;
     else if (seen && found.ok && found.value !== read.value)
       found = doubt('two EXIF segments with different orientations');
