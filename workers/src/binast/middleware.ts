@@ -1,6 +1,7 @@
 import { binastQuery } from '@speedkit/binast-loader/model';
 import { acceptsExplicitly } from '../shared/accept';
 import { isNotModified, notModified, withoutConditionals } from '../shared/conditional';
+import { ExpiringClaims } from '../shared/expiring-claims';
 import type { Middleware } from '../shared/middleware';
 import { forbidsTransform } from '../shared/no-transform';
 import { readLimited } from '../shared/read-limited';
@@ -12,10 +13,21 @@ import { type BinastConfig, readConfig } from './config';
 import { binastMediaType } from './media-type';
 import { prebuiltEncoding } from './prebuilt';
 import { formatHint, gzipBytes, hintKey } from './size-hint';
-import { failureKey, variantKey } from './store';
+import { attemptKey, failureKey, variantKey } from './store';
 
 const isJavaScriptPath = (path: string) => path.endsWith('.js') || path.endsWith('.mjs');
 const isJavaScriptType = (type: string | null) => type === null || /javascript|ecmascript/i.test(type);
+
+/**
+ * The part of the URL that goes into the store's keys: host and path, not the query. Every encoding is checked against
+ * the bytes it is served for (`sourceSha256`), so a query selecting another file cannot get this one's; one that does
+ * not (a cache-buster, `?v=<build>`, `?_=<time>`) no longer makes another encode and R2 object for the same bytes.
+ * With the query in the key, anyone could make the Worker encode and store a script again and again by varying it.
+ */
+const scriptLocation = (url: URL) => `${url.host}${url.pathname}`;
+
+/** The encoding's R2 metadata field naming the SHA-256 (hex) of the JavaScript it was made from. */
+const sourceShaField = 'sourceSha256';
 
 /** Adds `Vary: Accept`: the same URL answers JavaScript or BinaryAST depending on `Accept`. */
 function withVary(response: Response, note: string): Response {
@@ -49,15 +61,33 @@ export const binastMiddleware: Middleware = async (request, env, ctx, next) => {
   if (!marked && !acceptsExplicitly(request.headers.get('accept'), binastMediaType)) {
     const response = await next(request);
     const isScript = response.status === 200 && isJavaScriptType(response.headers.get('content-type'));
-    return isScript ? withVary(response, 'not requested') : response;
+    // RFC 9110 §15.4.5: a 304 carries the Vary its 200 would have, or a cache revalidating its copy may take the
+    // 304's headers for the copy's and drop `Vary: Accept` from it.
+    return isScript || response.status === 304 ? withVary(response, 'not requested') : response;
   }
-  // The origin is asked without validators: its 304 would be about the JavaScript, which may not be what is served.
-  const response = await next(withoutConditionals(request));
+  const response = await next(originRequest(request));
   const served = isHead
     ? await negotiateHead(request, env, response)
     : await negotiate(request, env, ctx, response, next);
   return isNotModified(request, served) ? notModified(served, ['x-speedkit-binast']) : served;
 };
+
+/**
+ * What the origin is asked for a client that wants BinaryAST. Without validators: its 304 would be about the
+ * JavaScript, which may not be what is served. And with `Accept` naming only what the origin has, the JavaScript
+ * (the client's other ranges, else `*\/*`): an origin that negotiates strictly answered 406 to a bare
+ * `Accept: application/javascript-binast` (what the size hints' background ask sends), and nothing was ever encoded.
+ */
+function originRequest(request: Request): Request {
+  const plain = withoutConditionals(request);
+  const others = (plain.headers.get('accept') ?? '')
+    .split(',')
+    .map((range) => range.trim())
+    .filter((range) => range !== '' && range.split(';')[0]?.trim().toLowerCase() !== binastMediaType);
+  const headers = new Headers(plain.headers);
+  headers.set('accept', others.length > 0 ? others.join(', ') : '*/*');
+  return new Request(plain, { headers });
+}
 
 /**
  * Why a script answer for a client that asked for BinaryAST is served as JavaScript before its body is looked at, or
@@ -89,14 +119,87 @@ async function negotiateHead(request: Request, env: Env, response: Response): Pr
   const store = env.VARIANTS;
   if (etag === null || !store) return withVary(response, 'miss');
   const url = new URL(request.url);
-  const key = await variantKey(`${url.host}${url.pathname}${url.search}`, etag, readConfig(env as unknown as Vars));
-  const stored = await store.head(key);
-  if (!stored) return withVary(response, 'miss');
-  const headers = binastHeaders(response, stored.size, key);
-  return new Response(null, { status: 200, headers });
+  try {
+    const key = await variantKey(scriptLocation(url), etag, readConfig(env as unknown as Vars));
+    const stored = await store.head(key);
+    // One stored before encodings named their bytes is never served to a GET (`negotiate`): no HEAD says it is.
+    if (!stored?.customMetadata?.[sourceShaField]) return withVary(response, 'miss');
+    const headers = binastHeaders(response, stored.size, key);
+    return new Response(null, { status: 200, headers });
+  } catch (error) {
+    // An R2 failure (an outage, a rate limit) threw out of the middleware: the HEAD got a 500 for a script that was
+    // there. As for a GET (`negotiate`), the script's own headers.
+    console.error(`binast: HEAD ${url.pathname} answered as JavaScript: ${String(error)}`);
+    return withVary(response, 'error');
+  }
 }
 
 type Vars = Record<string, unknown>;
+
+/**
+ * An encode that started this long ago and left its attempt marker (store.ts `attemptKey`) died with its isolate: a
+ * Worker's `waitUntil` ends 30 s after the response at the latest.
+ */
+const abandonedAfterMs = 60_000;
+
+/**
+ * Keys this isolate is encoding now. Without it, every request for a new script that arrived before its encoding was
+ * stored started another encode of the same bytes (a popular script after a deploy: dozens of parse + encode + check
+ * runs, each up to seconds of CPU and tens of MB of heap for a large one). Other isolates see the encode's attempt
+ * marker (`startEncoding`). An entry leaves when its encode settles, failed or not, so nothing waits on it; or, when
+ * the runtime cut the encode's `waitUntil` off (its `finally` never runs), once it is as old as an abandoned marker:
+ * a plain set kept such a script claimed, and served as JavaScript, for the isolate's life.
+ */
+const encodingNow = new ExpiringClaims(abandonedAfterMs);
+/** Encodes of one body that may die with their isolate before it is marked as failed (one may be bad luck). */
+const maxEncodeTries = 2;
+
+/**
+ * Starts `encode` in the background unless it is running already, here (`encodingNow`) or in another isolate (a fresh
+ * attempt marker), and returns the response's note. An encode that died with its isolate, out of memory or CPU time,
+ * runs in no `catch` and stores no failure marker: until 2026-11-28 every request for that script asked for it
+ * again, and each one took down the isolate and every other request it was serving. Now its attempt marker outlives
+ * it, and after `maxEncodeTries` such deaths the body is marked as failed.
+ */
+async function startEncoding(
+  store: R2Bucket,
+  ctx: ExecutionContext,
+  { key, bodyKey }: { readonly key: string; readonly bodyKey: string },
+  encode: () => Promise<void>,
+): Promise<string> {
+  // Claimed before any await: the requests arriving meanwhile get the JavaScript without encoding it again.
+  const claimedAtMs = Date.now();
+  if (!encodingNow.claim(key, claimedAtMs)) return 'miss; encoding elsewhere';
+  let started = false;
+  try {
+    const attempt = await store.head(attemptKey(bodyKey));
+    const tries = Number(attempt?.customMetadata?.tries ?? 0) || 0;
+    if (attempt) {
+      const startedMs = Number(attempt.customMetadata?.startedMs ?? 0) || 0;
+      if (Date.now() - startedMs < abandonedAfterMs) return 'miss; encoding elsewhere';
+      if (tries >= maxEncodeTries) {
+        const reason = `${tries} encodes never finished: the isolate died in them (memory or CPU limit)`;
+        console.warn(`binast: ${key} is served as JavaScript from now on: ${reason}`);
+        ctx.waitUntil(store.put(failureKey(bodyKey), reason).then(() => store.delete(attemptKey(bodyKey))));
+        return 'unsupported';
+      }
+    }
+    const marker = { customMetadata: { startedMs: String(Date.now()), tries: String(tries + 1) } };
+    started = true;
+    // The marker goes first, so a death in the encode leaves it behind; written after the response, like the encode.
+    const run = store.put(attemptKey(bodyKey), '', marker).then(async () => {
+      try {
+        await encode();
+      } finally {
+        await store.delete(attemptKey(bodyKey));
+      }
+    });
+    ctx.waitUntil(run.finally(() => encodingNow.release(key, claimedAtMs)));
+    return 'miss; encoding';
+  } finally {
+    if (!started) encodingNow.release(key, claimedAtMs);
+  }
+}
 
 /** Chooses between the stored BinaryAST and the original script for a client that asked for BinaryAST. */
 async function negotiate(
@@ -112,40 +215,63 @@ async function negotiate(
   if (reason !== null || !store) return withVary(response, reason ?? 'no store');
   const url = new URL(request.url);
   const config = readConfig(env as unknown as Vars);
+  const location = scriptLocation(url);
   let body: Uint8Array | null = null;
   try {
     const limit = largestServed(config);
     const declaredBytes = Number(response.headers.get('content-length') ?? 0);
     if (declaredBytes > limit) return withVary(response, 'too large');
     const etag = response.headers.get('etag');
-    // Without an ETag the body itself is the identity: read it once and keep serving those bytes. Read up to the
-    // limit only (a chunked body has no Content-Length to check first): past it, the script streams on as it is.
-    if (etag === null) {
-      body = await readLimited(response.clone(), limit);
-      if (body === null) return withVary(response, 'too large');
-      await response.body?.cancel();
+    const etagKey = etag === null ? null : await variantKey(location, etag, config);
+    const etagStored = etagKey === null ? null : await store.get(etagKey);
+    // A marker for this ETag spares the read: a script over the limit (same size, same ETag), or one the encoder
+    // rejected before 2026-11-28, when such markers went under the ETag too.
+    if (etagKey !== null && !etagStored && (await store.head(failureKey(etagKey)))) {
+      return withVary(response, 'unsupported');
     }
-    const original = body === null ? response : new Response(body, response);
-    const key = await variantKey(
-      `${url.host}${url.pathname}${url.search}`,
-      etag ?? (await sha256Hex(body ?? new Uint8Array())),
-      config,
-    );
-    const stored = await store.get(key);
+    // The body is read and hashed on every request, hits too: an encoding is served only for the bytes it was made
+    // from. An ETag alone does not prove them: one that counts mtime and size repeats across builds that keep both
+    // (reproducible builds date every file alike), and a template's ETag can stay while the script it renders differs
+    // per visitor. Read up to the limit only (a chunked body has no Content-Length to check first): past it, the
+    // script streams on as it is.
+    body = await readLimited(response.clone(), limit);
+    if (body === null) {
+      await etagStored?.body.cancel();
+      // Learnt on this miss (no Content-Length said so): the marker spares the next requests the read.
+      if (etagKey !== null && !etagStored) ctx.waitUntil(store.put(failureKey(etagKey), `over ${limit} bytes`));
+      return withVary(response, 'too large');
+    }
+    await response.body?.cancel();
+    const source = body;
+    const original = new Response(source, response);
+    const sourceSha256 = await sha256Hex(body);
+    const bodyKey = await variantKey(location, sourceSha256, config);
+    let key = etagKey ?? bodyKey;
+    let stored = etagStored;
+    const named = stored?.customMetadata?.[sourceShaField];
+    if (etagKey === null || (named !== undefined && named !== sourceSha256)) {
+      // No ETag, or the ETag's encoding was made from other bytes: the body's own hash is the identity, so the two
+      // versions never take each other's place.
+      await stored?.body.cancel();
+      key = bodyKey;
+      stored = await store.get(key);
+    } else if (stored && named === undefined) {
+      // Stored before encodings named their bytes: unproven, so never served; encoded again in its place.
+      await stored.body.cancel();
+      stored = null;
+    }
+    // The encoder's verdict is about bytes, so its marker is keyed by them: a body cut short on a connection that
+    // closed cleanly, or another version under the same ETag, fails for itself, not for the complete script.
+    if (!stored && (await store.head(failureKey(bodyKey)))) return withVary(original, 'unsupported');
     if (stored) {
       // Encodings stored before size hints existed get theirs now, after the response (the JavaScript is unused).
       ctx.waitUntil(storeHintIfMissing(store, hintKey(url, config), key, original));
       return binastResponse(stored, original, key);
     }
-    if (await store.head(failureKey(key))) return withVary(original, 'unsupported');
-    const source = body ?? (await readLimited(original.clone(), limit));
-    if (source === null) {
-      // Learnt on this miss (no Content-Length said so): the marker spares the next requests the read.
-      ctx.waitUntil(store.put(failureKey(key), `over ${limit} bytes`));
-      return withVary(original, 'too large');
-    }
-    ctx.waitUntil(storeEncoding(store, key, source, url, config, origin));
-    return withVary(original, 'miss; encoding');
+    const note = await startEncoding(store, ctx, { key, bodyKey }, () =>
+      storeEncoding(store, { key, bodyKey }, source, sourceSha256, url, config, origin),
+    );
+    return withVary(original, note);
   } catch (error) {
     console.error(`binast: serving ${url.pathname} as JavaScript: ${String(error)}`);
     return withVary(body === null ? response : new Response(body, response), 'error');
@@ -227,12 +353,15 @@ async function storeHintIfMissing(store: R2Bucket, hint: string, key: string, or
 
 /**
  * Stores the encoding of `source` under `key`, with its size hint: the prebuilt file beside the script when there is
- * a usable one (prebuilt.ts), else one made and checked here; a failure marker when neither can be had.
+ * a usable one (prebuilt.ts), else one made and checked here; a failure marker when neither can be had: under `key`
+ * for a script over the size limit (an ETag's other bodies of the same size are too), under `bodyKey` (the body's
+ * hash) when the encoder rejected these bytes.
  */
 async function storeEncoding(
   store: R2Bucket,
-  key: string,
+  { key, bodyKey }: { readonly key: string; readonly bodyKey: string },
   source: Uint8Array,
+  sourceSha256: string,
   url: URL,
   config: BinastConfig,
   origin: (request: Request) => Promise<Response>,
@@ -244,6 +373,12 @@ async function storeEncoding(
   let bytes: Uint8Array;
   if (prebuilt.ok) {
     bytes = prebuilt.bytes;
+  } else if (source.byteLength > config.maxSourceBytes && prebuilt.transient) {
+    // Only a prebuilt file can serve this script (`trust`), and it could not be had this time: no marker, so a later
+    // miss asks again. The marker below kept it JavaScript under this ETag for good after one slow or failed answer
+    // (since 2026-11-28 an answer over the 10 s deadline too, where the encode used to wait and store nothing).
+    console.warn(`binast: ${path} is over BINAST_MAX_SOURCE_BYTES and its prebuilt file is not there now`);
+    return;
   } else if (source.byteLength > config.maxSourceBytes) {
     console.warn(
       `binast: ${path} is ${source.byteLength} bytes, over BINAST_MAX_SOURCE_BYTES=${config.maxSourceBytes}`,
@@ -255,7 +390,7 @@ async function storeEncoding(
       bytes = encodeVerified(utf8Text(source), path, config);
     } catch (error) {
       console.warn(`binast: ${path} not encoded, serving JavaScript: ${String(error)}`);
-      await store.put(failureKey(key), String(error).slice(0, 500));
+      await store.put(failureKey(bodyKey), String(error).slice(0, 500));
       return;
     }
   }
@@ -265,6 +400,7 @@ async function storeEncoding(
       sourceBytes: String(source.byteLength),
       encodeMs: (performance.now() - startMs).toFixed(1),
       origin: prebuilt.ok ? 'prebuilt' : 'encoded',
+      [sourceShaField]: sourceSha256,
     },
   });
   // The loader's cost model reads both wire sizes from the page (size-hint.ts).
