@@ -22,6 +22,16 @@ const quietMs = 1500;
 const longLivedMs = 10_000;
 
 /**
+ * `SPEED_PAGE_TRACE=1` prints each step of every load (and how long since the load began) to stderr: where a stalled
+ * lab stands.
+ * @param {string} step @param {number} startMs
+ */
+function trace(step, startMs) {
+  if (process.env.SPEED_PAGE_TRACE)
+    process.stderr.write(`speed-page trace: ${step} (+${((performance.now() - startMs) / 1000).toFixed(1)} s)\n`);
+}
+
+/**
  * Requests the page's CDP session did not report (those of its dedicated Workers), with their bytes from
  * Playwright (body + headers as received), so a Worker's downloads count in the page's bytes too.
  * @param {import('@playwright/test').Request[]} seen @param {Map<string, RequestEntry>} fromCdp
@@ -85,6 +95,8 @@ function pathOf(url) {
  */
 export async function loadPage(browser, url, profile, { timeoutMs, site = new URL(url) }) {
   const onSite = siteUrlNamer(url, site);
+  const startMs = performance.now();
+  trace(`load ${onSite(url)}: new context`, startMs);
   const context = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
@@ -113,6 +125,7 @@ export async function loadPage(browser, url, profile, { timeoutMs, site = new UR
     }
     const captured = await startScreencast(cdp, profile, activity);
     const documents = await trackDocuments(cdp);
+    trace('navigating', startMs);
     const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs }).catch((error) => {
       if (error?.name !== 'TimeoutError') throw new Error(navigationFailure(error, url, tracked.requests, onSite));
       // Playwright's message names only the lab's address: say what held the page (an image, script or frame
@@ -134,7 +147,9 @@ export async function loadPage(browser, url, profile, { timeoutMs, site = new UR
           : `the page answered HTTP ${response.status()} (${onSite(url)})`,
       );
     }
+    trace('loaded; waiting until settled', startMs);
     const settledBy = await waitUntilSettled(page, tracked.openRequests, activity, timeoutMs);
+    trace(`settled (${settledBy}); reading timing`, startMs);
     if (documents.length > 1) {
       // Named as the site's: the lab's address for the variant is one the user cannot pass.
       const where = onSite(String(documents.at(-1)));
@@ -143,14 +158,18 @@ export async function loadPage(browser, url, profile, { timeoutMs, site = new UR
       );
     }
     const timing = await readNavigationTiming(page, timeoutMs);
+    trace('stopping the screencast', startMs);
     await cdp.send('Page.stopScreencast');
+    trace('collecting requests', startMs);
     const all = await allRequests(tracked);
     return {
       ...pageResult(timing, all, settledBy, framesSinceOrigin(captured, timing.timeOriginEpochMs), onSite),
       pageErrors,
     };
   } finally {
+    trace('closing the context', startMs);
     await context.close();
+    trace('context closed', startMs);
   }
 }
 
