@@ -6,12 +6,17 @@
 export const maxDownloadBytes = 1_000_000_000;
 export const maxUploadBytes = 250_000_000;
 
-/** Headers every speed-test response carries: no caching, CORS, and timing readable from other origins. */
+/**
+ * Headers every speed-test response carries: no caching, no compression on the way (`no-transform`: the download's
+ * zeros compressed by a proxy or CDN would cross the link as a few bytes), CORS, and timing readable from other
+ * origins. `Content-Encoding` is exposed so a page of another origin sees at once when something compressed them
+ * anyway (the engine then fails the download, saying so).
+ */
 export function measurementHeaders(serverDurationMs: number): Headers {
   return new Headers({
-    'cache-control': 'no-store',
+    'cache-control': 'no-store, no-transform',
     'access-control-allow-origin': '*',
-    'access-control-expose-headers': 'Server-Timing, X-Received-Bytes',
+    'access-control-expose-headers': 'Server-Timing, X-Received-Bytes, Content-Encoding',
     'timing-allow-origin': '*',
     'server-timing': serverTiming(serverDurationMs),
   });

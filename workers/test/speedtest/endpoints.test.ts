@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 
 function expectMeasurementHeaders(response: Response): void {
-  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
   expect(response.headers.get('timing-allow-origin')).toBe('*');
   expect(response.headers.get('access-control-expose-headers')).toContain('Server-Timing');
@@ -329,7 +329,7 @@ describe('hostile and broken clients', () => {
     });
     const response = await handleUp(new Request(`${base}/__up`, { method: 'POST', body }));
     expect(response.status).toBe(400);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(await response.json()).toMatchObject({ detail: { receivedBytes: 3000 } });
   });
 
