@@ -21,7 +21,11 @@ export function failedDirections(result: SpeedTestResult): [Direction, Direction
 
 /** Pure: a failed direction's card note; short enough for one line of a phone's card. */
 export const failureCardNote = (failure: DirectionFailure): string =>
-  failure.reason === 'no-data' ? 'failed: no data got through' : 'failed: its requests failed';
+  ({
+    'no-data': 'failed: no data got through',
+    compressed: 'failed: arrived compressed',
+    error: 'failed: its requests failed',
+  })[failure.reason];
 
 const capitalized = (direction: Direction) => (direction === 'download' ? 'Download' : 'Upload');
 
@@ -31,13 +35,16 @@ const capitalized = (direction: Direction) => (direction === 'download' ? 'Downl
  * proxies and some browser extensions hold or refuse POST bodies while downloads pass.
  */
 export function failureSentence(direction: Direction, failure: DirectionFailure): string {
-  const check =
-    failure.reason === 'no-data'
-      ? `a proxy, firewall or browser extension may be holding ${direction}s back`
-      : `a proxy, firewall or browser extension may be blocking ${direction}s`;
   // The engine's message may end in a question ("… (CORS)?"): no full stop after it.
   const message = /[.?!]$/.test(failure.message) ? failure.message : `${failure.message}.`;
-  return `${capitalized(direction)} failed: ${message} There is no ${direction} figure; ${check}. The other figures stand.`;
+  // A compressed download's message already names its cause and what to change; the others get the usual suspects.
+  const check =
+    failure.reason === 'compressed'
+      ? ''
+      : failure.reason === 'no-data'
+        ? `; a proxy, firewall or browser extension may be holding ${direction}s back`
+        : `; a proxy, firewall or browser extension may be blocking ${direction}s`;
+  return `${capitalized(direction)} failed: ${message} There is no ${direction} figure${check}. The other figures stand.`;
 }
 
 /** Pure: the status line of a finished run: time and data used, then each failed direction. */

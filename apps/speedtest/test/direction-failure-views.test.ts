@@ -1,6 +1,12 @@
 import { buildResult, type DirectionFailure, resolveOptions, type SpeedTestResult } from '@speedkit/speedtest';
 import { describe, expect, it } from 'vitest';
-import { failedDirections, failureSentence, finishedStatus, qualityUnknownBecause } from '../src/direction-failure';
+import {
+  failedDirections,
+  failureCardNote,
+  failureSentence,
+  finishedStatus,
+  qualityUnknownBecause,
+} from '../src/direction-failure';
 import { historyEntry } from '../src/history';
 
 const uploadHeld: DirectionFailure = {
@@ -63,6 +69,19 @@ describe('a finished run whose upload failed', () => {
   it('says a request error may be a block, not a hold', () => {
     const refused: DirectionFailure = { ...uploadHeld, reason: 'error', message: '403 from https://x/__up' };
     expect(failureSentence('upload', refused)).toContain('may be blocking uploads');
+  });
+
+  it('adds no usual suspects to a compressed download, whose message names its cause and what to change', () => {
+    const compressed: DirectionFailure = {
+      ...uploadHeld,
+      reason: 'compressed',
+      message:
+        'the download from https://x/__down arrived compressed (Content-Encoding: gzip): …; turn compression off',
+    };
+    expect(failureSentence('download', compressed)).toBe(
+      'Download failed: the download from https://x/__down arrived compressed (Content-Encoding: gzip): …; turn compression off. There is no download figure. The other figures stand.',
+    );
+    expect(failureCardNote(compressed)).toBe('failed: arrived compressed');
   });
 
   it('calls the video-call class unknown because the upload failed, and leaves streaming alone', () => {

@@ -132,6 +132,43 @@ export function withDeadline(signal: AbortSignal, timeoutMs: number) {
   };
 }
 
+/** The sizes of a PerformanceResourceTiming entry that show a content coding (bytes). */
+export interface BodySizes {
+  encodedBodySize: number;
+  decodedBodySize: number;
+}
+
+/**
+ * Pure: how a download shows it was compressed on the way, or null. The test data are zeros, which gzip or brotli
+ * shrink a thousandfold: behind a proxy or a CDN rule that compresses them, the engine would count the decoded bytes
+ * of a transfer that hardly used the link and read a rate far above it. The header when the page may read it (same
+ * origin, or exposed by the server), else the resource-timing sizes (0 when the server withholds Timing-Allow-Origin:
+ * nothing to compare then).
+ */
+export function downloadCompression(contentEncoding: string | null, sizes?: BodySizes | null): string | null {
+  const coding = contentEncoding?.trim();
+  if (coding && coding.toLowerCase() !== 'identity') return `Content-Encoding: ${coding}`;
+  if (sizes && sizes.encodedBodySize > 0 && sizes.encodedBodySize < sizes.decodedBodySize) {
+    return `${sizes.encodedBodySize} bytes on the wire for ${sizes.decodedBodySize} delivered`;
+  }
+  return null;
+}
+
+/** A download that arrived compressed (`downloadCompression`): its direction fails with reason `compressed`. */
+export class CompressedDownloadError extends Error {
+  override name = 'CompressedDownloadError';
+}
+
+/** The error a compressed download fails its request with: what happened, why it matters, what to change. */
+function compressedDownloadError(url: string, how: string): Error {
+  return new CompressedDownloadError(
+    `the download from ${endpointOf(url)} arrived compressed (${how}): something between this page and the server ` +
+      '(a proxy, or a CDN rule compressing every type) compressed the test data, so far fewer bytes crossed the ' +
+      'network than were counted and the rate would read too high; turn compression off for /__down (the server ' +
+      'marks its answers Cache-Control: no-transform)',
+  );
+}
+
 /**
  * One latency probe: `GET /__down?bytes=0`. With a `timeoutMs` (idle pings), no answer within it rejects with a
  * `NoAnswerError`; pings under load have none (the phase's end cuts them, and bufferbloat may hold one for seconds).
@@ -173,6 +210,12 @@ export async function download(
   const response = await send(url, { signal: context.signal, cache: 'no-store' });
   const headersMs = performance.now();
   ensureOk(response, url);
+  // Read before the body, when the page may see the header: no bytes of a compressed transfer get counted.
+  const declared = downloadCompression(response.headers.get('content-encoding'));
+  if (declared) {
+    await response.body?.cancel().catch(() => {});
+    throw compressedDownloadError(url, declared);
+  }
   let received = 0;
   let lastMs = headersMs;
   let cut = false;
@@ -191,6 +234,9 @@ export async function download(
     cut = true;
   }
   const result = await finish(url, response, { startMs, headersMs, endMs: performance.now() }, received);
+  // A cross-origin page without the header exposed learns of a coding only from the finished entry's sizes.
+  const measured = downloadCompression(null, entryFor(url));
+  if (measured) throw compressedDownloadError(url, measured);
   return cut ? { ...result, cut } : result;
 }
 

@@ -141,9 +141,10 @@ export interface DirectionFailure {
   /**
    * `no-data`: the direction moved fewer than `minMeasuredBytes` (10 kB), so a rate would blame the link for a server,
    * proxy, firewall or extension that held the bytes back; `error`: a request failed (the network or something in the
-   * browser refused it, an HTTP error status, an upload socket that closed early).
+   * browser refused it, an HTTP error status, an upload socket that closed early); `compressed`: a download arrived
+   * with a content coding (a proxy or CDN rule compressed the test data), so the bytes counted never crossed the link.
    */
-  reason: 'no-data' | 'error';
+  reason: 'no-data' | 'error' | 'compressed';
   /** What happened, e.g. "the server received no data in 4.0 s (upload)" or "403 from https://…/__up". */
   message: string;
   /** Bytes the direction had moved when it failed, as its goodput meter counted them (bytes). */

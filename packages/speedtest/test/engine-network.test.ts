@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpeedTest } from '../src/engine';
 import type { SpeedTestOptions } from '../src/types';
-import { type Behaviour, type LocalServer, startLocalServer } from './local-server.mjs';
+import { type Behaviour, type LocalServer, sendGzippedZeros, startLocalServer } from './local-server.mjs';
 
 // The whole engine against a real HTTP server on 127.0.0.1 (Node's fetch): what a caller sees when the server
 // misbehaves, and what start() does around abort.
@@ -295,5 +295,27 @@ describe('a direction that gets nothing through', () => {
     expect(partial?.partial?.reason).toBe('failed');
     expect(partial?.directionFailures?.download?.reason).toBe('error');
     expect(partial?.directionFailures?.upload?.reason).toBe('error');
+  }, 10_000);
+});
+
+describe('a proxy that compresses the test data', () => {
+  it('fails the download naming the coding, instead of reading the decoded zeros as the rate', async () => {
+    const engine = await engineAgainst(
+      (url, response) => {
+        if (url.pathname !== '/__down' || url.searchParams.get('bytes') === '0') return undefined;
+        sendGzippedZeros(response, Number(url.searchParams.get('bytes')));
+        return 'handled';
+      },
+      { directions: ['download', 'upload'], uploadTransport: 'http' },
+    );
+    const result = await engine.start();
+    expect(result.download).toBeNull();
+    expect(result.directionFailures?.download).toMatchObject({
+      reason: 'compressed',
+      message: expect.stringMatching(/^the download from \S+\/__down arrived compressed \(Content-Encoding: gzip\)/),
+    });
+    // No byte of the compressed transfers was counted as moved.
+    expect(result.directionFailures?.download?.bytes).toBe(0);
+    expect(result.upload?.bitsPerSecond.value).toBeGreaterThan(0);
   }, 10_000);
 });

@@ -6,12 +6,14 @@ export interface RequestBody {
   resume(): unknown;
 }
 
+/** The answer as the test may write it (Node's ServerResponse, in the terms the tests use). */
+export interface ServerResponse {
+  statusCode: number;
+  end(body?: string): void;
+}
+
 /** What a test may do with a request before the server answers it: 'handled' when it answered (or never will). */
-export type Behaviour = (
-  url: URL,
-  response: { statusCode: number; end(body?: string): void },
-  request: RequestBody,
-) => 'handled' | undefined;
+export type Behaviour = (url: URL, response: ServerResponse, request: RequestBody) => 'handled' | undefined;
 
 export interface LocalServer {
   /** http://127.0.0.1:<port>, the engine's `serverUrl`. */
@@ -20,3 +22,6 @@ export interface LocalServer {
 }
 
 export function startLocalServer(behave?: Behaviour): Promise<LocalServer>;
+
+/** Answers with `bytes` zeros compressed with gzip (`Content-Encoding: gzip`), as a compressing proxy would. */
+export function sendGzippedZeros(response: ServerResponse, bytes: number): void;

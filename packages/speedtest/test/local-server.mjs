@@ -1,6 +1,7 @@
 // A real HTTP server on 127.0.0.1 for the engine's network tests, in plain JavaScript so the package's TypeScript
 // stays free of Node's types (the engine is browser code; local-server.d.mts types what the tests use).
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 /** Answers `/__down?bytes=N` with N bytes and `/__up` with a receipt, like the Worker; `behave` can take a request over. */
 export function startLocalServer(behave) {
@@ -54,4 +55,15 @@ function sendBytes(response, bytes) {
     response.end();
   };
   pump();
+}
+
+/**
+ * Answers with `bytes` zeros gzip-compressed (`Content-Encoding: gzip`), as a proxy or CDN rule that compresses every
+ * type sends the download on.
+ */
+export function sendGzippedZeros(response, bytes) {
+  const body = gzipSync(Buffer.alloc(bytes));
+  response.setHeader('content-encoding', 'gzip');
+  response.setHeader('content-length', body.length);
+  response.end(body);
 }

@@ -1,8 +1,15 @@
-import { sleep } from '../probe';
+import { CompressedDownloadError, sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
 import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
 import { mean, median } from '../stats/summary';
-import type { BandwidthResult, GoodputInterval, RequestSample, SpeedTestOptions, StopReason } from '../types';
+import type {
+  BandwidthResult,
+  DirectionFailure,
+  GoodputInterval,
+  RequestSample,
+  SpeedTestOptions,
+  StopReason,
+} from '../types';
 import { type PathTiming, pathTiming, smallestUploadRequestBytes } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
@@ -87,14 +94,17 @@ export async function runBandwidthPhase(input: BandwidthPhaseInput): Promise<Ban
   if (input.signal.aborted) throw new DOMException('phase aborted', 'AbortError');
   const endMs = performance.now();
   // Bytes the meter placed: what arrived (downloads) or what the server confirmed (uploads).
-  const failed = (reason: 'no-data' | 'error', message: string, cause?: unknown) =>
+  const failed = (reason: DirectionFailure['reason'], message: string, cause?: unknown) =>
     new DirectionFailedError(
       input.direction,
       { reason, message, bytes: pool.meter.totalBytes, durationMs: endMs - run.phaseStartMs },
       usedBytes(input.direction, pool),
       { cause },
     );
-  if (pool.failure) throw failed('error', failureMessage(pool.failure), pool.failure);
+  if (pool.failure) {
+    const reason = pool.failure instanceof CompressedDownloadError ? 'compressed' : 'error';
+    throw failed(reason, failureMessage(pool.failure), pool.failure);
+  }
   const noData = noDataFailure(
     input.direction,
     pool.meter.totalBytes,
