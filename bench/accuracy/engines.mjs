@@ -233,7 +233,12 @@ export function normalizeSpeedkit(result) {
     downLoadedLatencyMs: num(result?.latency?.downloadLoadedMs?.value),
     upLoadedLatencyMs: num(result?.latency?.uploadLoadedMs?.value),
     detail: ['download', 'upload']
-      .map((d) => `${d.slice(0, 2)} ${result?.[d]?.stopReason ?? '?'}/${result?.[d]?.streams ?? '?'}`)
+      .map(
+        (d) =>
+          `${d.slice(0, 2)} ${result?.[d]?.stopReason ?? '?'}/${result?.[d]?.streams ?? '?'}` +
+          // The server's read times were taken for a proxy's buffered copies (packages/speedtest README).
+          (result?.[d]?.bufferedByProxy ? ' buffered' : ''),
+      )
       .join(', '),
   };
 }

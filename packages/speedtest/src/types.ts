@@ -131,6 +131,12 @@ export interface BandwidthResult {
    * failed and later streams used HTTP). Absent in results saved before it existed.
    */
   transport?: 'http' | 'websocket' | 'mixed';
+  /**
+   * Uploads only, present when true: the server read the upload bodies from copies a proxy had taken in whole first
+   * (nginx buffers request bodies by default), so its read times said nothing of the link and each request's bytes
+   * were spread over the request instead (stats/upload-spans.ts `readFromBufferedCopy`).
+   */
+  bufferedByProxy?: true;
 }
 
 /**

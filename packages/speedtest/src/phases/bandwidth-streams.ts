@@ -1,7 +1,7 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
-import { uploadGaps, uploadSpans } from '../stats/upload-spans';
+import { readFromBufferedCopy, uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { smallestUploadRequestBytes, stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
@@ -54,6 +54,11 @@ export interface StreamPool {
   socketsWork: boolean;
   /** The random block socket messages are cut from, made by the first socket stream. */
   socketBlock: Uint8Array | null;
+  /**
+   * Set once an upload showed that the server reads buffered copies (`readFromBufferedCopy`): from then on every
+   * upload's bytes are spread over its request, as for a server that sends no read times.
+   */
+  serverReadsCopies: boolean;
 }
 
 /** Starts streams until `targetStreams` run. */
@@ -185,9 +190,7 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     return download(context, sizeBytes, (fromMs, toMs, chunkBytes) => pool.meter.addSpan(fromMs, toMs, chunkBytes));
   }
   const probe = await upload(context, sizeBytes, pool.payload);
-  // At the times the server read them when it said so, else spread from the request's start to one round trip
-  // before the response began (upload-spans.ts).
-  const spans = uploadSpans({
+  const observation = {
     requestStartMs: probe.requestStartMs,
     responseStartMs: probe.responseStartMs,
     idleRttMs: pool.idleRttMs,
@@ -195,12 +198,28 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     receiveTimeline: probe.receiveTimeline,
     serverEndMs: probe.serverEndMs,
     stallMs: stallThresholdMs(pool.idleRttMs, pool.loadedRttMs()),
-  });
+  };
+  // A path that buffers one body buffers them all: the phase stops trusting the server's read times.
+  pool.serverReadsCopies ||= readFromBufferedCopy(observation);
+  // At the times the server read them when it said so and read them off the link, else spread from the request's
+  // start to one round trip before the response began (upload-spans.ts).
+  const spans = uploadSpans(pool.serverReadsCopies ? { ...observation, receiveTimeline: null } : observation);
   pool.meter.addSpans(spans.spans);
   // The server's read times show when this stream was not sending: the round trip its connection idled between its
   // previous upload and this one's first read, and a retransmission-timeout stall up to the upload's last read
   // (upload-spans.ts). They are left out of goodput, bytes and time together (GoodputMeter.addGap).
   for (const gap of uploadGaps(spans, stream.lastReadEndMs)) pool.meter.addGap(gap.startMs, gap.endMs);
-  stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
+  if (pool.serverReadsCopies) {
+    // Behind a buffering proxy the stream sends nothing from when its body was in to its next request: the answer
+    // waits for the proxy to pass the copy on and the server to read it. Left out like the round trip a connection
+    // idles between two requests above, from where the spread ended.
+    const sentEndMs = spans.spans.at(-1)?.endMs ?? probe.requestStartMs;
+    if (stream.lastReadEndMs !== null && probe.requestStartMs > stream.lastReadEndMs) {
+      pool.meter.addGap(stream.lastReadEndMs, probe.requestStartMs);
+    }
+    stream.lastReadEndMs = sentEndMs;
+  } else {
+    stream.lastReadEndMs = spans.fromServer ? spans.receiveEndMs : null;
+  }
   return probe;
 }

@@ -148,6 +148,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     ),
     issuedBytes: 0,
     failure: null,
+    serverReadsCopies: false,
     draining: false,
     socketStreams: 0,
     httpStreams: 0,
@@ -315,7 +316,7 @@ function phaseOutput(run: PhaseRun, endMs: number): BandwidthPhaseOutput {
   });
   const transport = pool.socketStreams === 0 ? 'http' : pool.httpStreams === 0 ? 'websocket' : ('mixed' as const);
   return {
-    result: { ...result, transport },
+    result: { ...result, transport, ...(pool.serverReadsCopies && { bufferedByProxy: true as const }) },
     samples: pool.samples,
     loadedPings: run.loadedPings,
     intervals,
