@@ -206,6 +206,16 @@ function summaryRows(result: SpeedTestResult): Row[] {
     if (phase.transport) {
       rows.push(figureRow(`${direction}_transport`, 'transport', phase.transport, transportBasis[phase.transport]));
     }
+    if (phase.bufferedByProxy) {
+      rows.push(
+        figureRow(
+          `${direction}_buffered_by_proxy`,
+          'flag',
+          1,
+          "the server read the bodies from a proxy's buffered copies, so each request's bytes were spread over it",
+        ),
+      );
+    }
   }
   const idleBasis = 'ping rows with load=idle and in_headline=1 (after the download phase; the start pings if none)';
   rows.push(estimateRow('idle_latency', 'ms', latency.idleMs, `median ping_ms of ${idleBasis}`));

@@ -134,6 +134,16 @@ describe('resultToCsv', () => {
   });
 });
 
+describe('an upload read behind a buffering proxy in the CSV', () => {
+  it('says so in a row of its own, and only then', () => {
+    const flagOf = (upload: BandwidthResult) =>
+      csvRecords(resultToCsv({ ...result, upload })).find((row) => row.metric === 'upload_buffered_by_proxy');
+    const measured = { ...download, serverBytes: 4_000_000 };
+    expect(flagOf({ ...measured, bufferedByProxy: true })).toMatchObject({ value: '1', unit: 'flag' });
+    expect(flagOf(measured)).toBeUndefined();
+  });
+});
+
 describe('packet loss in the CSV', () => {
   it('says why loss is missing when no relay was configured', () => {
     const row = csvRecords(resultToCsv(result)).find((line) => line.record === 'summary' && line.metric === 'loss');
