@@ -70,6 +70,10 @@ for (const buffer of [false, true]) {
       expect(upload?.bitsPerSecond.value).toBeGreaterThan(linkBitsPerSecond * 0.7);
       expect(upload?.bitsPerSecond.value).toBeLessThan(linkBitsPerSecond * 1.3);
       expect(upload?.bufferedByProxy).toBe(buffer ? true : undefined);
+      // The upload's details say how it was counted.
+      await page.locator('.card[data-metric="upload"]').click();
+      const proxyNote = page.locator('#details', { hasText: 'A proxy on the way took each upload in whole' });
+      await expect(proxyNote).toHaveCount(buffer ? 1 : 0);
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));

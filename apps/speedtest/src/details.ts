@@ -49,6 +49,12 @@ function transportNote(transport: 'http' | 'websocket' | 'mixed' | undefined): s
   return '';
 }
 
+/** What a buffering proxy on the way changed in how the uploads were counted, when there was one. */
+const bufferedNote = (phase: { bufferedByProxy?: true }): string =>
+  phase.bufferedByProxy
+    ? " A proxy on the way took each upload in whole before passing it on, so the server's read times were its copy's, not the link's: each request's bytes were spread over the request instead."
+    : '';
+
 /**
  * How long the direction's goodput intervals lasted (ms): `intervalMs`, or longer on a long path, where the engine
  * stretches them to two idle round trips (each interval carries its length since results had `durationMs`).
@@ -71,7 +77,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
         : 'Not measured.'
       : phase.headlineSource === 'phase-average'
         ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
-        : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}`;
+        : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}${bufferedNote(phase)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,

@@ -1,0 +1,45 @@
+import { type BandwidthResult, buildResult, meanEstimate, resolveOptions } from '@speedkit/speedtest';
+import { describe, expect, it } from 'vitest';
+import { metricData } from '../src/details';
+
+/** An upload the engine measured over HTTP requests: 40 and 44 Mbit/s intervals, 4 MB in 800 ms. */
+const upload: BandwidthResult = {
+  bitsPerSecond: meanEstimate([40e6, 44e6]),
+  headlineBasisBitsPerSecond: [40e6, 44e6],
+  headlineSource: 'intervals',
+  streams: 2,
+  stopReason: 'stable',
+  clientBytes: 4_000_000,
+  serverBytes: 4_000_000,
+  durationMs: 800,
+  transport: 'http',
+};
+
+const resultWith = (phase: BandwidthResult) =>
+  buildResult({
+    startedAt: '2026-11-28T00:00:00.000Z',
+    durationMs: 5_000,
+    idlePings: [],
+    downloadLoadedPings: [],
+    uploadLoadedPings: [],
+    download: null,
+    upload: phase,
+    loss: null,
+    lossNote: 'not measured',
+    samples: [],
+    intervals: [],
+    totalBytes: { download: 0, upload: 4_000_000 },
+    options: resolveOptions({}),
+  });
+
+describe('the upload details', () => {
+  it('say when a buffering proxy made the engine spread each upload over its request', () => {
+    expect(metricData(resultWith({ ...upload, bufferedByProxy: true }), 'upload').headline).toMatch(
+      /A proxy on the way took each upload in whole before passing it on.*spread over the request instead\.$/,
+    );
+  });
+
+  it('say nothing of proxies when the server read the uploads off the link', () => {
+    expect(metricData(resultWith(upload), 'upload').headline).not.toContain('proxy');
+  });
+});
