@@ -76,7 +76,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
         ? `Not measured: the run ${result.partial.reason === 'stopped' ? 'was stopped' : 'failed'} before the ${direction} finished, so its readings are not results.`
         : 'Not measured.'
       : phase.headlineSource === 'phase-average'
-        ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.`
+        ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.${bufferedNote(phase)}`
         : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}${bufferedNote(phase)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',

@@ -39,6 +39,11 @@ describe('the upload details', () => {
     );
   });
 
+  it('say so under a headline taken from the phase average too', () => {
+    const averaged = { ...upload, headlineSource: 'phase-average' as const, bufferedByProxy: true as const };
+    expect(metricData(resultWith(averaged), 'upload').headline).toContain('A proxy on the way');
+  });
+
   it('say nothing of proxies when the server read the uploads off the link', () => {
     expect(metricData(resultWith(upload), 'upload').headline).not.toContain('proxy');
   });

@@ -138,6 +138,9 @@ export interface BodySizes {
   decodedBodySize: number;
 }
 
+/** Content codings browsers and fetch implementations decode, alone or in a list (`gzip, br`). */
+const decodedCodings = /(^|,)\s*(x-gzip|gzip|deflate|br|zstd)\s*(,|$)/i;
+
 /**
  * Pure: how a download shows it was compressed on the way, or null. The test data are zeros, which gzip or brotli
  * shrink a thousandfold: behind a proxy or a CDN rule that compresses them, the engine would count the decoded bytes
@@ -147,7 +150,8 @@ export interface BodySizes {
  */
 export function downloadCompression(contentEncoding: string | null, sizes?: BodySizes | null): string | null {
   const coding = contentEncoding?.trim();
-  if (coding && coding.toLowerCase() !== 'identity') return `Content-Encoding: ${coding}`;
+  // Only codings a browser decodes: a body under an unknown one (a misconfigured `none`) reaches the page as sent.
+  if (coding && decodedCodings.test(coding)) return `Content-Encoding: ${coding}`;
   if (sizes && sizes.encodedBodySize > 0 && sizes.encodedBodySize < sizes.decodedBodySize) {
     return `${sizes.encodedBodySize} bytes on the wire for ${sizes.decodedBodySize} delivered`;
   }

@@ -134,7 +134,7 @@ export interface BandwidthResult {
   /**
    * Uploads only, present when true: the server read the upload bodies from copies a proxy had taken in whole first
    * (nginx buffers request bodies by default), so its read times said nothing of the link and each request's bytes
-   * were spread over the request instead (stats/upload-spans.ts `readFromBufferedCopy`).
+   * were spread over the request instead (stats/upload-spans.ts `bufferedCopyVerdict`).
    */
   bufferedByProxy?: true;
 }

@@ -9,10 +9,16 @@ describe('downloadCompression', () => {
     expect(downloadCompression(' BR ')).toBe('Content-Encoding: BR');
   });
 
-  it('takes no coding and identity for an uncompressed download', () => {
+  it('names a coding in a list of them', () => {
+    expect(downloadCompression('identity, zstd')).toBe('Content-Encoding: identity, zstd');
+  });
+
+  it('takes no coding, identity and codings no browser decodes for an uncompressed download', () => {
     expect(downloadCompression(null)).toBeNull();
     expect(downloadCompression('')).toBeNull();
     expect(downloadCompression('identity')).toBeNull();
+    expect(downloadCompression('none')).toBeNull();
+    expect(downloadCompression('gzipped-maybe')).toBeNull();
     expect(downloadCompression(null, { encodedBodySize: 100_000, decodedBodySize: 100_000 })).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { readFromBufferedCopy, uploadGaps, uploadSpans } from '../src/stats/upload-spans';
+import { bufferedCopyVerdict, uploadGaps, uploadSpans } from '../src/stats/upload-spans';
 
 const base = { requestStartMs: 1000, responseStartMs: 2100, idleRttMs: 80, bytes: 1000 };
 
@@ -265,30 +265,34 @@ describe('uploadGaps', () => {
   });
 });
 
-describe('readFromBufferedCopy', () => {
+describe('bufferedCopyVerdict', () => {
   // 4 MB sent over 400 ms (the request's 420 ms less a 20 ms round trip).
   const sent = { requestStartMs: 1000, responseStartMs: 1420, idleRttMs: 20, bytes: 4_000_000 };
 
   it('finds a body a proxy took in whole before the server read it: the handler ran for 6 of 400 ms', () => {
-    expect(readFromBufferedCopy({ ...sent, serverEndMs: 6 })).toBe(true);
+    expect(bufferedCopyVerdict({ ...sent, serverEndMs: 6 })).toBe('copy');
+  });
+
+  it('finds it on a slow uplink too: 80 kB over 160 ms, read in 1 ms', () => {
+    expect(bufferedCopyVerdict({ ...sent, bytes: 80_000, responseStartMs: 1180, serverEndMs: 1 })).toBe('copy');
   });
 
   it('takes a body read off the link, over most of its sending time, as the link', () => {
-    expect(readFromBufferedCopy({ ...sent, serverEndMs: 380 })).toBe(false);
+    expect(bufferedCopyVerdict({ ...sent, serverEndMs: 380 })).toBe('link');
   });
 
   it('takes a body behind a deep queue, which delays its headers and its bytes alike, as the link', () => {
     // 300 ms of queue before the headers arrived, then the bytes over their 100 ms of sending.
-    expect(readFromBufferedCopy({ ...sent, serverEndMs: 100 })).toBe(false);
+    expect(bufferedCopyVerdict({ ...sent, serverEndMs: 100 })).toBe('link');
   });
 
-  it('does not judge small or quick uploads, which arrive in one read on any path', () => {
-    expect(readFromBufferedCopy({ ...sent, bytes: 100_000, serverEndMs: 0 })).toBe(false);
-    expect(readFromBufferedCopy({ ...sent, responseStartMs: 1100, serverEndMs: 1 })).toBe(false);
+  it('does not judge small or quick uploads, which may arrive in one read on any path', () => {
+    expect(bufferedCopyVerdict({ ...sent, bytes: 40_000, serverEndMs: 0 })).toBeNull();
+    expect(bufferedCopyVerdict({ ...sent, responseStartMs: 1100, serverEndMs: 1 })).toBeNull();
   });
 
   it("does not judge without the server's time (another server)", () => {
-    expect(readFromBufferedCopy({ ...sent, serverEndMs: null })).toBe(false);
-    expect(readFromBufferedCopy(sent)).toBe(false);
+    expect(bufferedCopyVerdict({ ...sent, serverEndMs: null })).toBeNull();
+    expect(bufferedCopyVerdict(sent)).toBeNull();
   });
 });

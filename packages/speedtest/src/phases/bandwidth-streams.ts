@@ -1,7 +1,7 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
-import { readFromBufferedCopy, uploadGaps, uploadSpans } from '../stats/upload-spans';
+import { bufferedCopyVerdict, uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { smallestUploadRequestBytes, stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
@@ -54,9 +54,12 @@ export interface StreamPool {
   socketsWork: boolean;
   /** The random block socket messages are cut from, made by the first socket stream. */
   socketBlock: Uint8Array | null;
+  /** Uploads judged read from a proxy's buffered copy and read off the link (`bufferedCopyVerdict`), counts. */
+  readVerdicts: { copy: number; link: number };
   /**
-   * Set once an upload showed that the server reads buffered copies (`readFromBufferedCopy`): from then on every
-   * upload's bytes are spread over its request, as for a server that sends no read times.
+   * Set once two uploads and none against them showed that the server reads buffered copies: from then on every
+   * upload's bytes are spread over its request, as for a server that sends no read times. Not on one: a body held
+   * back behind a lost segment (HTTP/2's one connection) can reach the server in one burst on a real link too.
    */
   serverReadsCopies: boolean;
 }
@@ -199,8 +202,10 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
     serverEndMs: probe.serverEndMs,
     stallMs: stallThresholdMs(pool.idleRttMs, pool.loadedRttMs()),
   };
-  // A path that buffers one body buffers them all: the phase stops trusting the server's read times.
-  pool.serverReadsCopies ||= readFromBufferedCopy(observation);
+  // A path that buffers bodies buffers every one of them: the phase stops trusting the server's read times.
+  const verdict = bufferedCopyVerdict(observation);
+  if (verdict) pool.readVerdicts[verdict] += 1;
+  pool.serverReadsCopies ||= pool.readVerdicts.copy >= 2 && pool.readVerdicts.link === 0;
   // At the times the server read them when it said so and read them off the link, else spread from the request's
   // start to one round trip before the response began (upload-spans.ts).
   const spans = uploadSpans(pool.serverReadsCopies ? { ...observation, receiveTimeline: null } : observation);

@@ -148,6 +148,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     ),
     issuedBytes: 0,
     failure: null,
+    readVerdicts: { copy: 0, link: 0 },
     serverReadsCopies: false,
     draining: false,
     socketStreams: 0,
