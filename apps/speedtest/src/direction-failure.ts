@@ -38,12 +38,12 @@ export function failureSentence(direction: Direction, failure: DirectionFailure)
   // The engine's message may end in a question ("… (CORS)?"): no full stop after it.
   const message = /[.?!]$/.test(failure.message) ? failure.message : `${failure.message}.`;
   // A compressed download's message already names its cause and what to change; the others get the usual suspects.
-  const check =
-    failure.reason === 'compressed'
-      ? ''
-      : failure.reason === 'no-data'
-        ? `; a proxy, firewall or browser extension may be holding ${direction}s back`
-        : `; a proxy, firewall or browser extension may be blocking ${direction}s`;
+  const suspects = 'a proxy, firewall or browser extension may be';
+  const check = {
+    'no-data': `; ${suspects} holding ${direction}s back`,
+    error: `; ${suspects} blocking ${direction}s`,
+    compressed: '',
+  }[failure.reason];
   return `${capitalized(direction)} failed: ${message} There is no ${direction} figure${check}. The other figures stand.`;
 }
 
