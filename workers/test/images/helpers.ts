@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { recentFailures } from '../../src/images/edge/recent-failures';
 import { imagesMiddleware } from '../../src/images/middleware';
 import { readImageHeader } from '../../src/shared/image-header/whole-file';
 
@@ -31,8 +32,9 @@ export async function callImages(
   return { response, bytes, header: readImageHeader(bytes), note: response.headers.get('x-speedkit-image') ?? '' };
 }
 
-/** Empties the variant store so each test starts cold. */
+/** Empties the variant store and forgets the isolate's recent transform failures: each test starts as on a fresh deploy. */
 export async function clearVariants() {
+  recentFailures.clear();
   const listed = await env.VARIANTS?.list({ prefix: 'images/' });
   const keys = listed?.objects.map((object) => object.key) ?? [];
   if (keys.length > 0) await env.VARIANTS?.delete(keys);

@@ -19,6 +19,7 @@ import { type EncoderRung, estimateWork, losslessWebpRung, planEncode } from '..
 import { negotiateOnCloudflare } from './cf-image';
 import { type CheckedOk, headerIdentity, knownCheck, rememberCheck } from './known-sources';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
+import { failedLatelyNote, recentFailures } from './recent-failures';
 import { describeError, originalResponse, variantResponse, varyOnAccept } from './responses';
 import { type CheckedSource, decodeChecked, transformImage } from './transform';
 import { defaultLeaseMs, transformGate } from './transform-gate';
@@ -97,6 +98,7 @@ export async function negotiateImage(
     return pass(`${width}x${height}: more pixels per side than ${formats.join(' or ')} can hold`);
   const candidates = affordableFormats(formats, checked, config);
   if (candidates.length === 0) return pass(`over the work budget of ${config.maxWorkMs} ms`);
+  const sourceId = await negotiatedIdentity(request, response, bytes);
   try {
     const source: NegotiatedSource = {
       bytes,
@@ -105,8 +107,9 @@ export async function negotiateImage(
       ...(colour.profile && { profile: colour.profile }),
       judgedLossless: judgesLossless(checked, config),
     };
-    const served = await firstSmallerVariant(request, response, source, candidates, context);
+    const served = await firstSmallerVariant(request, response, source, sourceId, candidates, context);
     if (served === 'busy') return pass(`busy: ${config.maxConcurrentTransforms} transform(s) already running`);
+    if (served && 'failedLately' in served) return pass(failedLatelyNote(served.failedLately));
     if (served) return served;
     return pass(
       formats.includes('avif') && config.avifMode === 'background'
@@ -114,6 +117,7 @@ export async function negotiateImage(
         : 'variant not smaller or kept lossless',
     );
   } catch (error) {
+    recentFailures.remember(sourceId, describeError(error));
     return pass(`transform failed: ${describeError(error)}`);
   }
 }
@@ -258,17 +262,19 @@ const storedVariantResponse = (
 
 /**
  * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
- * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending).
+ * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending),
+ * `failedLately` with the reason when this source's transform failed here lately (`recentFailures`) and nothing is
+ * stored: it is not decoded again.
  */
 async function firstSmallerVariant(
   request: Request,
   response: Response,
   source: NegotiatedSource,
+  sourceId: string,
   candidates: readonly Candidate[],
   context: NegotiationContext,
-): Promise<Response | 'busy' | null> {
+): Promise<Response | 'busy' | { failedLately: string } | null> {
   const { config } = context;
-  const sourceId = await negotiatedIdentity(request, response, source.bytes);
   let pixels: Promise<Pixels> | undefined;
   const decoded = () => {
     pixels ??= ensureCodecs().then(() => decodeChecked(source));
@@ -286,6 +292,8 @@ async function firstSmallerVariant(
       scheduleEncode(context, key, work, candidate);
       continue;
     }
+    const failedLately = recentFailures.recent(sourceId);
+    if (failedLately) return { failedLately };
     const release = await gate(config).acquire(config.queueWaitMs);
     if (!release) return 'busy';
     let encoded: Encoded;

@@ -15,6 +15,7 @@ import { canonicalOptions, parseOptions, type UrlOptions } from '../core/url-opt
 import { type EncoderRung, planEncode, type WorkShape } from '../core/work-budget';
 import { toCloudflareImage } from './cf-image';
 import { getVariant, putVariant, sourceIdentity, variantKey } from './r2-store';
+import { failedLatelyNote, recentFailures } from './recent-failures';
 import { describeError, originalResponse, svgResponse, variantResponse } from './responses';
 import {
   type Fetched,
@@ -317,7 +318,8 @@ function decideTransform(
 
 /**
  * The variant from R2, or encoded now (through the transform gate) and stored. Throws when the encoder fails; the
- * caller serves the original then.
+ * caller serves the original then, and so does every request for the same variant in this isolate for a while
+ * (`recentFailures`) without decoding again.
  */
 async function serveVariant(
   reply: SourceReply,
@@ -356,7 +358,17 @@ async function serveVariant(
   // Waits for a shared encode as long as that one may wait for its slot plus many times the work budget (an estimate,
   // not wall time on a busy machine), then encodes on its own.
   const sharedWaitMs = config.queueWaitMs + 10 * config.maxWorkMs;
-  const encoded = await encodeOnce(key, () => encodeThroughGate(source, decision, options, config), sharedWaitMs);
+  const failedLately = recentFailures.recent(key);
+  if (failedLately) return passThrough(reply, bytes, header.format, failedLatelyNote(failedLately));
+  const encoded = await encodeOnce(
+    key,
+    () =>
+      encodeThroughGate(source, decision, options, config).catch((error: unknown) => {
+        recentFailures.remember(key, describeError(error));
+        throw error;
+      }),
+    sharedWaitMs,
+  );
   if (!encoded) {
     console.log(
       `images: ${reply.url.pathname} refused: ${config.maxConcurrentTransforms} transform(s) already running`,
