@@ -27,9 +27,20 @@ export function lossNotice(options: Pick<SpeedTestOptions, 'packetLoss' | 'lossP
   return ` Then, if this server has a TURN relay, a packet-loss check sends up to ${options.lossPackets} numbered ${packetBytes}-byte packets each way through it over WebRTC (fewer on a slow link; at most about ${formatBytes(wireBytes)}, ${seconds} s).`;
 }
 
-/** Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each)". */
-const budgetText = (options: SpeedTestOptions) =>
-  `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${Math.round(options.maxDurationPerDirectionMs / 1000)} s at most each)`;
+/**
+ * Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 0.4 s)":
+ * the engine gives a long path `minRoundTripsPerDirection` round trips (TCP needs them to open its window), at most
+ * five times the time budget.
+ */
+const budgetText = (options: SpeedTestOptions) => {
+  const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
+  const budgetMs = options.maxDurationPerDirectionMs;
+  const longPath =
+    options.minRoundTripsPerDirection > 0
+      ? `, up to ${seconds(5 * budgetMs)} s where a round trip takes over ${seconds(budgetMs / options.minRoundTripsPerDirection)} s`
+      : '';
+  return `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${seconds(budgetMs)} s at most each${longPath})`;
+};
 
 /** Pure: the sentence above the results, shown before any byte moves. */
 export function dataNotice(decision: AutostartDecision, options: SpeedTestOptions): string {

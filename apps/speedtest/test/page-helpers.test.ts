@@ -67,7 +67,13 @@ describe('autostart and the data notice', () => {
 
   it('states the byte budget of both directions before anything moves', () => {
     expect(maxTestBytes(options)).toBe(600_000_000);
-    expect(dataNotice('start', options)).toContain('up to 600.0 MB (300.0 MB per direction, 12 s at most each)');
+    expect(dataNotice('start', options)).toContain(
+      'up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 0.4 s)',
+    );
+    // With the round-trip floor off, the time budget is the whole story.
+    expect(dataNotice('start', { ...options, minRoundTripsPerDirection: 0 })).toContain(
+      '(300.0 MB per direction, 12 s at most each)',
+    );
     expect(dataNotice('save-data', options)).toContain('Data saver is on');
   });
 

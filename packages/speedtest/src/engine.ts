@@ -363,7 +363,7 @@ export class SpeedTest {
           this.#bytes[direction] = bytesBefore + update.bytes;
           const phaseFraction = Math.min(
             1,
-            Math.max(update.elapsedMs / options.maxDurationPerDirectionMs, update.bytes / options.maxBytesPerDirection),
+            Math.max(update.elapsedMs / update.budgetMs, update.bytes / options.maxBytesPerDirection),
           );
           this.#progress(direction, run.completedWeight + run.weights[direction] * phaseFraction, run.testOriginMs, {
             bitsPerSecond: update.bitsPerSecond,

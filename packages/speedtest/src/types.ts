@@ -25,8 +25,16 @@ export interface SpeedTestOptions {
   stableTolerance: number;
   /** Bytes one direction may use before it stops, stable or not (bytes). */
   maxBytesPerDirection: number;
-  /** Time one direction may take before it stops, stable or not (ms). */
+  /**
+   * Time one direction may take before it stops, stable or not (ms); on a path whose idle round trip is longer than
+   * this over `minRoundTripsPerDirection`, that many round trips instead (at most five times this).
+   */
   maxDurationPerDirectionMs: number;
+  /**
+   * Round trips one direction may always take (count; 0 = `maxDurationPerDirectionMs` is a hard limit): on a long path
+   * (a geostationary satellite's 600 ms) TCP needs several of them to open its window before a rate can be measured.
+   */
+  minRoundTripsPerDirection: number;
   /** A request is sized to last about this long at the stream's current rate (ms). */
   targetRequestMs: number;
   /** Size of each stream's first request, and the smallest request (bytes). */

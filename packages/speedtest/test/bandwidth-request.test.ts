@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathTiming, stallThresholdMs } from '../src/phases/bandwidth-request';
+import { pathTiming, phaseTimeBudgetMs, stallThresholdMs } from '../src/phases/bandwidth-request';
 import { downloadRequestBytes } from '../src/phases/bandwidth-streams';
 
 const configured = { targetRequestMs: 500, intervalMs: 250 };
@@ -63,5 +63,29 @@ describe('stallThresholdMs', () => {
 
   it('is the minimum retransmission timeout when no round trip is known', () => {
     expect(stallThresholdMs(Number.NaN, null)).toBe(200);
+  });
+});
+
+describe('phaseTimeBudgetMs', () => {
+  const options = { maxDurationPerDirectionMs: 12_000, minRoundTripsPerDirection: 30 };
+
+  it('keeps the configured budget on paths up to 400 ms (12 s over 30 round trips)', () => {
+    expect(phaseTimeBudgetMs(options, 20)).toBe(12_000);
+    expect(phaseTimeBudgetMs(options, 400)).toBe(12_000);
+  });
+
+  it('gives a long path 30 round trips: 18 s at 600 ms, 30 s at 1 s', () => {
+    expect(phaseTimeBudgetMs(options, 600)).toBe(18_000);
+    expect(phaseTimeBudgetMs(options, 1000)).toBe(30_000);
+  });
+
+  it('never more than five times the configured budget', () => {
+    expect(phaseTimeBudgetMs(options, 5000)).toBe(60_000);
+  });
+
+  it('is the configured budget alone with no round-trip floor, or no round trip known', () => {
+    expect(phaseTimeBudgetMs({ ...options, minRoundTripsPerDirection: 0 }, 1000)).toBe(12_000);
+    expect(phaseTimeBudgetMs(options, Number.NaN)).toBe(12_000);
+    expect(phaseTimeBudgetMs(options, 0)).toBe(12_000);
   });
 });

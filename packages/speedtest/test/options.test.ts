@@ -33,6 +33,12 @@ describe('resolveOptions', () => {
     );
     expect(invalid({ pingTimeoutMs: 1e12 })).toThrow(RangeError);
     expect(invalid({ idlePings: 0 })).toThrow(/idlePings/);
+    // 0 round trips is allowed (the time budget is then a hard limit); a part of one or fewer than none is not.
+    expect(resolveOptions({ minRoundTripsPerDirection: 0 }).minRoundTripsPerDirection).toBe(0);
+    expect(invalid({ minRoundTripsPerDirection: 2.5 })).toThrow(
+      /minRoundTripsPerDirection must be a whole number ≥ 0 round trips; got 2.5/,
+    );
+    expect(invalid({ minRoundTripsPerDirection: -1 })).toThrow(RangeError);
   });
 
   it('refuses values that measure nothing or break a phase: no loss packets, zero-byte requests, a 0 tolerance', () => {

@@ -32,6 +32,28 @@ export function pathTiming(configured: { targetRequestMs: number; intervalMs: nu
 }
 
 /**
+ * A phase's time budget (ms, pure): `maxDurationPerDirectionMs`, but on a long path at least
+ * `minRoundTripsPerDirection` idle round trips, and never more than five times the configured budget (a path of
+ * seconds, a link that is failing, must not hold the test for minutes). A phase needs about 30 round trips: TCP opens
+ * its window by doubling once per round trip (from 10 segments to the 1.9 MB a 25 Mbit/s, 600 ms path holds: 7 of
+ * them), intervals last two round trips (`pathTiming`), the ramp judges a step on four intervals, and a second step
+ * (more streams) needs as many again. The default 12 s is 20 round trips at 600 ms and 12 at 1 s: on 25/3 Mbit/s,
+ * 600 ms both directions stopped on time with one stream (download 19.8 and 24.4, upload 2.2 Mbit/s of 23.9 and 2.9)
+ * and on 2/2 Mbit/s, 1 s at 1.3 and 0.4 of 1.9 (2026-11-28, `bench/results/accuracy/s51-long`); with 30 round trips,
+ * in the same minutes, 23.8 and 19.8 down, 2.8 and 2.9 up at 600 ms, 1.9 down and 1.6–1.7 up at 1 s (`s51-long-budget`).
+ * @param options the configured `maxDurationPerDirectionMs` (ms) and `minRoundTripsPerDirection` (count)
+ * @param idleRttMs median idle round trip of this test, ms (NaN or ≤ 0 = unknown: the configured budget)
+ */
+export function phaseTimeBudgetMs(
+  options: { maxDurationPerDirectionMs: number; minRoundTripsPerDirection: number },
+  idleRttMs: number,
+): number {
+  const configuredMs = options.maxDurationPerDirectionMs;
+  if (!Number.isFinite(idleRttMs) || idleRttMs <= 0) return configuredMs;
+  return Math.min(5 * configuredMs, Math.max(configuredMs, options.minRoundTripsPerDirection * idleRttMs));
+}
+
+/**
  * Smallest upload request (bytes, pure), also the first one's size: `minRequestBytes`, but no more than
  * `minMeasuredBytes`. An upload's bytes count only once the server has read all of them and answered, and the phase's
  * time budget cuts the request in flight, so a request that outlasts the budget moves nothing the figure can use. The

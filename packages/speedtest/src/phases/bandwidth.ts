@@ -10,7 +10,7 @@ import type {
   SpeedTestOptions,
   StopReason,
 } from '../types';
-import { type PathTiming, pathTiming, smallestUploadRequestBytes } from './bandwidth-request';
+import { type PathTiming, pathTiming, phaseTimeBudgetMs, smallestUploadRequestBytes } from './bandwidth-request';
 import { addStreams, allStreamsReturned, type StreamPool } from './bandwidth-streams';
 import { summarizeBandwidth } from './bandwidth-summary';
 import { DirectionFailedError, failureMessage } from './direction-failure';
@@ -31,6 +31,8 @@ export interface BandwidthPhaseInput {
     streams: number;
     bytes: number;
     elapsedMs: number;
+    /** The phase's time budget (ms): the configured one, or longer on a long path (`phaseTimeBudgetMs`). */
+    budgetMs: number;
   }) => void;
   /** Payload for uploads, at least `maxUploadRequestBytes` long. */
   payload: Blob;
@@ -51,6 +53,8 @@ interface PhaseRun {
   readonly input: BandwidthPhaseInput;
   readonly phaseStartMs: number;
   readonly timing: PathTiming;
+  /** When the phase stops on time (ms after its start): `phaseTimeBudgetMs`. */
+  readonly timeBudgetMs: number;
   readonly pool: StreamPool;
   readonly loadedPings: RequestSample[];
   /** Interval index where each stream count began, first at 0. */
@@ -120,6 +124,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
   const phaseStartMs = performance.now();
   // Longer requests and intervals on long paths (bandwidth-request.ts); short paths keep the configured values.
   const timing = pathTiming(options, input.idleRttMs);
+  const timeBudgetMs = phaseTimeBudgetMs(options, input.idleRttMs);
   const loadedPings: RequestSample[] = [];
   const maxRequestBytes = direction === 'download' ? options.maxDownloadRequestBytes : options.maxUploadRequestBytes;
   const pool: StreamPool = {
@@ -160,6 +165,7 @@ function newPhaseRun(input: BandwidthPhaseInput): PhaseRun {
     input,
     phaseStartMs,
     timing,
+    timeBudgetMs,
     pool,
     loadedPings,
     streamChanges: [{ intervalIndex: 0, streams: 1 }],
@@ -245,13 +251,14 @@ function reportProgress(run: PhaseRun, intervalsBitsPerSecond: readonly number[]
     streams: run.pool.streams,
     bytes: run.pool.meter.totalBytes,
     elapsedMs: performance.now() - run.phaseStartMs,
+    budgetMs: run.timeBudgetMs,
   });
 }
 
 /** 'bytes' once every stream has spent the byte budget, 'time' past the phase's time budget, else null. */
 function budgetStopReason(run: PhaseRun): StopReason | null {
   if (run.streamsReturned) return 'bytes';
-  if (performance.now() - run.phaseStartMs >= run.input.options.maxDurationPerDirectionMs) return 'time';
+  if (performance.now() - run.phaseStartMs >= run.timeBudgetMs) return 'time';
   return null;
 }
 
