@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { decideRamp, nextRequestBytes, pastDecision, type RampState, settledTail, valuesOf } from '../src/stats/ramp';
+import {
+  decideRamp,
+  nextRequestBytes,
+  pastDecision,
+  type RampState,
+  roomForAnotherStep,
+  settledTail,
+  valuesOf,
+} from '../src/stats/ramp';
 
 describe('GoodputMeter', () => {
   it('turns bytes per 100 ms interval into bits per second', () => {
@@ -293,6 +301,19 @@ describe('pastDecision', () => {
       endIndex: 12,
       pick: 'all',
     });
+  });
+});
+
+describe('roomForAnotherStep', () => {
+  it('needs the transition interval, a window and the interval past the decision', () => {
+    // 1.2 s intervals (a 600 ms path), windows of 4: 6 intervals, 7.2 s.
+    expect(roomForAnotherStep(7200, 1200, 4)).toBe(true);
+    expect(roomForAnotherStep(7199, 1200, 4)).toBe(false);
+    // The 25/3 Mbit/s, 600 ms run that settled with 3 intervals of its 18 s left.
+    expect(roomForAnotherStep(3600, 1200, 4)).toBe(false);
+    // Short paths: 250 ms intervals leave room until the last 1.5 s of the budget.
+    expect(roomForAnotherStep(1500, 250, 4)).toBe(true);
+    expect(roomForAnotherStep(1000, 250, 4)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { CompressedDownloadError, sleep } from '../probe';
 import { GoodputMeter } from '../stats/goodput';
-import { decideRamp, pastDecision, type RampDecision, type WindowBasis } from '../stats/ramp';
+import { decideRamp, pastDecision, type RampDecision, roomForAnotherStep, type WindowBasis } from '../stats/ramp';
 import { mean, median } from '../stats/summary';
 import type {
   BandwidthResult,
@@ -262,9 +262,19 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
   return null;
 }
 
-/** Doubles the streams, or records the finish and how many intervals the phase still runs. */
+/**
+ * Doubles the streams, or records the finish and how many intervals the phase still runs. A settled step with no
+ * time left to judge more streams (`roomForAnotherStep`) finishes instead: its window is the best figure the phase
+ * can have.
+ */
 function applyDecision(run: PhaseRun, decision: RampDecision): void {
   const { pool } = run;
+  const remainingMs = run.timeBudgetMs - (performance.now() - run.phaseStartMs);
+  const noRoom = !roomForAnotherStep(remainingMs, run.timing.intervalMs, run.input.options.stableIntervals);
+  if (decision.action === 'add-streams' && decision.settled && noRoom) {
+    finish(run, decision.window, decision.basis, true);
+    return;
+  }
   if (decision.action === 'add-streams') {
     run.previousStep = {
       window: decision.window,
@@ -278,12 +288,15 @@ function applyDecision(run: PhaseRun, decision: RampDecision): void {
     addStreams(pool, targetStreams);
     return;
   }
-  if (decision.action === 'finish') {
-    run.stopReason = decision.stable ? 'stable' : 'step-limit';
-    run.finalWindow = decision.window;
-    run.finalBasis = pastDecision(decision.basis);
-    run.finishAtIntervals = run.finalBasis.endIndex;
-  }
+  if (decision.action === 'finish') finish(run, decision.window, decision.basis, decision.stable);
+}
+
+/** The ramp has decided on `window`: the phase runs until the interval past it is complete (`pastDecision`). */
+function finish(run: PhaseRun, window: number[], basis: WindowBasis, stable: boolean): void {
+  run.stopReason = stable ? 'stable' : 'step-limit';
+  run.finalWindow = window;
+  run.finalBasis = pastDecision(basis);
+  run.finishAtIntervals = run.finalBasis.endIndex;
 }
 
 /**

@@ -124,6 +124,21 @@ export function pastDecision(basis: WindowBasis): WindowBasis {
   return { ...basis, endIndex: basis.endIndex + afterDecisionIntervals };
 }
 
+/**
+ * Whether a step with more streams could still be judged before the phase's time budget ends (pure): its first
+ * interval mixes two stream counts and is never judged, then come a window of `windowIntervals` and the interval past
+ * the decision. Without that room the new streams only disturb the end of the phase: on 25/3 Mbit/s, 600 ms (1.2 s
+ * intervals, an 18 s budget) one stream settled at 23.9, 23.8, 23.8 Mbit/s on a 23.9 Mbit/s link with 3 intervals
+ * left; the second stream's slow start then overflowed the queue, the first stream's bytes waited for their
+ * retransmissions (2.7 and 14.1, 9.9 Mbit/s), their burst came after the budget, and the figure, the settled window
+ * with those intervals, read 19.9 in 2 of 3 runs (2026-11-28, `bench/results/accuracy/s51-geo`, with `--samples`).
+ * @param remainingMs time left in the phase's budget (ms)
+ * @param intervalMs the phase's interval (ms)
+ */
+export function roomForAnotherStep(remainingMs: number, intervalMs: number, windowIntervals: number): boolean {
+  return remainingMs >= (1 + windowIntervals + afterDecisionIntervals) * intervalMs;
+}
+
 /** The values a basis names, taken from (final) interval rates; empty when those intervals are not there. */
 export function valuesOf(basis: WindowBasis, intervalsBitsPerSecond: readonly number[]): number[] {
   const values = intervalsBitsPerSecond.slice(basis.startIndex, basis.endIndex);
