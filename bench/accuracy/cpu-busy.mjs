@@ -57,3 +57,58 @@ export function startCpuBusy() {
     },
   };
 }
+
+// /proc/<pid>/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 per second for user space.
+const ticksPerSecond = 100;
+
+/**
+ * User + system CPU ticks of one process from its /proc/<pid>/stat line (pure), or NaN when the line does not parse.
+ * The command name (field 2, in parentheses) may hold spaces, so fields are counted after its closing parenthesis:
+ * utime and stime are fields 14 and 15 of the line.
+ * @param {string} statLine
+ */
+export function processCpuTicks(statLine) {
+  const fields = statLine
+    .slice(statLine.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks : Number.NaN;
+}
+
+/** @param {number} pid */
+function readProcessTicks(pid) {
+  try {
+    return processCpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * How much of one core a process (`--front h2`: the HTTP/2 front) used while an engine ran: `stop()` returns the
+ * mean over the whole span and the busiest 250 ms sample, in percent of one core (100 = a core saturated, the point
+ * where the process itself would limit throughput). NaN where /proc cannot be read.
+ * @param {number} pid
+ */
+export function startProcessCpu(pid) {
+  const startedMs = performance.now();
+  const firstTicks = readProcessTicks(pid);
+  let last = { ticks: firstTicks, atMs: startedMs };
+  let maxPercent = Number.NaN;
+  const percentOf = (/** @type {number} */ ticks, /** @type {number} */ ms) =>
+    (100 * (ticks / ticksPerSecond)) / (ms / 1000);
+  const timer = setInterval(() => {
+    const now = { ticks: readProcessTicks(pid), atMs: performance.now() };
+    const percent = percentOf(now.ticks - last.ticks, now.atMs - last.atMs);
+    if (Number.isFinite(percent) && !(percent <= maxPercent)) maxPercent = percent;
+    last = now;
+  }, sampleEveryMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      const meanPercent = percentOf(readProcessTicks(pid) - firstTicks, performance.now() - startedMs);
+      return { meanPercent, maxPercent };
+    },
+  };
+}

@@ -168,24 +168,35 @@ function directEngine(name, entryPoint) {
           const testOriginMs = performance.now();
           const result = await engine.start();
           clearTimeout(timer);
-          const timings = performance
-            .getEntriesByType('resource')
-            .filter((entry) => entry.name.includes('/__up'))
-            .map((entry) => {
-              const timing = /** @type {PerformanceResourceTiming} */ (entry);
-              return {
-                url: timing.name,
-                requestStart: timing.requestStart,
-                responseStart: timing.responseStart,
-                responseEnd: timing.responseEnd,
-              };
-            });
-          return { ...result, diagnostics: { testOriginMs, uploads, timings } };
+          const entries = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource'));
+          const timings = entries
+            .filter((timing) => timing.name.includes('/__up'))
+            .map((timing) => ({
+              url: timing.name,
+              requestStart: timing.requestStart,
+              responseStart: timing.responseStart,
+              responseEnd: timing.responseEnd,
+              nextHopProtocol: timing.nextHopProtocol,
+            }));
+          // The protocol each measurement request went over (`--front h2` must read h2 here, h1 "http/1.1"): counted
+          // over the entries the browser kept (its default buffer holds the first 250).
+          /** @type {Record<string, number>} */
+          const protocols = {};
+          for (const timing of entries) {
+            if (!/\/__(down|up)/.test(timing.name)) continue;
+            const protocol = timing.nextHopProtocol || 'unknown';
+            protocols[protocol] = (protocols[protocol] ?? 0) + 1;
+          }
+          return { ...result, diagnostics: { testOriginMs, uploads, timings, protocols } };
         },
         { origin, timeoutMs },
       );
       refuseFailedDirection(result);
-      return { ...normalizeSpeedkit(result), raw: result };
+      const normalized = normalizeSpeedkit(result);
+      const protocols = Object.entries(result.diagnostics.protocols)
+        .map(([protocol, count]) => `${protocol} ×${count}`)
+        .join(' ');
+      return { ...normalized, detail: `${normalized.detail}, ${protocols || 'no protocol'}`, raw: result };
     },
   };
 }

@@ -1,5 +1,6 @@
 // `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]
-//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead] [--retruth accuracy-rerun]`
+//   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead] [--retruth accuracy-rerun]
+//   [--front h1|h2]`
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
@@ -33,8 +34,13 @@ const { values: args } = parseArgs({
     prefix: { type: 'string' },
     // Keep every request and interval of our engine's runs (bench/results/accuracy/<name>-samples/).
     samples: { type: 'boolean', default: false },
+    // How the browser reaches the Worker: h1 = wrangler dev directly (HTTP/1.1, a connection per request in flight),
+    // h2 = through an HTTP/2 TLS proxy in the server namespace (h2-front.mjs; one connection, as on Cloudflare).
+    front: { type: 'string', default: 'h1' },
   },
 });
+if (args.front !== 'h1' && args.front !== 'h2') throw new Error(`--front: "${args.front}" is neither h1 nor h2`);
+const front = /** @type {'h1' | 'h2'} */ (args.front);
 const log = (/** @type {string} */ line) => process.stdout.write(`${line}\n`);
 
 // `--retruth accuracy-rerun`: re-derive a saved run's throughput truth from its recorded iperf3 runs.
@@ -136,7 +142,8 @@ const probes = {};
 const errors = [];
 try {
   const { startServer } = await import('./server.mjs');
-  const server = await startServer(link);
+  const server = await startServer(link, { front });
+  log(`engines reach the Worker at ${server.origin} (--front ${front})`);
   const browser = await launchBrowser(link.chromiumPath);
   try {
     // Gigabit profiles first: they only show the machine's ceiling, so the profiles the issue's checks judge run
@@ -176,6 +183,7 @@ const meta = {
   durationS: (Date.now() - startedAt.getTime()) / 1000,
   machine,
   repetitions,
+  front,
   profiles,
   probes,
   errors,

@@ -1,13 +1,22 @@
 // The server side of the testbed: `wrangler dev` (the real Worker, static assets included) inside the server
 // namespace, listening on the veth address. Delay, jitter and loss are the link's (tools/link-emulator, applied to
-// packets), so nothing sits between the browser's TCP connection and wrangler dev.
+// packets), so nothing sits between the browser's TCP connection and wrangler dev. With `front: 'h2'` a plain
+// HTTP/2 TLS proxy (h2-front.mjs) in the same namespace takes the browser's connection instead, as Cloudflare's edge
+// would: the shaped link then carries HTTP/2, and the hop to wrangler dev (HTTP/1.1 only) stays local.
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
+import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
 const wranglerPort = 8900;
+const h2FrontPort = 8943;
+const h2FrontScript = fileURLToPath(new URL('./h2-front.mjs', import.meta.url));
+
+/** How the browser reaches the Worker: `h1` wrangler dev itself (HTTP/1.1), `h2` through the HTTP/2 front. */
+/** @typedef {'h1' | 'h2'} Front */
 
 /** @typedef {Awaited<ReturnType<typeof import('../lib/shaped-link.mjs').createShapedLink>>} Link */
 
@@ -27,10 +36,12 @@ function snapshotWorker() {
 }
 
 /**
- * Starts the Worker; resolves once `/meta` answers over the link from the client namespace.
+ * Starts the Worker (and with `front: 'h2'` the HTTP/2 front); resolves once `/meta` answers over the link from the
+ * client namespace at the origin the engines get.
  * @param {Link} link
+ * @param {{ front?: Front }} [options]
  */
-export async function startServer(link) {
+export async function startServer(link, { front = 'h1' } = {}) {
   const snapshotDir = snapshotWorker();
   const wrangler = link.spawn(
     link.serverNs,
@@ -44,8 +55,23 @@ export async function startServer(link) {
   };
   wrangler.stdout?.on('data', keep);
   wrangler.stderr?.on('data', keep);
+  const upstream = `http://${link.serverIp}:${wranglerPort}`;
+  // The certificate lives in the snapshot directory, so it goes with it; the browser contexts ignore its errors.
+  const frontProcess =
+    front === 'h2'
+      ? (() => {
+          const { cert, key } = selfSignedCert(snapshotDir, 'speedkit-accuracy');
+          const args = [h2FrontScript, '--host', link.serverIp, '--port', String(h2FrontPort), '--upstream', upstream];
+          return link.spawn(link.serverNs, process.execPath, [...args, '--cert', cert, '--key', key], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+        })()
+      : undefined;
+  frontProcess?.stdout?.on('data', keep);
+  frontProcess?.stderr?.on('data', keep);
 
   const stop = async () => {
+    if (frontProcess?.pid !== undefined && frontProcess.exitCode === null) process.kill(-frontProcess.pid, 'SIGTERM');
     if (wrangler.pid !== undefined && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
     rmSync(snapshotDir, { recursive: true, force: true });
@@ -54,22 +80,31 @@ export async function startServer(link) {
   // kill wrangler with the namespaces).
   const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
   process.once('exit', removeSnapshot);
-  const origin = `http://${link.serverIp}:${wranglerPort}`;
+  const origin = front === 'h2' ? `https://${link.serverIp}:${h2FrontPort}` : upstream;
+  // Over the front, the probe must arrive as HTTP/2 (curl negotiates it by ALPN; the certificate is self-signed).
+  const probeArgs = front === 'h2' ? ['-k', '--http2'] : [];
   // Bounded wait for wrangler's first build and workerd start: at most 90 s and 300 tries.
   const deadlineMs = Date.now() + 90_000;
   for (let attempt = 0; ; attempt++) {
-    const probe = await link.exec(link.clientNs, 'curl', ['-sf', '-m', '2', '-o', '/dev/null', `${origin}/meta`], {
-      timeoutMs: 5_000,
-    });
+    const probe = await link.exec(
+      link.clientNs,
+      'curl',
+      [...probeArgs, '-sf', '-m', '2', '-o', '/dev/null', `${origin}/meta`],
+      { timeoutMs: 5_000 },
+    );
     if (probe.code === 0) break;
-    if (attempt >= 300 || Date.now() > deadlineMs || wrangler.exitCode !== null) {
+    const exited = wrangler.exitCode !== null || (frontProcess !== undefined && frontProcess.exitCode !== null);
+    if (attempt >= 300 || Date.now() > deadlineMs || exited) {
       await stop();
-      throw new Error(`wrangler dev did not answer over the link within 90 s; its output:\n${log}`);
+      throw new Error(`the Worker did not answer over the link at ${origin} within 90 s; the output:\n${log}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
     origin,
+    front,
+    /** The front's process, for its CPU time (`--front h2`). */
+    frontPid: frontProcess?.pid,
     /**
      * The link's conditions for a profile: half the RTT each way (jitter on the downstream half), loss each way.
      * @param {{ rttMs: number, jitterMs?: number, lossPercent?: number }} profile

@@ -2,7 +2,7 @@
 // `repetitions` times in alternating order, recording each reported metric beside its truth, wire bytes and wall time.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCpuBusy } from './cpu-busy.mjs';
+import { startCpuBusy, startProcessCpu } from './cpu-busy.mjs';
 import { expectedJitterMs } from './profiles.mjs';
 import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
@@ -90,15 +90,19 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
   const { log } = options;
   /** @type {Row[]} */
   const rows = [];
-  const context = await browser.newContext();
+  // `--front h2` serves a self-signed certificate (bench/lib/self-signed-cert.mjs), accepted as the other labs do.
+  const context = await browser.newContext(server.origin.startsWith('https:') ? { ignoreHTTPSErrors: true } : {});
   const page = await context.newPage();
   const before = await wireBytes(link);
   const startMs = performance.now();
   const cpu = startCpuBusy();
+  // The HTTP/2 front's own CPU (% of one core): near 100 it would be the bottleneck rather than the path.
+  const frontCpu = server.frontPid !== undefined ? startProcessCpu(server.frontPid) : undefined;
   try {
     const result = await engine.run(page, server.origin, options.engineTimeoutMs);
     const wallMs = performance.now() - startMs;
     const busy = cpu.stop();
+    const front = frontCpu?.stop();
     const after = await wireBytes(link);
     const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
     const reported = {
@@ -117,6 +121,7 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
       `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
         `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s, ` +
         `CPU ${fmt(busy.meanPercent, 0)} % (max ${fmt(busy.maxPercent, 0)} %)` +
+        (front ? `, front ${fmt(front.meanPercent, 0)} % of a core (max ${fmt(front.maxPercent, 0)} %)` : '') +
         (result.detail ? ` (${result.detail})` : ''),
     );
     if (options.samplesDir && result.raw) {
@@ -125,11 +130,15 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
       const file = `${profile.id.replace(/[^\w.]+/g, '_')}-${engine.name}-${repetition}.json`;
       // The run's CPU samples ride along (% of all CPUs busy, from the engine run's start: its page setup, and for the
       // `speedkit-direct` engines its esbuild bundle, come first), beside the engine's own.
-      writeFileSync(join(options.samplesDir, file), JSON.stringify({ ...result.raw, cpuBusy: busy }));
+      writeFileSync(
+        join(options.samplesDir, file),
+        JSON.stringify({ ...result.raw, cpuBusy: busy, ...(front ? { frontCpu: front } : {}) }),
+      );
     }
     return { rows };
   } catch (error) {
     cpu.stop();
+    frontCpu?.stop();
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
     const serverLog = server.log().trim();
