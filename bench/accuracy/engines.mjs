@@ -196,7 +196,10 @@ function directEngine(name, entryPoint) {
       const protocols = Object.entries(result.diagnostics.protocols)
         .map(([protocol, count]) => `${protocol} ×${count}`)
         .join(' ');
-      return { ...normalized, detail: `${normalized.detail}, ${protocols || 'no protocol'}`, raw: result };
+      // WebSockets (socket uploads) have no Resource Timing entry: their transport is said beside the protocols.
+      const sockets =
+        result.upload?.transport && result.upload.transport !== 'http' ? `, up ${result.upload.transport}` : '';
+      return { ...normalized, detail: `${normalized.detail}, ${protocols || 'no protocol'}${sockets}`, raw: result };
     },
   };
 }

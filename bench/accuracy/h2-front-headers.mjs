@@ -37,3 +37,21 @@ export function downstreamResponse(statusCode, headers) {
   }
   return out;
 }
+
+/**
+ * The head of a WebSocket upgrade request (HTTP/1.1, a connection of its own) as the front writes it to the upstream
+ * before relaying the connection's bytes both ways: the browser's request line and headers in their order and
+ * spelling, all kept (Connection and Upgrade are the point here), with Host naming the upstream.
+ * @param {string} method
+ * @param {string} url the request target, e.g. /__up-ws?measId=1
+ * @param {string[]} rawHeaders name, value, name, value… as node:http reads them
+ * @param {string} upstreamHost host:port of wrangler dev
+ */
+export function upgradeRequestHead(method, url, rawHeaders, upstreamHost) {
+  const lines = [`${method} ${url} HTTP/1.1`];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    lines.push(`${name}: ${name.toLowerCase() === 'host' ? upstreamHost : rawHeaders[i + 1]}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}

@@ -2,13 +2,17 @@
 // browser talks to the Worker as it does on Cloudflare — every request to the origin on one TCP connection (the
 // engine's parallel streams share its congestion window; loaded pings queue behind the transfer in it) — while the
 // hop to wrangler dev is local. Nothing is paced or scheduled: each stream's request and body are forwarded as they
-// come, both ways, with backpressure (pipe). Started by server.mjs:
+// come, both ways, with backpressure (pipe). A WebSocket (the engine's socket uploads, `/__up-ws`, on long paths)
+// arrives as Chromium opens it to a server that does not offer WebSockets over HTTP/2 (RFC 8441): on a TLS connection
+// of its own, HTTP/1.1 by ALPN, whose bytes are relayed to wrangler dev unchanged after the request head. Started by
+// server.mjs:
 //   node h2-front.mjs --host 10.99.0.1 --port 8943 --upstream http://10.99.0.1:8900 --cert cert.pem --key key.pem
 import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
+import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { requestUpstream } from '../priority/lab/upstream.mjs';
-import { downstreamResponse, upstreamRequest } from './h2-front-headers.mjs';
+import { downstreamResponse, upgradeRequestHead, upstreamRequest } from './h2-front-headers.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +36,8 @@ const sessionWindowBytes = 64 * 1024 * 1024;
 const server = http2.createSecureServer({
   cert: readFileSync(String(values.cert)),
   key: readFileSync(String(values.key)),
-  allowHTTP1: false,
+  // HTTP/1.1 only for WebSocket upgrades (below): no other request of the engine's leaves the HTTP/2 connection.
+  allowHTTP1: true,
   settings: { initialWindowSize: streamWindowBytes },
   // Room for the windows above: nghttp2 answers ENHANCE_YOUR_CALM once a session holds more than this (MB).
   maxSessionMemory: 256,
@@ -71,6 +76,30 @@ server.on('stream', (h2, h2Headers) => {
     if (!request.writableFinished) request.destroy();
   });
   h2.pipe(request);
+});
+
+// A WebSocket: its request head to wrangler dev, then the connection's bytes both ways as they come (pipe).
+server.on('upgrade', (request, socket, head) => {
+  const upstreamSocket = net.connect(Number(upstream.port), upstream.hostname);
+  const end = () => {
+    socket.destroy();
+    upstreamSocket.destroy();
+  };
+  socket.on('error', end);
+  upstreamSocket.on('error', end);
+  socket.on('close', end);
+  upstreamSocket.on('close', end);
+  upstreamSocket.on('connect', () => {
+    // Small frames (the server's byte reports) must not wait for Nagle's algorithm on either hop.
+    upstreamSocket.setNoDelay(true);
+    if ('setNoDelay' in socket) socket.setNoDelay(true);
+    upstreamSocket.write(
+      upgradeRequestHead(String(request.method), String(request.url), request.rawHeaders, upstream.host),
+    );
+    if (head.length > 0) upstreamSocket.write(head);
+    upstreamSocket.pipe(socket);
+    socket.pipe(upstreamSocket);
+  });
 });
 
 server.listen(Number(values.port), values.host, () => {

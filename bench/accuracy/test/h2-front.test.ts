@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processCpuTicks } from '../cpu-busy.mjs';
-import { downstreamResponse, upstreamRequest } from '../h2-front-headers.mjs';
+import { downstreamResponse, upgradeRequestHead, upstreamRequest } from '../h2-front-headers.mjs';
 
 describe('upstreamRequest', () => {
   it('turns pseudo-headers into method and path, drops connection headers and names the upstream as Host', () => {
@@ -60,5 +60,20 @@ describe('processCpuTicks', () => {
 
   it('is NaN for a line that does not parse', () => {
     expect(processCpuTicks('garbage')).toBeNaN();
+  });
+});
+
+describe('upgradeRequestHead', () => {
+  it("writes the browser's request line and headers in order, with Host naming the upstream", () => {
+    const head = upgradeRequestHead(
+      'GET',
+      '/__up-ws?measId=3',
+      ['Host', '10.99.0.1:8943', 'Connection', 'Upgrade', 'Upgrade', 'websocket', 'Sec-WebSocket-Key', 'abc=='],
+      '10.99.0.1:8900',
+    );
+    expect(head).toBe(
+      'GET /__up-ws?measId=3 HTTP/1.1\r\nHost: 10.99.0.1:8900\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+        'Sec-WebSocket-Key: abc==\r\n\r\n',
+    );
   });
 });
