@@ -1,7 +1,7 @@
 // A source whose decode fails fails on every request: the isolate remembers the failure for a while and serves the
 // original without decoding again (recent-failures.ts), against the real middleware, codecs and R2.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RecentFailures } from '../../src/images/edge/recent-failures';
+import { maxReasonChars, RecentFailures } from '../../src/images/edge/recent-failures';
 import { assetBytes, callImages, chromiumAccept, clearVariants } from './helpers';
 import { pngChunk } from './png-fixture';
 
@@ -72,8 +72,17 @@ describe('RecentFailures', () => {
     failures.remember('a', 'bad zlib', 5000);
     expect(failures.recent('a', 5999)).toBe('bad zlib');
     expect(failures.recent('a', 6000)).toBeNull();
-    // Forgotten once expired: a new failure starts its own time.
+    // Forgotten once expired, and a new failure starts its own time.
     expect(failures.recent('a', 5500)).toBeNull();
+    failures.remember('a', 'bad zlib again', 7000);
+    expect(failures.recent('a', 7999)).toBe('bad zlib again');
+    expect(failures.recent('a', 8000)).toBeNull();
+  });
+
+  it('keeps the first maxReasonChars of a reason (a decoder message may quote its input)', () => {
+    const failures = new RecentFailures(60_000, 2);
+    failures.remember('a', 'x'.repeat(5000), 0);
+    expect(failures.recent('a', 1)).toBe('x'.repeat(maxReasonChars));
   });
 
   it('keeps at most maxKeys, dropping the oldest failure first', () => {

@@ -12,6 +12,12 @@ export type KnownSource = CheckedOk & { readonly keepsProfile: boolean };
 
 /** Source checks remembered per isolate; an entry is one image header and a scan count (a few hundred bytes). */
 const maxEntries = 1000;
+/**
+ * Longest identity remembered (characters): an identity holds the URL, and URLs may be up to 16 KB, so a thousand
+ * entries of one image under ever-new query strings could hold 16 MB of an isolate's 128 MB. Real image URLs are far
+ * shorter; a longer one is simply read and checked again each time.
+ */
+const maxIdentityChars = 2048;
 const checks = new Map<string, KnownSource>();
 
 /**
@@ -28,6 +34,7 @@ export function headerIdentity(url: string, headers: Headers): string | null {
 
 /** Remembers a source's checks under its identity (least recently used dropped beyond `maxEntries`). */
 export function rememberCheck(identity: string, checked: KnownSource): void {
+  if (identity.length > maxIdentityChars) return;
   checks.delete(identity);
   checks.set(identity, checked);
   if (checks.size > maxEntries) {

@@ -5,6 +5,7 @@ import { jpegDensityCorrectedSize } from '../../shared/image-header/density';
 import type { Orientation } from '../../shared/image-header/orientation';
 import { readImageHeader } from '../../shared/image-header/whole-file';
 import { readLimited } from '../../shared/read-limited';
+import { sha256Hex } from '../../shared/sha256';
 import { isSharedResponse } from '../../shared/shared-cache';
 import { acceptableFormats } from '../core/choose-format';
 import { type ImagesConfig, onImageRoute } from '../core/config';
@@ -117,10 +118,17 @@ export async function negotiateImage(
         : 'variant not smaller or kept lossless',
     );
   } catch (error) {
-    recentFailures.remember(sourceId, describeError(error));
     return pass(`transform failed: ${describeError(error)}`);
   }
 }
+
+/**
+ * The failure memo's key for a source whose decode failed: a digest of its identity (which holds its URL). Only the
+ * decode is remembered: it fails the same way for every format, while an encoder's failure (a trap, a codec that
+ * could not start under memory pressure) may be one format's, or passing, and must not keep other formats from
+ * visitors for minutes.
+ */
+const decodeFailureKey = (sourceId: string) => sha256Hex(`decode|${sourceId}`);
 
 /**
  * A repeat request for a source this isolate has already read and checked (same ETag and Content-Length): its
@@ -263,8 +271,8 @@ const storedVariantResponse = (
 /**
  * The first candidate stored in R2 or encoded now that is smaller than the original; background AVIF is scheduled
  * instead. 'busy' when no transform slot freed up in time, null when no variant was smaller (or is still pending),
- * `failedLately` with the reason when this source's transform failed here lately (`recentFailures`) and nothing is
- * stored: it is not decoded again.
+ * `failedLately` with the reason when this source's decode failed here lately (`recentFailures`) and nothing is
+ * stored: it is not decoded again, in the foreground or the background.
  */
 async function firstSmallerVariant(
   request: Request,
@@ -275,11 +283,20 @@ async function firstSmallerVariant(
   context: NegotiationContext,
 ): Promise<Response | 'busy' | { failedLately: string } | null> {
   const { config } = context;
+  const failureKey = await decodeFailureKey(sourceId);
   let pixels: Promise<Pixels> | undefined;
   const decoded = () => {
-    pixels ??= ensureCodecs().then(() => decodeChecked(source));
+    pixels ??= ensureCodecs().then(() =>
+      decodeChecked(source).catch((error: unknown) => {
+        recentFailures.remember(failureKey, describeError(error));
+        throw error;
+      }),
+    );
     return pixels;
   };
+  // Checked once, before any candidate: a source that failed to decode lately is neither encoded now nor scheduled
+  // for a background encode, while a variant another isolate stored is still served.
+  const failedLately = recentFailures.recent(failureKey);
   const work: Work = { source, decoded, lossless: losslessAnswer(source, decoded, config) };
   for (const candidate of candidates) {
     const { format } = candidate;
@@ -287,13 +304,11 @@ async function firstSmallerVariant(
     const key = await variantKey(sourceId, options, format);
     const stored = await getVariant(context.bucket, key);
     if (stored?.kind === 'variant') return storedVariantResponse(request, response, stored.bytes, candidate, key);
-    if (stored?.kind === 'not-smaller') continue;
+    if (stored?.kind === 'not-smaller' || failedLately) continue;
     if (format === 'avif' && config.avifMode === 'background') {
       scheduleEncode(context, key, work, candidate);
       continue;
     }
-    const failedLately = recentFailures.recent(sourceId);
-    if (failedLately) return { failedLately };
     const release = await gate(config).acquire(config.queueWaitMs);
     if (!release) return 'busy';
     let encoded: Encoded;
@@ -314,7 +329,7 @@ async function firstSmallerVariant(
       });
     }
   }
-  return null;
+  return failedLately ? { failedLately } : null;
 }
 
 /** One request's source, its pixels decoded once, and its lossless answer found once, for every candidate. */
