@@ -28,19 +28,25 @@ export function lossNotice(options: Pick<SpeedTestOptions, 'packetLoss' | 'lossP
 }
 
 /**
- * Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 0.4 s)":
+ * Pure: "up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 400 ms)":
  * the engine gives a long path `minRoundTripsPerDirection` round trips (TCP needs them to open its window), at most
- * five times the time budget.
+ * five times the time budget. Round trips are in ms: with `timeMs=1000` the threshold is 33 ms, which read "0 s".
  */
 const budgetText = (options: SpeedTestOptions) => {
   const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
   const budgetMs = options.maxDurationPerDirectionMs;
   const longPath =
     options.minRoundTripsPerDirection > 0
-      ? `, up to ${seconds(5 * budgetMs)} s where a round trip takes over ${seconds(budgetMs / options.minRoundTripsPerDirection)} s`
+      ? `, up to ${seconds(5 * budgetMs)} s where a round trip takes over ${roundTripText(budgetMs / options.minRoundTripsPerDirection)}`
       : '';
   return `up to ${formatBytes(maxTestBytes(options))} (${formatBytes(options.maxBytesPerDirection)} per direction, ${seconds(budgetMs)} s at most each${longPath})`;
 };
+
+/** Pure: a round trip for the notice: whole ms below a second ("33 ms"), else seconds to a tenth ("1.5 s"). */
+export function roundTripText(ms: number): string {
+  const wholeMs = Math.round(ms);
+  return wholeMs < 1000 ? `${wholeMs} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
 
 /** Pure: the sentence above the results, shown before any byte moves. */
 export function dataNotice(decision: AutostartDecision, options: SpeedTestOptions): string {

@@ -6,7 +6,7 @@ import { formatBitsPerSecondRange, formatMsRange, streamCount, tickLabel } from 
 import { addToHistory, type HistoryEntry, maxHistoryEntries, parseHistory } from '../src/history';
 import { when } from '../src/history-view';
 import { describeConnection } from '../src/meta';
-import { autostartDecision, dataNotice, lossNotice, maxTestBytes } from '../src/notice';
+import { autostartDecision, dataNotice, lossNotice, maxTestBytes, roundTripText } from '../src/notice';
 
 describe('formatBitsPerSecondRange', () => {
   it('writes both ends in the unit of the figure, never a negative kbps', () => {
@@ -68,13 +68,23 @@ describe('autostart and the data notice', () => {
   it('states the byte budget of both directions before anything moves', () => {
     expect(maxTestBytes(options)).toBe(600_000_000);
     expect(dataNotice('start', options)).toContain(
-      'up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 0.4 s)',
+      'up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 400 ms)',
     );
     // With the round-trip floor off, the time budget is the whole story.
     expect(dataNotice('start', { ...options, minRoundTripsPerDirection: 0 })).toContain(
       '(300.0 MB per direction, 12 s at most each)',
     );
     expect(dataNotice('save-data', options)).toContain('Data saver is on');
+  });
+
+  it("names a short budget's round-trip threshold in ms, not as '0 s'", () => {
+    expect(dataNotice('start', { ...options, maxDurationPerDirectionMs: 1000 })).toContain(
+      '1 s at most each, up to 5 s where a round trip takes over 33 ms)',
+    );
+    expect(roundTripText(999.4)).toBe('999 ms');
+    expect(roundTripText(999.6)).toBe('1 s');
+    expect(roundTripText(1000)).toBe('1 s');
+    expect(roundTripText(1540)).toBe('1.5 s');
   });
 
   it('says what the packet-loss phase sends, and nothing about it when it is off', () => {

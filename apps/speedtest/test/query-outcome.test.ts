@@ -84,7 +84,7 @@ describe('the notice once a run has ended', () => {
 
   it('points at the button as it now reads, not "Start test" or "Stop"', () => {
     expect(dataNoticeAfterRun(options)).toBe(
-      'Another run uses up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 0.4 s). Press Start again when you are ready.',
+      'Another run uses up to 600.0 MB (300.0 MB per direction, 12 s at most each, up to 60 s where a round trip takes over 400 ms). Press Start again when you are ready.',
     );
   });
 

@@ -201,11 +201,14 @@ export class SpeedTest {
           return { turn, atMs: performance.now() };
         })
       : null;
-    if (typeof relay?.turn === 'string') {
-      run.weights = progressWeights({ ...options, packetLoss: false });
-      run.completedWeight = run.weights.startPings;
-    }
     let idleRttMs = median(run.startPings.map((sample) => sample.pingMs));
+    // Weighed again now the round trip is known (a long path's directions take longer), and without the loss phase's
+    // share when the server has no relay.
+    run.weights = progressWeights(
+      { ...options, packetLoss: options.packetLoss && typeof relay?.turn !== 'string' },
+      idleRttMs,
+    );
+    run.completedWeight = run.weights.startPings;
     const { bandwidth } = run;
     for (const direction of ['download', 'upload'] as const) {
       if (!options.directions.includes(direction)) continue;
@@ -486,7 +489,8 @@ interface RelayCheck {
 }
 
 /**
- * How long the check's credentials are used (ms): a run takes under a minute unless paused; TURN REST credentials
+ * How long the check's credentials are used (ms): fresh ones are fetched when the loss phase comes later than this
+ * (a paused run, or a long path whose directions took up to five times their budget each); TURN REST credentials
  * live for minutes (this project's Worker issues them for 5).
  */
 const reuseCredentialsMs = 60_000;

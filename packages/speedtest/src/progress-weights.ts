@@ -1,3 +1,4 @@
+import { phaseTimeBudgetMs } from './phases/bandwidth-request';
 import { defaultLossPhase } from './phases/loss';
 import type { SpeedTestOptions } from './types';
 
@@ -15,24 +16,35 @@ const expectedLossConnectMs = 1000;
 
 /**
  * Pure: each part's share of the progress bar (shares sum to 1), from the time it is expected to take (ms): the
- * pings' count, each direction's time budget, and the loss phase's pacing, all known before the run starts. Equal
- * shares made the bar reach 94 % before a 15 s loss phase and then crawl; a direction that settles early still
- * jumps ahead, which is the truth (less is left).
+ * pings' count, each direction's time budget, and the loss phase's pacing. Equal shares made the bar reach 94 %
+ * before a 15 s loss phase and then crawl; a direction that settles early still jumps ahead, which is the truth
+ * (less is left). Once the start pings have measured the round trip (`idleRttMs`), the engine weighs again: a long
+ * path's directions get up to five times their budget (`phaseTimeBudgetMs`) and each ping takes a round trip, and
+ * with the configured budget a 1 s path's bar planned 12 s per direction where each took about 30.
+ * @param idleRttMs median idle round trip (ms); NaN before it is known
  */
 export function progressWeights(
   options: Pick<
     SpeedTestOptions,
-    'idlePings' | 'directions' | 'maxDurationPerDirectionMs' | 'packetLoss' | 'lossPackets'
+    | 'idlePings'
+    | 'directions'
+    | 'maxDurationPerDirectionMs'
+    | 'minRoundTripsPerDirection'
+    | 'packetLoss'
+    | 'lossPackets'
   >,
+  idleRttMs = Number.NaN,
 ): Record<ProgressPart, number> {
   const downloads = options.directions.includes('download');
   const { packetIntervalMs, drainMs } = defaultLossPhase;
+  const pingMs = Number.isFinite(idleRttMs) ? Math.max(expectedPingMs, idleRttMs) : expectedPingMs;
+  const directionMs = phaseTimeBudgetMs(options, idleRttMs);
   const expectedMs: Record<ProgressPart, number> = {
-    startPings: (Math.ceil(options.idlePings / 2) + 2) * expectedPingMs,
-    download: downloads ? options.maxDurationPerDirectionMs : 0,
+    startPings: (Math.ceil(options.idlePings / 2) + 2) * pingMs,
+    download: downloads ? directionMs : 0,
     // After the download only; each waits for the link to drain first (about a loaded round trip).
-    settledPings: downloads ? (options.idlePings + 2) * expectedPingMs : 0,
-    upload: options.directions.includes('upload') ? options.maxDurationPerDirectionMs : 0,
+    settledPings: downloads ? (options.idlePings + 2) * pingMs : 0,
+    upload: options.directions.includes('upload') ? directionMs : 0,
     // One direction after the other, each paced and then drained (phases/loss.ts).
     loss: options.packetLoss ? 2 * (options.lossPackets * packetIntervalMs + drainMs) + expectedLossConnectMs : 0,
   };

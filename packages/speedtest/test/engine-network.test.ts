@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpeedTest } from '../src/engine';
 import type { SpeedTestOptions } from '../src/types';
-import { type Behaviour, type LocalServer, sendGzippedZeros, startLocalServer } from './local-server.mjs';
+import { type Behaviour, type LocalServer, sendGzippedZeros, sendPaced, startLocalServer } from './local-server.mjs';
 
 // The whole engine against a real HTTP server on 127.0.0.1 (Node's fetch): what a caller sees when the server
 // misbehaves, and what start() does around abort.
@@ -149,6 +149,34 @@ describe('a slow uplink', () => {
     expect(result.upload?.bitsPerSecond.value).toBeGreaterThan(0);
     const uploads = result.samples.filter((sample) => sample.kind === 'upload' && sample.receivedBytes !== null);
     expect(uploads.length).toBeGreaterThan(1);
+  }, 15_000);
+});
+
+describe('a stream count the time left cannot judge', () => {
+  // Downloads at a steady 3.2 Mbit/s (4 kB every 10 ms). A generous tolerance settles the first step on its first
+  // window, about 1.5 s in; judging two streams would take 1.5 s more (transition, window, one interval past it).
+  const steady: Behaviour = (url, response) => {
+    const bytes = Number(url.searchParams.get('bytes'));
+    if (url.pathname !== '/__down' || bytes === 0) return undefined;
+    sendPaced(response, bytes, 4000, 10);
+    return 'handled';
+  };
+  const options = { stableTolerance: 0.5, intervalMs: 250, stableIntervals: 4 };
+
+  it('is not tried: the phase ends on the settled step, for want of time, not as stable', async () => {
+    const engine = await engineAgainst(steady, { ...options, maxDurationPerDirectionMs: 2200 });
+    const { download } = await engine.start();
+    expect(download?.streams).toBe(1);
+    expect(download?.stopReason).toBe('time');
+    // Its window is a full one, so the figure is no longer the low confidence of a budget cut mid-step.
+    expect(download?.bitsPerSecond.level).toBe('medium');
+    expect(download?.bitsPerSecond.value).toBeGreaterThan(2_000_000);
+  }, 15_000);
+
+  it('is tried when there is time for it', async () => {
+    const engine = await engineAgainst(steady, { ...options, maxDurationPerDirectionMs: 4500 });
+    const { download } = await engine.start();
+    expect(download?.streams).toBeGreaterThan(1);
   }, 15_000);
 });
 

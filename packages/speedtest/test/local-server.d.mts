@@ -25,3 +25,6 @@ export function startLocalServer(behave?: Behaviour): Promise<LocalServer>;
 
 /** Answers with `bytes` zeros compressed with gzip (`Content-Encoding: gzip`), as a compressing proxy would. */
 export function sendGzippedZeros(response: ServerResponse, bytes: number): void;
+
+/** Answers with `bytes` zeros, `chunkBytes` every `everyMs`: a steady link of that rate. */
+export function sendPaced(response: ServerResponse, bytes: number, chunkBytes: number, everyMs: number): void;

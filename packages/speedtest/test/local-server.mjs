@@ -58,6 +58,25 @@ function sendBytes(response, bytes) {
 }
 
 /**
+ * Answers with `bytes` zeros at a steady pace: `chunkBytes` every `everyMs` (a link of that rate, as steady as
+ * Node's timers are), stopping when the client goes away.
+ */
+export function sendPaced(response, bytes, chunkBytes, everyMs) {
+  response.setHeader('content-length', bytes);
+  const chunk = Buffer.alloc(chunkBytes);
+  let left = bytes;
+  const timer = setInterval(() => {
+    const size = Math.min(left, chunkBytes);
+    left -= size;
+    response.write(chunk.subarray(0, size));
+    if (left > 0) return;
+    clearInterval(timer);
+    response.end();
+  }, everyMs);
+  response.on('close', () => clearInterval(timer));
+}
+
+/**
  * Answers with `bytes` zeros gzip-compressed (`Content-Encoding: gzip`), as a proxy or CDN rule that compresses every
  * type sends the download on.
  */

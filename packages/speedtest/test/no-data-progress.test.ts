@@ -32,6 +32,17 @@ describe('progressWeights', () => {
     expect(weights.loss).toBeGreaterThan(weights.download);
   });
 
+  it('plans for the long budget and slow pings of a long path once the round trip is known', () => {
+    const options = resolveOptions({ packetLoss: false });
+    // 1 s round trips: 30 of them per direction (30 s, not the configured 12), and each ping a round trip.
+    const weights = progressWeights(options, 1000);
+    const pingsMs = (12 + 22) * 1000;
+    expect(weights.download).toBeCloseTo(30_000 / (60_000 + pingsMs), 10);
+    expect(weights.startPings).toBeCloseTo(12_000 / (60_000 + pingsMs), 10);
+    // A short path, or a round trip not measured yet: the configured budget and 50 ms pings.
+    expect(progressWeights(options, 20)).toEqual(progressWeights(options));
+  });
+
   it('gives nothing to parts the run leaves out', () => {
     const weights = progressWeights(resolveOptions({ directions: ['upload'], packetLoss: false }));
     expect([weights.download, weights.settledPings, weights.loss]).toEqual([0, 0, 0]);

@@ -265,14 +265,19 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
 /**
  * Doubles the streams, or records the finish and how many intervals the phase still runs. A settled step with no
  * time left to judge more streams (`roomForAnotherStep`) finishes instead: its window is the best figure the phase
- * can have.
+ * can have, and the reason is `time`, since more streams were never tried (a link one stream cannot fill reads low
+ * then, and the page and the confidence must not call that stable).
+ * Upload intervals close only once the requests overlapping them have finished, up to a request (8 round trips or
+ * more) after now: a new step's window is complete that much later, so that lag is not room.
  */
 function applyDecision(run: PhaseRun, decision: RampDecision): void {
   const { pool } = run;
-  const remainingMs = run.timeBudgetMs - (performance.now() - run.phaseStartMs);
+  const nowMs = performance.now();
+  const closingLagMs = nowMs - settledAtMs(pool);
+  const remainingMs = run.timeBudgetMs - (nowMs - run.phaseStartMs) - closingLagMs;
   const noRoom = !roomForAnotherStep(remainingMs, run.timing.intervalMs, run.input.options.stableIntervals);
   if (decision.action === 'add-streams' && decision.settled && noRoom) {
-    finish(run, decision.window, decision.basis, true);
+    finish(run, decision.window, decision.basis, 'time');
     return;
   }
   if (decision.action === 'add-streams') {
@@ -288,12 +293,13 @@ function applyDecision(run: PhaseRun, decision: RampDecision): void {
     addStreams(pool, targetStreams);
     return;
   }
-  if (decision.action === 'finish') finish(run, decision.window, decision.basis, decision.stable);
+  if (decision.action === 'finish')
+    finish(run, decision.window, decision.basis, decision.stable ? 'stable' : 'step-limit');
 }
 
 /** The ramp has decided on `window`: the phase runs until the interval past it is complete (`pastDecision`). */
-function finish(run: PhaseRun, window: number[], basis: WindowBasis, stable: boolean): void {
-  run.stopReason = stable ? 'stable' : 'step-limit';
+function finish(run: PhaseRun, window: number[], basis: WindowBasis, reason: StopReason): void {
+  run.stopReason = reason;
   run.finalWindow = window;
   run.finalBasis = pastDecision(basis);
   run.finishAtIntervals = run.finalBasis.endIndex;
