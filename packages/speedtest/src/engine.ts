@@ -2,7 +2,7 @@ import { resolveOptions } from './options';
 import { type FinishedParts, missingParts } from './partial';
 import { runBandwidthPhase } from './phases/bandwidth';
 import { DirectionFailedError, nothingMeasuredMessage } from './phases/direction-failure';
-import { drainWaitMs, headlineIdlePings, runLatencyPhase } from './phases/latency';
+import { awaitDrained, drainWaitMs, headlineIdlePings, maxDrainMs, runLatencyPhase } from './phases/latency';
 import { defaultLossPhase, fetchTurnCredentials, type LossResult, lossPacing, runLossPhase } from './phases/loss';
 import { socketUploadsWanted } from './phases/upload-socket';
 import { randomBlob, sleep } from './probe';
@@ -303,7 +303,7 @@ export class SpeedTest {
 
   /**
    * `idlePings` idle pings after the download phase, once its cut requests have drained from the link
-   * (`drainWaitMs`); none when every one failed (the start pings then stand).
+   * (`drainWaitMs`, then `awaitDrained`); none when every one failed (the start pings then stand).
    */
   async #settledIdlePings(
     run: RunProgress,
@@ -321,6 +321,14 @@ export class SpeedTest {
       this.#progress('latency', run.completedWeight, run.testOriginMs, {});
       await sleep(waitMs, signal);
       if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+      const startPingsMs = run.startPings.map((sample) => sample.pingMs);
+      await awaitDrained(
+        this.options.serverUrl,
+        startPingsMs,
+        maxDrainMs(idleRttMs),
+        signal,
+        this.options.pingTimeoutMs,
+      );
       return runLatencyPhase(
         this.options.serverUrl,
         count,

@@ -176,6 +176,13 @@ function compressedDownloadError(url: string, how: string): Error {
 /**
  * One latency probe: `GET /__down?bytes=0`. With a `timeoutMs` (idle pings), no answer within it rejects with a
  * `NoAnswerError`; pings under load have none (the phase's end cuts them, and bufferbloat may hold one for seconds).
+ * Sent without credentials, so that Chromium keeps them on a connection of their own: it pools connections by
+ * whether requests carry credentials, and over HTTP/2 or HTTP/3 (every deployed Worker) all requests of one pool
+ * share one connection, where a ping waits behind the transfer's unsent bytes in the server's socket. That is not the
+ * link's queue: in the lab behind an HTTP/2 front, loaded latency read 333 ms where the link's queue gave 31 ms
+ * (25/5 Mbit/s, 15 ms, `bench/results/accuracy/h2-front-*`, 2026-11-28). Idle pings too, so the pings' connection
+ * is open and warm before the first ping under load. Only when the page is on the server's origin do transfers carry
+ * credentials (their default, `same-origin`); a page elsewhere sends neither, and its pings share the transfers' pool.
  */
 export async function ping(
   context: ProbeContext,
@@ -186,7 +193,7 @@ export async function ping(
   const deadline = withDeadline(context.signal, timeoutMs);
   try {
     const startMs = performance.now();
-    const response = await send(url, { signal: deadline.signal, cache: 'no-store' });
+    const response = await send(url, { signal: deadline.signal, cache: 'no-store', credentials: 'omit' });
     const headersMs = performance.now();
     ensureOk(response, url);
     await response.arrayBuffer();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainWaitMs, headlineIdlePings } from '../src/phases/latency';
+import { drainWaitMs, headlineIdlePings, maxDrainMs, stillDraining } from '../src/phases/latency';
 import { latencyResult } from '../src/result';
 import { pingSample as ping } from './ping-sample';
 
@@ -38,5 +38,40 @@ describe('drainWaitMs', () => {
   it('waits two idle round trips without loaded pings, nothing when nothing is known', () => {
     expect(drainWaitMs(30, [])).toBe(60);
     expect(drainWaitMs(Number.NaN, [])).toBe(0);
+  });
+});
+
+describe('stillDraining', () => {
+  // Start pings and the pings after a download behind an HTTP/2 front (5/1 Mbit/s, 200 ms, s52-h2-jitter).
+  const startMs = [205.8, 205.7, 205.7, 206.2, 205.8, 205.7, 205.8, 205.8, 205.4, 207.4];
+
+  it('holds while a ping still waits behind the download, and ends on one that reads as the start pings did', () => {
+    expect([242.2, 222.5, 215.5, 213.3].map((pingMs) => stillDraining(pingMs, startMs))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(stillDraining(205.9, startMs)).toBe(false);
+    // Up to the highest start ping plus their spread (207.4 + 2.0 ms).
+    expect(stillDraining(209.4, startMs)).toBe(false);
+    expect(stillDraining(209.6, startMs)).toBe(true);
+  });
+
+  it('uses at least 2 ms of margin on a short path, and never holds without start pings', () => {
+    expect(stillDraining(7.9, [5, 6, 5.5])).toBe(false);
+    expect(stillDraining(8.1, [5, 6, 5.5])).toBe(true);
+    // A jittery link's spread is its margin.
+    expect(stillDraining(39, [20, 30, 25])).toBe(false);
+    expect(stillDraining(41, [20, 30, 25])).toBe(true);
+    expect(stillDraining(500, [])).toBe(false);
+  });
+});
+
+describe('maxDrainMs', () => {
+  it('waits 5 s at most, or 10 round trips on a long path', () => {
+    expect(maxDrainMs(20)).toBe(5000);
+    expect(maxDrainMs(600)).toBe(6000);
+    expect(maxDrainMs(Number.NaN)).toBe(5000);
   });
 });

@@ -120,3 +120,58 @@ export function drainWaitMs(idleRttMs: number, loadedPingsMs: readonly number[])
   const loadedMs = loadedPingsMs.length > 0 ? median(loadedPingsMs) : Number.NaN;
   return Number.isFinite(loadedMs) ? Math.max(idleMs, loadedMs) : 2 * idleMs;
 }
+
+/**
+ * Whether a ping after a download still waits behind the download's bytes (pure): it reads above every start ping by
+ * more than their noise (their spread, at least 2 ms). The drain wait (`drainWaitMs`) covers the bottleneck's queue,
+ * but over HTTP/2 or HTTP/3 the download's connection stays open when its requests are cut, and what the server had
+ * already written to its socket still crosses the link: behind the lab's HTTP/2 front at 5 Mbit/s, 200 ms, pings read
+ * 218–242 ms for 2.5 s after the wait against 206 ms before the download, and the idle jitter 3.5–5.6 ms where the
+ * link's was 1.6 (`bench/results/accuracy/s52-h2-jitter`, 2026-11-28).
+ * @param pingMs the ping just taken (ms)
+ * @param startPingsMs the idle pings before any transfer (ms); none = never draining
+ */
+export function stillDraining(pingMs: number, startPingsMs: readonly number[]): boolean {
+  if (startPingsMs.length === 0) return false;
+  const highestMs = Math.max(...startPingsMs);
+  const marginMs = Math.max(2, highestMs - Math.min(...startPingsMs));
+  return pingMs > highestMs + marginMs;
+}
+
+/** The longest a settling link is waited for after a download (ms): 5 s, or 10 idle round trips on a longer path. */
+export function maxDrainMs(idleRttMs: number): number {
+  return Math.max(5000, Number.isFinite(idleRttMs) ? 10 * idleRttMs : 0);
+}
+
+/** Pings in a row that must read as the start pings did before the link counts as idle again. */
+export const drainedPingsInARow = 3;
+
+/**
+ * Pings, not kept, until `drainedPingsInARow` in a row read as the start pings did (`stillDraining`) or `maxMs`
+ * have passed: the link is idle again. One is not enough: the pings have a connection of their own, and the queue
+ * they see is only what the download's connection has in flight, which after a loss can be small for a round trip
+ * while its server still holds a megabyte to send (behind the lab's HTTP/2 front, one ping at 5 Mbit/s, 200 ms read
+ * idle and the next nine 218–266 ms). Over HTTP/1.1 the first ones usually do (a cut download closes its connection,
+ * and the server drops what it had not sent), so this costs three round trips. A failed ping ends the wait: the pings
+ * that follow say what they can.
+ */
+export async function awaitDrained(
+  serverUrl: string,
+  startPingsMs: readonly number[],
+  maxMs: number,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<void> {
+  const untilMs = performance.now() + maxMs;
+  let inARow = 0;
+  while (performance.now() < untilMs) {
+    try {
+      const { timing } = await ping({ serverUrl, signal }, 'drain', timeoutMs);
+      inARow = stillDraining(timing.pingMs, startPingsMs) ? 0 : inARow + 1;
+      if (inARow >= drainedPingsInARow) return;
+    } catch (error) {
+      if (isAbort(error, signal)) throw error;
+      return;
+    }
+  }
+}
