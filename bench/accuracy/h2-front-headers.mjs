@@ -3,25 +3,6 @@
 import { hopByHop } from '../lib/http-forward.mjs';
 
 /**
- * An HTTP/2 request's headers as an HTTP/1.1 request to the upstream: pseudo-headers become the method and path,
- * connection-specific headers are dropped (HTTP/2 forbids them, HTTP/1.1 would read them as the proxy's own), and
- * Host names the upstream, so the Worker sees the same Host as when the browser talks to wrangler dev directly.
- * @param {import('node:http2').IncomingHttpHeaders} h2Headers
- * @param {string} upstreamHost host:port of wrangler dev
- * @returns {{ method: string, path: string, headers: import('node:http').OutgoingHttpHeaders }}
- */
-export function upstreamRequest(h2Headers, upstreamHost) {
-  /** @type {import('node:http').OutgoingHttpHeaders} */
-  const headers = {};
-  for (const [name, value] of Object.entries(h2Headers)) {
-    if (value === undefined || name.startsWith(':') || hopByHop.has(name)) continue;
-    headers[name] = value;
-  }
-  headers.host = upstreamHost;
-  return { method: String(h2Headers[':method'] ?? 'GET'), path: String(h2Headers[':path'] ?? '/'), headers };
-}
-
-/**
  * An upstream HTTP/1.1 answer's status and headers as an HTTP/2 response head: the connection-specific headers left
  * out (node:http2 refuses to send them, and chunked framing is HTTP/1.1's: HTTP/2 frames the body itself).
  * @param {number | undefined} statusCode

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
+import { upstreamRequest } from '../lib/http-forward.mjs';
 import { requestUpstream } from '../priority/lab/upstream.mjs';
-import { downstreamResponse, upgradeRequestHead, upstreamRequest } from './h2-front-headers.mjs';
+import { downstreamResponse, upgradeRequestHead } from './h2-front-headers.mjs';
 
 const { values } = parseArgs({
   options: {

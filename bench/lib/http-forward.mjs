@@ -17,6 +17,26 @@ export function passOn(/** @type {IncomingHttpHeaders} */ headers) {
 }
 
 /**
+ * An HTTP/2 request's headers as an HTTP/1.1 request to the upstream: pseudo-headers become the method and path,
+ * connection-specific headers are dropped (HTTP/2 forbids them, HTTP/1.1 would read them as the proxy's own), and
+ * Host names the upstream, so the Worker sees the same Host as when the browser talks to wrangler dev directly. The
+ * accuracy lab's HTTP/2 front and the priority lab's scheduling server both forward this way.
+ * @param {import('node:http2').IncomingHttpHeaders} h2Headers
+ * @param {string} upstreamHost host:port of wrangler dev
+ * @returns {{ method: string, path: string, headers: import('node:http').OutgoingHttpHeaders }}
+ */
+export function upstreamRequest(h2Headers, upstreamHost) {
+  /** @type {import('node:http').OutgoingHttpHeaders} */
+  const headers = {};
+  for (const [name, value] of Object.entries(h2Headers)) {
+    if (value === undefined || name.startsWith(':') || hopByHop.has(name)) continue;
+    headers[name] = value;
+  }
+  headers.host = upstreamHost;
+  return { method: String(h2Headers[':method'] ?? 'GET'), path: String(h2Headers[':path'] ?? '/'), headers };
+}
+
+/**
  * Sends an upstream answer on: its status, its headers (hop-by-hop ones left out) with `extra` over them, its body.
  * @param {import('node:http').IncomingMessage} answer @param {import('node:http').ServerResponse} response
  * @param {OutgoingHttpHeaders} [extra]

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { upstreamRequest } from '../../lib/http-forward.mjs';
 import { processCpuTicks } from '../cpu-busy.mjs';
-import { downstreamResponse, upgradeRequestHead, upstreamRequest } from '../h2-front-headers.mjs';
+import { downstreamResponse, upgradeRequestHead } from '../h2-front-headers.mjs';
 
 describe('upstreamRequest', () => {
   it('turns pseudo-headers into method and path, drops connection headers and names the upstream as Host', () => {

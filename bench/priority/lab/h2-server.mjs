@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
-import { hopByHop, passOn } from '../../lib/http-forward.mjs';
+import { hopByHop, passOn, upstreamRequest } from '../../lib/http-forward.mjs';
 import { bytesUntilChange, pickNext, priorityFor } from './scheduler.mjs';
 import { labErrorHeader, labRetryHeader, requestUpstream } from './upstream.mjs';
 
@@ -102,14 +102,7 @@ server.on('stream', (h2, requestHeaders) => {
   // level are served in this order, and an upstream that answers a large image faster than a small stylesheet must
   // not put the image first.
   const requestSeq = seq++;
-  const path = String(requestHeaders[':path'] ?? '/');
-  /** @type {import('node:http').OutgoingHttpHeaders} */
-  const headers = {};
-  for (const [name, value] of Object.entries(requestHeaders)) {
-    if (!name.startsWith(':') && !hopByHop.has(name)) headers[name] = value;
-  }
-  headers.host = upstream.host;
-  const method = String(requestHeaders[':method']);
+  const { method, path, headers } = upstreamRequest(requestHeaders, upstream.host);
   const request = requestUpstream(
     { host: upstream.hostname, port: upstream.port, path, method, headers },
     (response, retriedAfter) => {
