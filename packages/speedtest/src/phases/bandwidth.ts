@@ -229,7 +229,7 @@ async function rampUntilDecided(run: PhaseRun): Promise<void> {
       // Room for a plateau test (two windows) after the transition interval, plus one window for a slow opener.
       maxStepIntervals: input.options.stableIntervals * 3,
     });
-    applyDecision(run, decision);
+    applyDecision(run, decision, settledMs);
   }
 }
 
@@ -269,11 +269,12 @@ function budgetStopReason(run: PhaseRun): StopReason | null {
  * then, and the page and the confidence must not call that stable).
  * Upload intervals close only once the requests overlapping them have finished, up to a request (8 round trips or
  * more) after now: a new step's window is complete that much later, so that lag is not room.
+ * @param settledMs up to when the intervals the decision read were complete (`settledAtMs`, ms)
  */
-function applyDecision(run: PhaseRun, decision: RampDecision): void {
+function applyDecision(run: PhaseRun, decision: RampDecision, settledMs: number): void {
   const { pool } = run;
   const nowMs = performance.now();
-  const closingLagMs = nowMs - settledAtMs(pool);
+  const closingLagMs = nowMs - settledMs;
   const remainingMs = run.timeBudgetMs - (nowMs - run.phaseStartMs) - closingLagMs;
   const noRoom = !roomForAnotherStep(remainingMs, run.timing.intervalMs, run.input.options.stableIntervals);
   if (decision.action === 'add-streams' && decision.settled && noRoom) {
