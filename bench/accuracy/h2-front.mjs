@@ -12,7 +12,7 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { upstreamRequest } from '../lib/http-forward.mjs';
-import { requestUpstream } from '../priority/lab/upstream.mjs';
+import { labErrorHeader, requestUpstream } from '../priority/lab/upstream.mjs';
 import { downstreamResponse, upgradeRequestHead } from './h2-front-headers.mjs';
 
 const { values } = parseArgs({
@@ -69,7 +69,7 @@ server.on('stream', (h2, h2Headers) => {
     (reason) => {
       if (h2.destroyed) return;
       if (h2.headersSent) h2.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
-      else h2.respond({ ':status': 502, 'x-speedkit-lab-error': reason }, { endStream: true });
+      else h2.respond({ ':status': 502, [labErrorHeader]: reason }, { endStream: true });
     },
   );
   // An upload's body goes on as it arrives; a cancelled stream ends the upstream request too.
