@@ -20,13 +20,19 @@ const namespaces = () => execFileSync('ip', ['netns', 'list']).toString();
 const goodputBps = (mbit: number) => (mbit * 1e6 * 1448) / 1514;
 /** A short iperf3 window (s): enough to see the shaping, not meant as accuracy truth. */
 const twoSeconds = { seconds: 2, warmUpSeconds: 1 };
-/** How far iperf3 goodput may be from the shaped rate (relative). */
+/** How far above the shaped rate iperf3 goodput may read (relative): shaping missing or too loose shows here. */
 const tolerance = 0.03;
 /**
+ * How far below it may read (relative). tbf's bucket is about 1 ms of the rate (shaped-link.mjs), so a timer that
+ * fires late on a busy machine loses tokens: two CI runs of 2026-11-29 read the 20 and 40 Mbit/s downloads 3.2–6.0 %
+ * low after three tries each while the workerd suites ran beside them (alone, beside two CPU-bound loops, or beside
+ * the emulator test: within 1 %). A rate set wrong by a unit or not at all is still far outside.
+ */
+const shortfall = 0.08;
+/**
  * The best of up to three short iperf3 runs, stopping at the first within `tolerance` of `expectedBps`: a run can
- * fall short of the shaped rate when the machine stalls (vitest runs the workerd suites beside this one; in a CI run
- * of 2026-11-29 with other work on the machine, two in a row read 5 and 6 % low), never exceed it. The accuracy
- * bench's truth takes the best of three likewise.
+ * fall short of the shaped rate when the machine stalls, never exceed it. The accuracy bench's truth takes the best
+ * of three likewise.
  */
 const shapedBps = async (link: Parameters<typeof iperfBps>[0], direction: 'down' | 'up', expectedBps: number) => {
   let best = 0;
@@ -54,20 +60,23 @@ describe.skipIf(skipReason !== undefined)(
       await link?.destroy();
     });
 
-    it('shapes the download to the tbf rate (iperf3 goodput within 3% of rate × 1448/1514)', async () => {
+    it('shapes the download to the tbf rate (iperf3 goodput from 8 % under to 3 % over rate × 1448/1514)', async () => {
       const bps = await shapedBps(link, 'down', goodputBps(20));
-      expect(Math.abs(bps / goodputBps(20) - 1)).toBeLessThan(tolerance);
+      expect(bps / goodputBps(20)).toBeGreaterThan(1 - shortfall);
+      expect(bps / goodputBps(20)).toBeLessThan(1 + tolerance);
     }, 30_000);
 
     it('shapes the upload independently of the download', async () => {
       const bps = await shapedBps(link, 'up', goodputBps(5));
-      expect(Math.abs(bps / goodputBps(5) - 1)).toBeLessThan(tolerance);
+      expect(bps / goodputBps(5)).toBeGreaterThan(1 - shortfall);
+      expect(bps / goodputBps(5)).toBeLessThan(1 + tolerance);
     }, 30_000);
 
     it('changes rates in place with setRates', async () => {
       await link.setRates({ downMbit: 40, upMbit: 5 });
       const bps = await shapedBps(link, 'down', goodputBps(40));
-      expect(Math.abs(bps / goodputBps(40) - 1)).toBeLessThan(tolerance);
+      expect(bps / goodputBps(40)).toBeGreaterThan(1 - shortfall);
+      expect(bps / goodputBps(40)).toBeLessThan(1 + tolerance);
     }, 30_000);
 
     it('destroy kills what runs inside and deletes both namespaces', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { bufferedCopyVerdict, uploadGaps, uploadSpans } from '../src/stats/upload-spans';
+import { bufferedCopyVerdict, readsBufferedCopies, uploadGaps, uploadSpans } from '../src/stats/upload-spans';
 
 const base = { requestStartMs: 1000, responseStartMs: 2100, idleRttMs: 80, bytes: 1000 };
 
@@ -294,5 +294,20 @@ describe('bufferedCopyVerdict', () => {
   it("does not judge without the server's time (another server)", () => {
     expect(bufferedCopyVerdict({ ...sent, serverEndMs: null })).toBeNull();
     expect(bufferedCopyVerdict(sent)).toBeNull();
+  });
+});
+
+describe('readsBufferedCopies', () => {
+  it('needs two copies, not one', () => {
+    expect(readsBufferedCopies({ copy: 0, link: 0 })).toBe(false);
+    expect(readsBufferedCopies({ copy: 1, link: 0 })).toBe(false);
+    expect(readsBufferedCopies({ copy: 2, link: 0 })).toBe(true);
+  });
+
+  it('lets one slow read of a copy among three not hide the proxy, but not a link that mostly reads as one', () => {
+    expect(readsBufferedCopies({ copy: 2, link: 1 })).toBe(false);
+    expect(readsBufferedCopies({ copy: 3, link: 1 })).toBe(true);
+    expect(readsBufferedCopies({ copy: 5, link: 2 })).toBe(false);
+    expect(readsBufferedCopies({ copy: 2, link: 40 })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { download, isAbort, type ProbeResult, upload } from '../probe';
 import type { GoodputMeter } from '../stats/goodput';
 import { nextRequestBytes } from '../stats/ramp';
-import { bufferedCopyVerdict, uploadGaps, uploadSpans } from '../stats/upload-spans';
+import { bufferedCopyVerdict, readsBufferedCopies, uploadGaps, uploadSpans } from '../stats/upload-spans';
 import type { RequestSample, SpeedTestOptions } from '../types';
 import { smallestUploadRequestBytes, stallThresholdMs } from './bandwidth-request';
 import { transferSample } from './bandwidth-summary';
@@ -57,9 +57,8 @@ export interface StreamPool {
   /** Uploads judged read from a proxy's buffered copy and read off the link (`bufferedCopyVerdict`), counts. */
   readVerdicts: { copy: number; link: number };
   /**
-   * Set once two uploads and none against them showed that the server reads buffered copies: from then on every
-   * upload's bytes are spread over its request, as for a server that sends no read times. Not on one: a body held
-   * back behind a lost segment (HTTP/2's one connection) can reach the server in one burst on a real link too.
+   * Set once the uploads judged so far show that the server reads buffered copies (`readsBufferedCopies`): from then
+   * on every upload's bytes are spread over its request, as for a server that sends no read times.
    */
   serverReadsCopies: boolean;
 }
@@ -205,7 +204,7 @@ async function sendRequest(pool: StreamPool, stream: StreamState, sizeBytes: num
   // A path that buffers bodies buffers every one of them: the phase stops trusting the server's read times.
   const verdict = bufferedCopyVerdict(observation);
   if (verdict) pool.readVerdicts[verdict] += 1;
-  pool.serverReadsCopies ||= pool.readVerdicts.copy >= 2 && pool.readVerdicts.link === 0;
+  pool.serverReadsCopies ||= readsBufferedCopies(pool.readVerdicts);
   // At the times the server read them when it said so and read them off the link, else spread from the request's
   // start to one round trip before the response began (upload-spans.ts).
   const spans = uploadSpans(pool.serverReadsCopies ? { ...observation, receiveTimeline: null } : observation);
