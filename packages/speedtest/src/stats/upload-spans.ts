@@ -139,9 +139,10 @@ export function bufferedCopyVerdict(upload: UploadObservation): 'copy' | 'link' 
  * Whether the uploads judged so far (`bufferedCopyVerdict` counts) show a path that buffers request bodies (pure): at
  * least two copies, not one (a body held back behind a lost segment, HTTP/2's one connection, can reach the server in
  * one burst on a real link too), and at least three for each upload read off the link. Not "none against them": a
- * busy server can take a tenth of an upload's time to read even a local copy, and one such upload among copies kept
- * the phase placing bytes at the copies' read times (an e2e run of 2026-11-29 on a loaded machine: 1.17 Gbit/s read
- * through an 80 Mbit/s buffering proxy). On a link the copy verdict is rare (least share 0.28 against 0.1, above).
+ * busy server can take a tenth of an upload's time to read even a local copy, and one such upload among copies would
+ * keep the phase placing bytes at the copies' read times (likely what an e2e run of 2026-11-29 on a loaded machine
+ * met: 1.17 Gbit/s read through an 80 Mbit/s buffering proxy; its verdicts were not kept). On a link the copy verdict
+ * is rare (least share 0.28 against 0.1, above).
  */
 export function readsBufferedCopies(verdicts: { copy: number; link: number }): boolean {
   return verdicts.copy >= 2 && verdicts.copy >= 3 * verdicts.link;
