@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   busyWeighted,
+  leadingReleases,
   type PhaseObservation,
   summarizeBandwidth,
   transferSample,
@@ -281,6 +282,61 @@ describe('withoutTrailingDips', () => {
     expect(withoutTrailingDips([100, 100, 100, 100, 50, 50, 50], 0.05)).toBe(4);
     expect(withoutTrailingDips([100, 20], 0.05)).toBe(1);
     expect(withoutTrailingDips([], 0.05)).toBe(0);
+  });
+});
+
+describe('leadingReleases', () => {
+  // A download on 25/3 Mbit/s, 600 ms (1.2 s intervals, 2026-11-29, Mbit/s): slow start's overshoot held bytes back
+  // for three intervals and released them at once; then one stream carried the link (23.9 Mbit/s).
+  const geo = [0.2, 0.8, 0.2, 2.2, 6.8, 21.3, 8.4, 2.9, 0.0, 79.8, 23.8, 23.9, 23.7, 23.9, 4.7];
+
+  it('starts the window after a burst that released bytes the intervals before it held back', () => {
+    expect(leadingReleases(geo, { start: 9, end: 14 })).toBe(1);
+    expect(leadingReleases(geo, { start: 10, end: 14 })).toBe(0);
+  });
+
+  it('keeps a high first interval that owes nothing before the window, or not enough', () => {
+    // Nothing held back before it: a faster moment, not a release.
+    expect(leadingReleases([24, 24, 24, 40, 24, 24, 24, 24], { start: 3, end: 8 })).toBe(0);
+    // Held back less than it carries above the median: not only a release.
+    expect(leadingReleases([20, 20, 20, 60, 24, 24, 24, 24], { start: 3, end: 8 })).toBe(0);
+    // Below 1.5 times the median, whatever was held back before it.
+    expect(leadingReleases([0, 0, 0, 35, 24, 24, 24, 24], { start: 3, end: 8 })).toBe(0);
+  });
+
+  it('drops consecutive releases while what was held back lasts, at most half of the window', () => {
+    expect(leadingReleases([0, 0, 0, 50, 50, 24, 24, 24, 24, 24], { start: 3, end: 10 })).toBe(2);
+    expect(leadingReleases([0, 0, 0, 60, 70, 24, 24, 24, 24, 24], { start: 3, end: 10 })).toBe(1);
+    expect(leadingReleases([0, 0, 0, 60, 24, 24], { start: 3, end: 6 })).toBe(1);
+    expect(leadingReleases([0, 0, 0, 60, 24], { start: 3, end: 5 })).toBe(0);
+    expect(leadingReleases([60, 24, 24, 24], { start: 0, end: 4 })).toBe(0);
+    expect(leadingReleases([], { start: 0, end: 0 })).toBe(0);
+  });
+
+  it('takes the 25/3 Mbit/s, 600 ms figure from the link, not from the burst', () => {
+    const { result } = summarizeBandwidth({
+      ...observed,
+      closedIntervals: geo,
+      intervalMs: 1200,
+      phaseDurationMs: 18_000,
+      streamChanges: [
+        { intervalIndex: 0, streams: 1 },
+        { intervalIndex: 13, streams: 2 },
+      ],
+      stepStartIndex: 13,
+      finalWindow: null,
+      finalBasis: null,
+      // Judged at its interval limit, so not settled: the summary merges it with the next step.
+      previousStep: {
+        window: [79.8, 23.8, 23.9, 23.7, 23.9],
+        streams: 1,
+        basis: { startIndex: 9, endIndex: 14, pick: 'all' },
+        settled: false,
+      },
+      stopReason: 'time',
+    });
+    expect(result.headlineBasisBitsPerSecond).toEqual([23.8, 23.9, 23.7, 23.9]);
+    expect(result.bitsPerSecond.value).toBeCloseTo(23.825, 3);
   });
 });
 

@@ -52,8 +52,9 @@ export interface PhaseObservation {
  * loss, 2026-11-26, a one-stream window of 37.2, 61.2, 51.6 and 48.3 Mbit/s on a 38.3 Mbit/s link stood for it at
  * +29.6 %. When neither step is clearly above the other, or the higher one had not settled, the figure is every
  * interval from the previous step's window on: the same link, measured longer.
- * The window then ends before its trailing dips (`withoutTrailingDips`: a loss's hold-back whose burst came after
- * it), downloads and uploads alike. A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
+ * The window then starts after a leading release (`leadingReleases`: a burst of bytes held back before it) and ends
+ * before its trailing dips (`withoutTrailingDips`: a loss's hold-back whose burst came after it), downloads and
+ * uploads alike. A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
  * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
  * (then the phase's average rate stands in).
  */
@@ -119,6 +120,13 @@ export function summarizeBandwidth(observed: PhaseObservation): {
       range = { start: startIndex, end: startIndex + merged.length };
     }
   }
+  if (range) {
+    const released = leadingReleases(closedIntervals, range);
+    if (released > 0) {
+      range = { start: range.start + released, end: range.end };
+      window = window.slice(released);
+    }
+  }
   const kept = withoutTrailingDips(window, observed.tolerance);
   if (kept < window.length) {
     window = window.slice(0, kept);
@@ -178,8 +186,45 @@ export function withoutTrailingDips(values: readonly number[], tolerance: number
   return end;
 }
 
+/** A window's first interval counts as a release only at this multiple of the window's median or above. */
+const releaseRatio = 1.5;
+/**
+ * How many intervals before the window may have held a release's bytes back (each at least two idle round trips):
+ * recovering slow start's overshoot took three of them on 25/3 Mbit/s, 600 ms (the example below).
+ */
+const releaseLookbackIntervals = 3;
+
+/**
+ * How many of a window's first intervals are releases of bytes held back before it (pure): an interval at least
+ * `releaseRatio` times the window's median, when the `releaseLookbackIntervals` intervals before the window fell short
+ * of that median by at least as many bytes as it carries above it. Each one dropped spends what it owed.
+ * Why: the mirror of `withoutTrailingDips`. A loss (or slow start's overshoot) holds back everything behind it until
+ * the retransmission lands, and those bytes then arrive at once. A window that begins on that burst counts the bytes
+ * but not the time the link carried them: 25/3 Mbit/s, 600 ms (1.2 s intervals, 2026-11-29, `s54-unseen`), a
+ * one-stream step judged at its interval limit read `8.4, 2.9, 0.0, 79.8, 23.8, 23.9, 23.7`, its window began on the
+ * 79.8 and the figure read 35.0 Mbit/s on a 23.9 Mbit/s link. The bytes must pair up: the intervals before the window
+ * are outside the figure, so a burst whose shortfall lies there is unpaired inside it, while a burst that merely reads
+ * high (noise, a faster moment) owes nothing and stays. 1.5 times the median: well beyond the spread a stable window
+ * allows (`tolerance`, e.g. 5 %), so noise alone rarely drops one (dropping lowers the figure).
+ */
+export function leadingReleases(intervals: readonly number[], range: IndexRange): number {
+  const window = intervals.slice(range.start, range.end);
+  const middle = median(window);
+  let owed = 0;
+  for (let index = Math.max(0, range.start - releaseLookbackIntervals); index < range.start; index++)
+    owed += Math.max(0, middle - (intervals[index] as number));
+  let dropped = 0;
+  while (dropped < Math.floor(window.length / 2)) {
+    const value = window[dropped] as number;
+    if (value < middle * releaseRatio || owed < value - middle) break;
+    owed -= value - middle;
+    dropped++;
+  }
+  return dropped;
+}
+
 /** Indices [start, end) of closed intervals. */
-interface IndexRange {
+export interface IndexRange {
   start: number;
   end: number;
 }
