@@ -11,6 +11,7 @@ import {
   spreadPercent,
   summarize,
   throughputTruthBps,
+  truthLooksStarved,
 } from '../stats.mjs';
 
 describe('median', () => {
@@ -121,6 +122,21 @@ describe('throughputTruthBps', () => {
     expect(throughputTruthBps([5e6], Number.POSITIVE_INFINITY)).toBe(5e6);
     expect(throughputTruthBps([5e6], Number.NaN)).toBe(5e6);
     expect(throughputTruthBps([5e6], 0)).toBe(5e6);
+  });
+});
+
+describe('truthLooksStarved', () => {
+  it('flags a truth under 90 % of the line: CI read 66.4 Mbit/s on a 100 Mbit/s link that carries 95.6', () => {
+    expect(truthLooksStarved(66.4e6, 100)).toBe(true);
+    expect(truthLooksStarved(Number.NaN, 100)).toBe(true);
+    expect(truthLooksStarved(9.07e6, 25)).toBe(true);
+  });
+
+  it('leaves truths near the line alone, and directions without a shaped rate', () => {
+    expect(truthLooksStarved(95.6e6, 100)).toBe(false);
+    expect(truthLooksStarved(53.3e6, 60)).toBe(false);
+    expect(truthLooksStarved(4.63e6, 5)).toBe(false);
+    expect(truthLooksStarved(1e6, 0)).toBe(false);
   });
 });
 

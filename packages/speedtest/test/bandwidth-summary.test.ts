@@ -304,12 +304,15 @@ describe('leadingReleases', () => {
     expect(leadingReleases([0, 0, 0, 35, 24, 24, 24, 24], { start: 3, end: 8 })).toBe(0);
   });
 
-  it('drops consecutive releases while what was held back lasts, at most half of the window', () => {
+  it('drops consecutive releases while what was held back lasts', () => {
     expect(leadingReleases([0, 0, 0, 50, 50, 24, 24, 24, 24, 24], { start: 3, end: 10 })).toBe(2);
     expect(leadingReleases([0, 0, 0, 60, 70, 24, 24, 24, 24, 24], { start: 3, end: 10 })).toBe(1);
     expect(leadingReleases([0, 0, 0, 60, 24, 24], { start: 3, end: 6 })).toBe(1);
-    expect(leadingReleases([0, 0, 0, 60, 24], { start: 3, end: 5 })).toBe(0);
+  });
+
+  it('keeps the first interval when nothing comes before the window, or the window is too short to tell', () => {
     expect(leadingReleases([60, 24, 24, 24], { start: 0, end: 4 })).toBe(0);
+    expect(leadingReleases([0, 0, 0, 60, 24], { start: 3, end: 5 })).toBe(0);
     expect(leadingReleases([], { start: 0, end: 0 })).toBe(0);
   });
 
