@@ -191,12 +191,11 @@ export async function measureProfile(context, profile, options) {
   }
   // A throughput truth far below the link's capacity may have been read while the machine starved iperf3: it is
   // measured again now, and the best of all runs stands (`truthLooksStarved`).
-  for (const [metric, direction, rateMbit] of /** @type {const} */ ([
-    ['download', 'down', profile.downMbit],
-    ['upload', 'up', profile.upMbit],
+  for (const [metric, direction, rateMbit, truthKey, runsKey] of /** @type {const} */ ([
+    ['download', 'down', profile.downMbit, 'iperfDownMbit', 'iperfDownRunsMbit'],
+    ['upload', 'up', profile.upMbit, 'iperfUpMbit', 'iperfUpRunsMbit'],
   ])) {
     if (!truthLooksStarved(truth[metric], rateMbit)) continue;
-    const runsKey = direction === 'down' ? 'iperfDownRunsMbit' : 'iperfUpRunsMbit';
     const before = probe[runsKey].map((mbit) => mbit * 1e6);
     const again = await iperfTruth(link, direction, rateMbit, options.iperfSeconds, before);
     options.log(
@@ -209,7 +208,7 @@ export async function measureProfile(context, profile, options) {
     );
     truth[metric] = again.bps;
     probe[runsKey] = again.runs.map((bps) => bps / 1e6);
-    probe[direction === 'down' ? 'iperfDownMbit' : 'iperfUpMbit'] = again.bps / 1e6;
+    probe[truthKey] = again.bps / 1e6;
     for (const row of rows) if (row.metric === metric) row.truth = again.bps;
   }
   // Rows carry the truth known when they were measured; latency truth is final only now.

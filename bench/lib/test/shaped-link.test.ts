@@ -41,6 +41,11 @@ const shapedBps = async (link: Parameters<typeof iperfBps>[0], direction: 'down'
   }
   return best;
 };
+/** The goodput read against the shaped rate's: from `shortfall` under to `tolerance` over. */
+const expectShaped = (bps: number, rateMbit: number) => {
+  expect(bps / goodputBps(rateMbit)).toBeGreaterThan(1 - shortfall);
+  expect(bps / goodputBps(rateMbit)).toBeLessThan(1 + tolerance);
+};
 
 // The reason is in the suite's name so `npm test` can print it next to the skip count.
 describe.skipIf(skipReason !== undefined)(
@@ -61,22 +66,16 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('shapes the download to the tbf rate (iperf3 goodput from 8 % under to 3 % over rate × 1448/1514)', async () => {
-      const bps = await shapedBps(link, 'down', goodputBps(20));
-      expect(bps / goodputBps(20)).toBeGreaterThan(1 - shortfall);
-      expect(bps / goodputBps(20)).toBeLessThan(1 + tolerance);
+      expectShaped(await shapedBps(link, 'down', goodputBps(20)), 20);
     }, 30_000);
 
     it('shapes the upload independently of the download', async () => {
-      const bps = await shapedBps(link, 'up', goodputBps(5));
-      expect(bps / goodputBps(5)).toBeGreaterThan(1 - shortfall);
-      expect(bps / goodputBps(5)).toBeLessThan(1 + tolerance);
+      expectShaped(await shapedBps(link, 'up', goodputBps(5)), 5);
     }, 30_000);
 
     it('changes rates in place with setRates', async () => {
       await link.setRates({ downMbit: 40, upMbit: 5 });
-      const bps = await shapedBps(link, 'down', goodputBps(40));
-      expect(bps / goodputBps(40)).toBeGreaterThan(1 - shortfall);
-      expect(bps / goodputBps(40)).toBeLessThan(1 + tolerance);
+      expectShaped(await shapedBps(link, 'down', goodputBps(40)), 40);
     }, 30_000);
 
     it('destroy kills what runs inside and deletes both namespaces', async () => {
