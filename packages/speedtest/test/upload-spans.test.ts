@@ -273,8 +273,12 @@ describe('bufferedCopyVerdict', () => {
     expect(bufferedCopyVerdict({ ...sent, serverEndMs: 6 })).toBe('copy');
   });
 
-  it('finds it on a slow uplink too: 80 kB over 160 ms, read in 1 ms', () => {
-    expect(bufferedCopyVerdict({ ...sent, bytes: 80_000, responseStartMs: 1180, serverEndMs: 1 })).toBe('copy');
+  it('finds it on a slow uplink too: 80 kB over 320 ms, read in 1 ms', () => {
+    expect(bufferedCopyVerdict({ ...sent, bytes: 80_000, responseStartMs: 1340, serverEndMs: 1 })).toBe('copy');
+  });
+
+  it('finds it when a busy server reads the copy slowly: 4 MB read over 60 ms of its 400', () => {
+    expect(bufferedCopyVerdict({ ...sent, serverEndMs: 60 })).toBe('copy');
   });
 
   it('takes a body read off the link, over most of its sending time, as the link', () => {
@@ -289,6 +293,8 @@ describe('bufferedCopyVerdict', () => {
   it('does not judge small or quick uploads, which may arrive in one read on any path', () => {
     expect(bufferedCopyVerdict({ ...sent, bytes: 40_000, serverEndMs: 0 })).toBeNull();
     expect(bufferedCopyVerdict({ ...sent, responseStartMs: 1100, serverEndMs: 1 })).toBeNull();
+    // 640 kB over 110 ms: a busy handler's own 30 ms would make a copy look like the link.
+    expect(bufferedCopyVerdict({ ...sent, bytes: 640_000, responseStartMs: 1130, serverEndMs: 30 })).toBeNull();
   });
 
   it("does not judge without the server's time (another server)", () => {
