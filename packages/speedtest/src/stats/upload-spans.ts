@@ -124,7 +124,7 @@ const bufferedCheckMaxShare = 0.2;
  * read behind a queue) that spent at least 200 ms on the wire (its request's time less a round trip): `copy` when the
  * server's handler, which starts with the request's headers and ends with its last read, ran for under a fifth of
  * that. On the link itself the body arrives over its sending time, headers first; a deep queue delays the headers and
- * the body alike (the least share among the accuracy bench's 1,684 recorded uploads so judged: 0.28, the next 0.42).
+ * the body alike (the least share among the accuracy bench's 1,526 recorded uploads so judged: 0.28, the next 0.42).
  * A copy's share is the link's speed over the machines': 0.02–0.08 behind the e2e's 80 Mbit/s proxy on a quiet
  * machine, more on a busy one, where the handler's own few milliseconds weigh most on the shortest uploads (a CI run
  * of 2026-11-29 read 880 Mbit/s there under the earlier tenth and 100 ms; its verdicts were not kept).
