@@ -20,8 +20,18 @@ fetch(location.pathname + '/beacon', { method: 'POST', body: JSON.stringify({
   coarse: matchMedia('(pointer: coarse)').matches }) });
 </script>`;
 
-/** Counts loop turns in 500 ms of wall-clock time: fewer the more the CPU is slowed down. */
-const busyLoop = 'const startMs = performance.now(); let loops = 0; while (performance.now() - startMs < 500) loops++;';
+/**
+ * Counts loop turns in 500 ms of wall-clock time, best of three rounds: fewer the more the CPU is slowed down. The best
+ * round, because other work on a busy machine only ever takes turns away (one round of a CI run read 4.5 times as many
+ * turns in the frame as in the page).
+ */
+const busyLoop = `let loops = 0;
+for (let round = 0; round < 3; round++) {
+  const startMs = performance.now();
+  let turns = 0;
+  while (performance.now() - startMs < 500) turns++;
+  loops = Math.max(loops, turns);
+}`;
 
 let server: http.Server;
 let port = 0;
@@ -117,7 +127,8 @@ describe('the profile a site sees', () => {
 
   // Emulation.setCPUThrottlingRate slows the process of the target it is sent to: until 2026-11-28 a cross-site
   // iframe ran at full speed on the mobile profile. At 20× (wider apart than 4×, for a busy machine) the frame counted
-  // about as many turns as the page (0.97–1.09 in three runs), 7.6–19 times as many when not slowed.
+  // about as many turns as the page (0.97–1.09 in three runs; best of three rounds, 0.78 and 0.92 beside four busy
+  // loops), 7.6–19 times as many when not slowed.
   it('mobile: a cross-site iframe is slowed down as the page is', async () => {
     const slowed = { ...profiles.mobile, cpuSlowdown: 20 };
     const loaded = await loadPage(browser, `http://127.0.0.1:${port}/with-frame`, slowed, { timeoutMs: 30_000 });
