@@ -10,6 +10,9 @@ export const metrics = [
   { id: 'jitter', label: 'jitter ms', digits: 1, scale: 1 },
   { id: 'downLoadedLatency', label: 'loaded latency (down) ms', digits: 0, scale: 1 },
   { id: 'upLoadedLatency', label: 'loaded latency (up) ms', digits: 0, scale: 1 },
+  // What the link carried in our engine's figure windows (wire-meter.mjs): its bias is the link's part of the error.
+  { id: 'downloadWire', label: 'download on the wire Mbit/s', digits: 1, scale: 1e-6 },
+  { id: 'uploadWire', label: 'upload on the wire Mbit/s', digits: 1, scale: 1e-6 },
 ];
 
 /** @param {number} value @param {number} digits */

@@ -92,9 +92,17 @@ export function retruth({ meta, rows }) {
     truths[profile] = { download, upload };
     probes[profile] = { ...probe, iperfDownMbit: download / 1e6, iperfUpMbit: upload / 1e6 };
   }
-  const updated = rows.map((row) =>
-    row.metric === 'download' || row.metric === 'upload' ? { ...row, truth: truths[row.profile][row.metric] } : row,
-  );
+  // The wire rows (`downloadWire`, `uploadWire`) share their direction's truth.
+  const directionOf = (/** @type {string} */ metric) =>
+    metric === 'download' || metric === 'downloadWire'
+      ? 'download'
+      : metric === 'upload' || metric === 'uploadWire'
+        ? 'upload'
+        : null;
+  const updated = rows.map((row) => {
+    const direction = directionOf(row.metric);
+    return direction ? { ...row, truth: truths[row.profile][direction] } : row;
+  });
   const throughputTruth = "best of the recorded iperf3 runs, at most the link's payload capacity, re-derived";
   return { meta: { ...meta, probes, throughputTruth }, rows: updated };
 }

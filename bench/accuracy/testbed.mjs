@@ -6,6 +6,8 @@ import { startCpuBusy, startProcessCpu } from './cpu-busy.mjs';
 import { expectedJitterMs } from './profiles.mjs';
 import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps, truthLooksStarved } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
+import { startWireMeter } from './wire-meter.mjs';
+import { windowOnWire } from './wire-series.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
 
@@ -103,12 +105,14 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
   const before = await wireBytes(link);
   const startMs = performance.now();
   const cpu = startCpuBusy();
+  const wire = startWireMeter(link.emulatorPid);
   // The HTTP/2 front's own CPU (% of one core): near 100 it would be the bottleneck rather than the path.
   const frontCpu = server.frontPid !== undefined ? startProcessCpu(server.frontPid) : undefined;
   try {
     const result = await engine.run(page, server.origin, options.engineTimeoutMs);
     const wallMs = performance.now() - startMs;
     const busy = cpu.stop();
+    const series = wire.stop();
     const front = frontCpu?.stop();
     const after = await wireBytes(link);
     const bytes = after.txBytes - before.txBytes + (after.rxBytes - before.rxBytes);
@@ -124,6 +128,26 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
       const row = { profile: profile.id, engine: engine.name, repetition, metric, reported: value, bytes, wallMs };
       rows.push({ ...row, truth: truth[/** @type {keyof typeof truth} */ (metric)] });
     }
+    // Our engine's figure windows on the wire: what the link carried in them, against the same truth (wire-meter.mjs).
+    const onWire = {
+      download: windowOnWire(result.raw, 'download', series.down),
+      upload: windowOnWire(result.raw, 'upload', series.up),
+    };
+    for (const direction of /** @type {const} */ (['download', 'upload'])) {
+      const measured = onWire[direction];
+      if (!measured) continue;
+      const metric = wireMetric(direction);
+      rows.push({
+        profile: profile.id,
+        engine: engine.name,
+        repetition,
+        metric,
+        reported: measured.wireBps,
+        bytes,
+        wallMs,
+        truth: truth[direction],
+      });
+    }
     log(
       `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
         `${fmt(result.latencyMs, 2)} ms, jitter ${fmt(result.jitterMs, 2)} ms, ${fmt(bytes / 1e6, 0)} MB, ${fmt(wallMs / 1000)} s, ` +
@@ -131,6 +155,7 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
         (front ? `, front ${fmt(front.meanPercent, 0)} % of a core (max ${fmt(front.maxPercent, 0)} %)` : '') +
         (result.detail ? ` (${result.detail})` : ''),
     );
+    if (onWire.download || onWire.upload) log(`     ${wireLine(onWire)}`);
     if (options.samplesDir && result.raw) {
       // `--samples`: the engine's whole result (every request and interval), to diagnose where an error comes from.
       mkdirSync(options.samplesDir, { recursive: true });
@@ -145,6 +170,7 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
     return { rows };
   } catch (error) {
     cpu.stop();
+    wire.stop();
     frontCpu?.stop();
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     log(`  #${repetition} ${engine.name.padEnd(22)} FAILED: ${message}`);
@@ -209,7 +235,7 @@ export async function measureProfile(context, profile, options) {
     truth[metric] = again.bps;
     probe[runsKey] = again.runs.map((bps) => bps / 1e6);
     probe[truthKey] = again.bps / 1e6;
-    for (const row of rows) if (row.metric === metric) row.truth = again.bps;
+    for (const row of rows) if (row.metric === metric || row.metric === wireMetric(metric)) row.truth = again.bps;
   }
   // Rows carry the truth known when they were measured; latency truth is final only now.
   probe.curlLatencyMs = median(delayedRtts);
@@ -217,6 +243,28 @@ export async function measureProfile(context, profile, options) {
   probe.overheadMs = probe.curlLatencyMs - profile.rttMs;
   for (const row of rows) if (row.metric === 'latency') row.truth = probe.curlLatencyMs;
   return { rows, errors, probe };
+}
+
+/**
+ * The metric of what the link carried in a direction's figure window. @param {'download' | 'upload'} direction
+ * @returns {'downloadWire' | 'uploadWire'}
+ */
+export function wireMetric(direction) {
+  return direction === 'download' ? 'downloadWire' : 'uploadWire';
+}
+
+/**
+ * One log line: per direction, the wire's rate in the figure's window and how far the page's intervals there read
+ * from it. @param {Record<'download' | 'upload', { wireBps: number, pageBps: number } | null>} onWire
+ */
+function wireLine(onWire) {
+  const part = (/** @type {'download' | 'upload'} */ direction) => {
+    const measured = onWire[direction];
+    if (!measured) return `${direction} n/a`;
+    const percent = ((measured.pageBps - measured.wireBps) / measured.wireBps) * 100;
+    return `${direction} ${fmt(measured.wireBps / 1e6)} (page ${percent >= 0 ? '+' : ''}${fmt(percent)} %)`;
+  };
+  return `wire in the figure windows, Mbit/s: ${part('download')}, ${part('upload')}`;
 }
 
 /** @param {number} value @param {number} [digits] */

@@ -1,4 +1,5 @@
-// Pure parts of download-wire.mjs: the recorded shaper series and a saved run's download window, on one clock.
+// Pure parts of download-wire.mjs and of the bench's wire meter (wire-meter.mjs): the router's device series and a
+// result's figure window, on one clock.
 import { goodputOfRateBps } from '../lib/line-goodput.mjs';
 
 /** Payload bytes per metered byte of a full segment (1448 of the 1514-byte frame tbf meters). */
@@ -70,9 +71,21 @@ export function wireRateBps(dev, fromMs, toMs) {
  * @returns {{ intervals: { startMs: number, bitsPerSecond: number, streams: number }[], intervalMs: number, start: number, end: number } | null}
  */
 export function downloadWindow(raw) {
-  const intervals = raw.intervals.filter((/** @type {any} */ i) => i.direction === 'download');
-  const basis = raw.download?.headlineBasisBitsPerSecond ?? [];
-  if (intervals.length < 2 || basis.length === 0 || raw.download.headlineSource !== 'intervals') return null;
+  return figureWindow(raw, 'download');
+}
+
+/**
+ * A result's intervals of one direction, their length (ms) and where that direction's figure window sits in them
+ * (the run of intervals whose values are the figure's basis, [start, end)); null without one.
+ * @param {any} raw a SpeedTestResult
+ * @param {'download' | 'upload'} direction
+ * @returns {{ intervals: { startMs: number, bitsPerSecond: number, streams: number }[], intervalMs: number, start: number, end: number } | null}
+ */
+export function figureWindow(raw, direction) {
+  const intervals = (raw?.intervals ?? []).filter((/** @type {any} */ i) => i.direction === direction);
+  const figure = raw?.[direction];
+  const basis = figure?.headlineBasisBitsPerSecond ?? [];
+  if (intervals.length < 2 || basis.length === 0 || figure.headlineSource !== 'intervals') return null;
   const intervalMs = intervals[1].startMs - intervals[0].startMs;
   for (let start = 0; start + basis.length <= intervals.length; start++) {
     if (
@@ -84,6 +97,55 @@ export function downloadWindow(raw) {
     }
   }
   return null;
+}
+
+/**
+ * What the link carried in a result's figure window of one direction (payload bit/s, `wireRateBps` of the router's
+ * device towards the receiver), beside what the page read in the same intervals (their mean); null when the result
+ * has no such window or the series does not cover it. The page clock is placed on the epoch by the result's
+ * `startedAt` (taken at the test's origin).
+ * @param {any} raw a SpeedTestResult
+ * @param {'download' | 'upload'} direction
+ * @param {[number, number][]} dev [epochMs, transmitted bytes] of the router's device towards the receiver
+ * @returns {{ wireBps: number, pageBps: number, windowMs: number } | null}
+ */
+export function windowOnWire(raw, direction, dev) {
+  const window = figureWindow(raw, direction);
+  const originMs = Date.parse(raw?.startedAt);
+  if (!window || !Number.isFinite(originMs)) return null;
+  const { intervals, intervalMs, start, end } = window;
+  const fromMs = originMs + intervals[start].startMs;
+  const toMs = originMs + intervals[end - 1].startMs + intervalMs;
+  const wireBps = wireRateBps(dev, fromMs, toMs);
+  if (!Number.isFinite(wireBps)) return null;
+  const pageBps = intervals.slice(start, end).reduce((sum, i) => sum + i.bitsPerSecond, 0) / (end - start);
+  return { wireBps, pageBps, windowMs: toMs - fromMs };
+}
+
+/**
+ * Transmitted bytes of the router's two veth ends from the text of /proc/PID/net/dev of a process in its namespace
+ * (pure): towards the client (`<prefix>-rc`, downloads) and towards the server (`<prefix>-rs`, uploads); NaN for a
+ * device not listed.
+ * @param {string} text
+ */
+export function routerTxBytes(text) {
+  let down = Number.NaN;
+  let up = Number.NaN;
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).trim();
+    // Fields after the name: 8 receive counters, then transmitted bytes.
+    const txBytes = Number(
+      line
+        .slice(colon + 1)
+        .trim()
+        .split(/\s+/)[8],
+    );
+    if (name.endsWith('-rc')) down = txBytes;
+    else if (name.endsWith('-rs')) up = txBytes;
+  }
+  return { down, up };
 }
 
 /**

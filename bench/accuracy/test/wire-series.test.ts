@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { downloadWindow, parseWire, receivePathBacklog, shaperBacklog, valueAt, wireRateBps } from '../wire-series.mjs';
+import {
+  downloadWindow,
+  figureWindow,
+  parseWire,
+  receivePathBacklog,
+  routerTxBytes,
+  shaperBacklog,
+  valueAt,
+  windowOnWire,
+  wireRateBps,
+} from '../wire-series.mjs';
 
 const tcLine = (sent: number, dropped: number, backlog: number) =>
   `qdisc tbf 829f: root refcnt 3 rate 100Mbit burst 12800b lat 400ms Sent ${sent} bytes 9 pkt (dropped ${dropped}, overlimits 0 requeues 0) backlog ${backlog}b 3p requeues 0`;
@@ -56,6 +66,62 @@ describe('downloadWindow', () => {
     expect(
       downloadWindow({ ...raw, download: { ...raw.download, headlineBasisBitsPerSecond: [20e6, 40e6] } }),
     ).toBeNull();
+  });
+});
+
+describe('figureWindow and windowOnWire', () => {
+  // Upload intervals of 250 ms from 1000 ms on the page clock; the figure is intervals 1-2 (6 and 8 Mbit/s).
+  const raw = {
+    startedAt: new Date(50_000).toISOString(),
+    intervals: [4, 6, 8, 9].map((mbit, index) => ({
+      direction: 'upload',
+      startMs: 1000 + index * 250,
+      bitsPerSecond: mbit * 1e6,
+      streams: 1,
+    })),
+    upload: { headlineSource: 'intervals', headlineBasisBitsPerSecond: [6e6, 8e6] },
+  };
+
+  it("finds an upload figure's window as it does a download's", () => {
+    expect(figureWindow(raw, 'upload')).toMatchObject({ intervalMs: 250, start: 1, end: 3 });
+    expect(figureWindow(raw, 'download')).toBeNull();
+    expect(figureWindow(undefined, 'upload')).toBeNull();
+  });
+
+  it('sets the wire over the window on the epoch beside the mean the page read there', () => {
+    // The window is epoch 51 250 to 51 750 ms; the wire sends 1514 bytes per ms (11.584 Mbit/s of payload).
+    const dev: [number, number][] = [
+      [51_000, 0],
+      [52_000, 1_514_000],
+    ];
+    const measured = windowOnWire(raw, 'upload', dev);
+    expect(measured?.wireBps).toBeCloseTo(1448 * 8 * 1000, 3);
+    expect(measured?.pageBps).toBe(7e6);
+    expect(measured?.windowMs).toBe(500);
+  });
+
+  it('is null when the series does not cover the window or the result has none', () => {
+    expect(windowOnWire(raw, 'upload', [[51_500, 0]])).toBeNull();
+    expect(windowOnWire(raw, 'download', [[0, 0]])).toBeNull();
+    expect(windowOnWire({ ...raw, startedAt: 'not a date' }, 'upload', [])).toBeNull();
+  });
+});
+
+describe('routerTxBytes', () => {
+  it("reads the transmitted bytes of the router's client-side and server-side devices", () => {
+    const text = [
+      'Inter-|   Receive                                                |  Transmit',
+      ' face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed',
+      '    lo:       0       0    0    0    0     0          0         0        0       0    0    0    0     0       0          0',
+      'skacc-rc: 1000 10 0 0 0 0 0 0 987654 900 0 0 0 0 0 0',
+      'skacc-rs: 2000 20 0 0 0 0 0 0 123456 100 0 0 0 0 0 0',
+      'skacc-t: 5 1 0 0 0 0 0 0 7 1 0 0 0 0 0 0',
+    ].join('\n');
+    expect(routerTxBytes(text)).toEqual({ down: 987_654, up: 123_456 });
+  });
+
+  it('is NaN for a device the namespace does not list', () => {
+    expect(routerTxBytes('    lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0')).toEqual({ down: Number.NaN, up: Number.NaN });
   });
 });
 
