@@ -40,7 +40,8 @@ const method = `## Method
   RTT and the loss: handshakes, slow start, window growth and retransmissions behave as on a real path of that length
   (before 2026-11-24 toxiproxy added the delay to application data only and TCP saw a ~0 ms path). Profiles with
   0 ms and no loss bypass the emulator (the kernel forwards). \`tc tbf\` on the router's egress veths shapes each
-  direction (bucket = 1 ms of the rate, at least 32 kbit; queue limit 400 ms), after the delay, so the bottleneck
+  direction (bucket = 10 ms of the rate, at least 32 kbit, since 2026-11-29 10:50 UTC: with 1 ms tbf sent below its
+  rate from a full queue while the engines kept the machine busy; queue limit 400 ms), after the delay, so the bottleneck
   queue sits in the middle of the path; GSO/TSO/GRO are off on every veth end so tbf sees real packets. Host congestion
   control (BBR) in every namespace; TCP buffers up to 32 MiB.
 - Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) on the veth address.

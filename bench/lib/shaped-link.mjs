@@ -26,13 +26,22 @@ import { killGroup, removeNamespaceSync, run } from './netns-process.mjs';
 const killGraceMs = 3_000;
 
 /**
- * tbf arguments for one direction. The bucket defaults to 1 ms worth of the rate (at least 32 kbit): big enough that
- * the kernel timer can sustain the rate, small enough not to give short requests a head start.
+ * How much of the rate the bucket holds by default (ms). tbf sends from a busy queue only as its timer wakes, and a
+ * bucket of 1 ms lost every token a late wake-up should have banked: with a browser, workerd and the emulator busy
+ * on this 2-core machine, a 25/5 Mbit/s line sent 20.1–22.0 Mbit/s from a queue of 60–150 kB through whole
+ * speed-test downloads, while iperf3 (one light process) read 23.9 on it minutes earlier; with 10 ms it sent 23.9 in
+ * every window (2026-11-29, bench/accuracy/findings.md). 10 ms is 1.25 % of a second: what a short request can gain
+ * from a full bucket.
+ */
+const bucketMs = 10;
+
+/**
+ * tbf arguments for one direction. The bucket defaults to `bucketMs` worth of the rate (at least 32 kbit).
  * @param {number} rateMbit
  * @param {number} [burstKbit]
  */
 function tbfArgs(rateMbit, burstKbit) {
-  const burst = Math.max(32, Math.round(burstKbit ?? rateMbit));
+  const burst = Math.max(32, Math.round(burstKbit ?? rateMbit * bucketMs));
   return ['tbf', 'rate', `${rateMbit}mbit`, 'burst', `${burst}kbit`, 'latency', '400ms'];
 }
 
