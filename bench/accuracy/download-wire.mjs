@@ -18,7 +18,15 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { linkNames } from '../lib/link-topology.mjs';
-import { downloadWindow, parseWire, receivePathBacklog, shaperBacklog, wireRateBps } from './wire-series.mjs';
+import {
+  downloadWindow,
+  parseWire,
+  receivePathBacklog,
+  routerTxBytes,
+  shaperBacklog,
+  windowOnWire,
+  wireRateBps,
+} from './wire-series.mjs';
 
 const run = promisify(execFile);
 const { values: args, positionals: files } = parseArgs({
@@ -63,11 +71,8 @@ async function record(dir, prefix) {
     }
     const nowMs = Date.now();
     try {
-      const line = readFileSync(`/proc/${pid}/net/dev`, 'utf8')
-        .split('\n')
-        .find((l) => l.trim().startsWith(`${names.routerClientDev}:`));
-      // Fields after the name: 8 receive counters, then transmitted bytes.
-      if (line) appendFileSync(out, `dev\t${nowMs}\t${line.split(':')[1]?.trim().split(/\s+/)[8]}\n`);
+      const txBytes = routerTxBytes(readFileSync(`/proc/${pid}/net/dev`, 'utf8')).down;
+      if (Number.isFinite(txBytes)) appendFileSync(out, `dev\t${nowMs}\t${txBytes}\n`);
     } catch {
       pid = '';
     }
@@ -104,13 +109,12 @@ function analyse(dir, sampleFiles) {
       continue;
     }
     const { intervals, intervalMs, start, end } = window;
-    const at = (/** @type {number} */ index) => originMs + intervals[index].startMs;
-    const windowWire = wireRateBps(wire.dev, at(start), at(end - 1) + intervalMs);
-    if (!Number.isFinite(windowWire)) {
+    const onWire = windowOnWire(raw, 'download', wire.dev);
+    if (!onWire) {
       console.log(`${name}: the recording does not cover this run`);
       continue;
     }
-    const page = intervals.slice(start, end).reduce((sum, i) => sum + i.bitsPerSecond, 0) / (end - start);
+    const { pageBps: page, wireBps: windowWire } = onWire;
     const backlog = receivePathBacklog(wire.dev, intervals, originMs, intervalMs);
     const queue = shaperBacklog(wire.tbf, intervals, originMs, intervalMs);
     const mark = (/** @type {string[]} */ values) =>

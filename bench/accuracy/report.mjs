@@ -2,6 +2,19 @@
 
 /** @typedef {ReturnType<typeof import('./stats.mjs').summarize>[number]} Summary */
 
+/** The metric of what the link carried in a direction's figure window (wire-meter.mjs). */
+export const wireMetrics = /** @type {const} */ ({ download: 'downloadWire', upload: 'uploadWire' });
+
+/**
+ * The direction a throughput metric measures, its figure or its wire row (they share that direction's truth); null
+ * for any other metric. @param {string} metric @returns {'download' | 'upload' | null}
+ */
+export function throughputDirection(metric) {
+  if (metric === 'download' || metric === wireMetrics.download) return 'download';
+  if (metric === 'upload' || metric === wireMetrics.upload) return 'upload';
+  return null;
+}
+
 /** Metrics in table order, with how to print them. */
 export const metrics = [
   { id: 'download', label: 'download Mbit/s', digits: 1, scale: 1e-6 },
@@ -11,8 +24,8 @@ export const metrics = [
   { id: 'downLoadedLatency', label: 'loaded latency (down) ms', digits: 0, scale: 1 },
   { id: 'upLoadedLatency', label: 'loaded latency (up) ms', digits: 0, scale: 1 },
   // What the link carried in our engine's figure windows (wire-meter.mjs): its bias is the link's part of the error.
-  { id: 'downloadWire', label: 'download on the wire Mbit/s', digits: 1, scale: 1e-6 },
-  { id: 'uploadWire', label: 'upload on the wire Mbit/s', digits: 1, scale: 1e-6 },
+  { id: wireMetrics.download, label: 'download on the wire Mbit/s', digits: 1, scale: 1e-6 },
+  { id: wireMetrics.upload, label: 'upload on the wire Mbit/s', digits: 1, scale: 1e-6 },
 ];
 
 /** @param {number} value @param {number} digits */

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
-import { checks, csv, markdownTable } from './report.mjs';
+import { checks, csv, markdownTable, throughputDirection } from './report.mjs';
 import { lineGoodputBps, summarize, throughputTruthBps } from './stats.mjs';
 
 export const resultsDir = join(repoRoot, 'bench', 'results', 'accuracy');
@@ -92,15 +92,8 @@ export function retruth({ meta, rows }) {
     truths[profile] = { download, upload };
     probes[profile] = { ...probe, iperfDownMbit: download / 1e6, iperfUpMbit: upload / 1e6 };
   }
-  // The wire rows (`downloadWire`, `uploadWire`) share their direction's truth.
-  const directionOf = (/** @type {string} */ metric) =>
-    metric === 'download' || metric === 'downloadWire'
-      ? 'download'
-      : metric === 'upload' || metric === 'uploadWire'
-        ? 'upload'
-        : null;
   const updated = rows.map((row) => {
-    const direction = directionOf(row.metric);
+    const direction = throughputDirection(row.metric);
     return direction ? { ...row, truth: truths[row.profile][direction] } : row;
   });
   const throughputTruth = "best of the recorded iperf3 runs, at most the link's payload capacity, re-derived";

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCpuBusy, startProcessCpu } from './cpu-busy.mjs';
 import { expectedJitterMs } from './profiles.mjs';
+import { throughputDirection, wireMetrics } from './report.mjs';
 import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps, truthLooksStarved } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 import { startWireMeter } from './wire-meter.mjs';
@@ -124,9 +125,20 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
       downLoadedLatency: result.downLoadedLatencyMs,
       upLoadedLatency: result.upLoadedLatencyMs,
     };
+    /** @param {string} metric @param {number} value @param {number} truthValue */
+    const addRow = (metric, value, truthValue) =>
+      rows.push({
+        profile: profile.id,
+        engine: engine.name,
+        repetition,
+        metric,
+        reported: value,
+        bytes,
+        wallMs,
+        truth: truthValue,
+      });
     for (const [metric, value] of Object.entries(reported)) {
-      const row = { profile: profile.id, engine: engine.name, repetition, metric, reported: value, bytes, wallMs };
-      rows.push({ ...row, truth: truth[/** @type {keyof typeof truth} */ (metric)] });
+      addRow(metric, value, truth[/** @type {keyof typeof truth} */ (metric)]);
     }
     // Our engine's figure windows on the wire: what the link carried in them, against the same truth (wire-meter.mjs).
     const onWire = {
@@ -135,18 +147,7 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
     };
     for (const direction of /** @type {const} */ (['download', 'upload'])) {
       const measured = onWire[direction];
-      if (!measured) continue;
-      const metric = wireMetric(direction);
-      rows.push({
-        profile: profile.id,
-        engine: engine.name,
-        repetition,
-        metric,
-        reported: measured.wireBps,
-        bytes,
-        wallMs,
-        truth: truth[direction],
-      });
+      if (measured) addRow(wireMetrics[direction], measured.wireBps, truth[direction]);
     }
     log(
       `  #${repetition} ${engine.name.padEnd(22)} ${fmt(result.downloadBps / 1e6)}/${fmt(result.uploadBps / 1e6)} Mbit/s, ` +
@@ -235,7 +236,7 @@ export async function measureProfile(context, profile, options) {
     truth[metric] = again.bps;
     probe[runsKey] = again.runs.map((bps) => bps / 1e6);
     probe[truthKey] = again.bps / 1e6;
-    for (const row of rows) if (row.metric === metric || row.metric === wireMetric(metric)) row.truth = again.bps;
+    for (const row of rows) if (throughputDirection(row.metric) === metric) row.truth = again.bps;
   }
   // Rows carry the truth known when they were measured; latency truth is final only now.
   probe.curlLatencyMs = median(delayedRtts);
@@ -243,14 +244,6 @@ export async function measureProfile(context, profile, options) {
   probe.overheadMs = probe.curlLatencyMs - profile.rttMs;
   for (const row of rows) if (row.metric === 'latency') row.truth = probe.curlLatencyMs;
   return { rows, errors, probe };
-}
-
-/**
- * The metric of what the link carried in a direction's figure window. @param {'download' | 'upload'} direction
- * @returns {'downloadWire' | 'uploadWire'}
- */
-export function wireMetric(direction) {
-  return direction === 'download' ? 'downloadWire' : 'uploadWire';
 }
 
 /**
