@@ -42,7 +42,9 @@ const method = `## Method
   0 ms and no loss bypass the emulator (the kernel forwards). \`tc tbf\` on the router's egress veths shapes each
   direction (bucket = 10 ms of the rate, at least 32 kbit, since 2026-11-29 10:50 UTC: with 1 ms tbf sent below its
   rate from a full queue while the engines kept the machine busy; queue limit 400 ms), after the delay, so the bottleneck
-  queue sits in the middle of the path; GSO/TSO/GRO are off on every veth end so tbf sees real packets. Host congestion
+  queue sits in the middle of the path. Since 2026-11-24 the end hosts' veths have GSO/TSO on (super-packets cross the
+  emulator whole; tbf meters each by its wire bytes and cuts those above its bucket into segments) and the router's
+  veths have GSO/TSO off, GRO off everywhere, so receivers get the segments tbf let through. Host congestion
   control (BBR) in every namespace; TCP buffers up to 32 MiB.
 - Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) on the veth address.
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
