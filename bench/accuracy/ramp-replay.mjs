@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { bundleEngine } from './engine-bundle.mjs';
+import { truthFor } from './recorded-runs.mjs';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -162,34 +163,6 @@ function replayPhase(engine, raw, intervals) {
   });
   const settled = previousStep ? (previousStep.settled === false ? ', previous step unsettled' : '') : '';
   return { bps: result.bitsPerSecond.value, how: `${result.streams} streams, ${result.stopReason}${settled}` };
-}
-
-/**
- * The truth of a samples file's run and repetition, per direction, from <name>.json beside <name>-samples/.
- * @param {string} file
- */
-function truthFor(file) {
-  const dir = dirname(file);
-  const runJson = `${dir.replace(/-samples$/, '')}.json`;
-  let run;
-  try {
-    run = JSON.parse(readFileSync(runJson, 'utf8'));
-  } catch {
-    return null;
-  }
-  const name = basename(file, '.json');
-  return (/** @type {string} */ direction) =>
-    run.rows.find(
-      (/** @type {any} */ row) =>
-        row.metric === direction &&
-        `${sampleName(row.profile)}-${row.engine}-${row.repetition}` === name &&
-        Number.isFinite(row.truth),
-    )?.truth ?? null;
-}
-
-/** @param {string} profile */
-function sampleName(profile) {
-  return profile.replace(/[^\w.]+/g, '_');
 }
 
 /** @param {number} percent */
