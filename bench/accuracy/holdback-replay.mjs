@@ -1,17 +1,17 @@
-// `node bench/accuracy/holdback-replay.mjs DIR-or-FILE… [--direction download|upload] [--profiles]`
-// Ad hoc: how the recorded figures of saved `--samples` runs would read if the figure counted the change, across its
-// window, of what a loss holds back. TCP hands a stream's bytes over in order, so everything behind a lost segment
-// waits until its retransmission lands, about one loaded round trip R later. With a per-stream loss rate of λ
-// segments/s and holds of R, a stream holds back on average r_s·R·g(x), x = λR, g(x) = 1 − (1 − e^−x)/x (the mean
-// time since the earliest unrepaired loss among those of the last R). A window whose loaded round trip rises from R0
-// to R1 (a second stream's queue) thus reads r·(1 − (g1·R1 − g0·R0)/T) of a link it had full; the model divides that
-// back out. λ comes from the profile's configured loss (the engine could only know it from its own loss test), with a
-// 1448-byte segment; R from the loaded pings around each end of the window. Prints, per profile, how many figures are
-// within 1.5 % of the run's truth as recorded and as the model would read them.
+// `node bench/accuracy/holdback-replay.mjs DIR-or-FILE… [--direction download|upload] [--profiles] [--src DIR]`
+// Ad hoc: how the recorded figures of saved `--samples` runs would read with the engine's hold-back correction
+// (packages/speedtest/src/stats/hold-back.ts, bundled from `--src`, default this tree's engine), given the loss each
+// profile was configured with (the engine itself only has the loss its loss phase measured). The correction puts back
+// what losses held back as the loaded round trip grew across the figure's window: TCP hands a stream's bytes over in
+// order, so everything behind a lost segment waits about one loaded round trip for its retransmission. Runs recorded
+// by an engine that already corrected (`holdBack` in the saved result) are left out: they would be corrected twice.
+// Prints, per profile, how many figures are within 1.5 % of the run's truth as recorded and as corrected.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { alignedTable } from '../binast/aligned-table.mjs';
+import { bundleEngine } from './engine-bundle.mjs';
 import { recordedRows } from './recorded-runs.mjs';
 import { findRun } from './recorded-uploads.mjs';
 import { median } from './stats.mjs';
@@ -21,10 +21,13 @@ const { values: args, positionals } = parseArgs({
   options: {
     direction: { type: 'string', default: 'download' },
     profiles: { type: 'boolean', default: false },
+    src: { type: 'string' },
   },
 });
 const direction = args.direction === 'upload' ? 'upload' : 'download';
-const segmentBytes = 1448;
+const engine = await bundleEngine(resolve(args.src ?? join(repoRoot, 'packages', 'speedtest', 'src')), [
+  `export { holdBackFactor, windowRoundTrips } from './stats/hold-back';`,
+]);
 
 const files = positionals.flatMap((path) =>
   statSync(path).isDirectory()
@@ -41,6 +44,7 @@ for (const file of files) {
   const truth = run?.rows.find((row) => row.metric === direction && Number.isFinite(row.truth))?.truth;
   if (!run?.profile || !truth) continue;
   const raw = JSON.parse(readFileSync(file, 'utf8'));
+  if (raw[direction]?.holdBack) continue;
   const modelled = holdBackModel(raw, run.profile.lossPercent / 100);
   if (!modelled) continue;
   const error = (/** @type {number} */ bps) => (100 * (bps - truth)) / truth;
@@ -88,8 +92,8 @@ const shown = groups.filter((group) => group.figures > 0);
 console.log(alignedTable([Object.keys(shown[0] ?? {}), ...shown.map((group) => Object.values(group))]));
 
 /**
- * The figure with the change of the held-back bytes across its window divided out, or null when the window or its
- * round trips cannot be found in the recording.
+ * The recorded figure times the engine's hold-back factor for its window, with the loaded pings the run recorded;
+ * null when the window cannot be found in the recording.
  * @param {any} raw the saved run
  * @param {number} loss configured loss rate (0–1)
  */
@@ -103,27 +107,20 @@ function holdBackModel(raw, loss) {
   );
   if (!phase || basis.length < 3 || start < 0) return null;
   const intervalMs = intervals[start].durationMs ?? raw.options.intervalMs;
-  const startMs = intervals[start].startMs;
-  const endMs = intervals[start + basis.length - 1].startMs + intervalMs;
-  /** @type {{ startMs: number, pingMs: number }[]} */
-  const pings = raw.samples.filter(
-    (/** @type {any} */ s) => s.kind === 'latency' && s.load === direction && Number.isFinite(s.pingMs),
-  );
-  /** Median loaded round trip (ms) of the pings sent within [fromMs, toMs], or NaN. */
-  const roundTrip = (/** @type {number} */ fromMs, /** @type {number} */ toMs) =>
-    median(pings.filter((p) => p.startMs >= fromMs && p.startMs <= toMs).map((p) => p.pingMs));
-  const startRttMs = roundTrip(startMs - 400, startMs + 400);
-  const endRttMs = roundTrip(endMs - 800, endMs);
-  if (!Number.isFinite(startRttMs) || !Number.isFinite(endRttMs)) return null;
-  const bps = phase.bitsPerSecond.value;
-  const segmentsPerSecondPerStream = bps / phase.streams / 8 / segmentBytes;
-  /** Mean held-back time (ms of the link's rate) at a loaded round trip of `rttMs`: R·g(λR). */
-  const heldMs = (/** @type {number} */ rttMs) => {
-    const x = loss * segmentsPerSecondPerStream * (rttMs / 1000);
-    return x > 0 ? rttMs * (1 - (1 - Math.exp(-x)) / x) : 0;
+  const window = {
+    startMs: intervals[start].startMs,
+    endMs: intervals[start + basis.length - 1].startMs + intervalMs,
   };
-  const windowMs = endMs - startMs;
-  return (bps * windowMs) / (windowMs - (heldMs(endRttMs) - heldMs(startRttMs)));
+  const pings = raw.samples.filter((/** @type {any} */ s) => s.kind === 'latency' && s.load === direction);
+  const bps = phase.bitsPerSecond.value;
+  const factor = engine.holdBackFactor({
+    bitsPerSecond: bps,
+    streams: phase.streams,
+    lossRate: loss,
+    windowMs: window.endMs - window.startMs,
+    ...engine.windowRoundTrips(pings, window),
+  });
+  return bps * factor;
 }
 
 /** @param {number} percent */

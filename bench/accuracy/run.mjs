@@ -1,6 +1,6 @@
 // `npm run bench:accuracy [-- --smoke] [--reps N] [--profiles 10/2,200/50] [--engines speedkit] [--no-build]
 //   [--name accuracy --title 'Full run'] [--doc-only accuracy,other] [--overhead] [--retruth accuracy-rerun]
-//   [--front h1|h2]`
+//   [--front h1|h2] [--no-turn]`
 // Measures both speed-test engines on a shaped link against ground truth and writes the tables (see README.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     // How the browser reaches the Worker: h1 = wrangler dev directly (HTTP/1.1, a connection per request in flight),
     // h2 = through an HTTP/2 TLS proxy in the server namespace (h2-front.mjs; one connection, as on Cloudflare).
     front: { type: 'string', default: 'h1' },
+    // No TURN relay in the server namespace: our engine's loss phase (and its hold-back correction) does not run.
+    'no-turn': { type: 'boolean', default: false },
   },
 });
 if (args.front !== 'h1' && args.front !== 'h2') throw new Error(`--front: "${args.front}" is neither h1 nor h2`);
@@ -140,10 +142,13 @@ const rows = [];
 const probes = {};
 /** @type {{ profile: string, engine: string, repetition: number, error: string }[]} */
 const errors = [];
+/** Whether our engine had a TURN relay (its loss phase ran). */
+let turn = false;
 try {
   const { startServer } = await import('./server.mjs');
-  const server = await startServer(link, { front });
-  log(`engines reach the Worker at ${server.origin} (--front ${front})`);
+  const server = await startServer(link, { front, turn: !args['no-turn'] });
+  turn = server.turn;
+  log(`engines reach the Worker at ${server.origin} (--front ${front}); ${server.turnNote}`);
   const browser = await launchBrowser(link.chromiumPath);
   try {
     // Gigabit profiles first: they only show the machine's ceiling, so the profiles the issue's checks judge run
@@ -184,6 +189,7 @@ const meta = {
   machine,
   repetitions,
   front,
+  turn,
   profiles,
   probes,
   errors,

@@ -3,11 +3,12 @@
 // packets), so nothing sits between the browser's TCP connection and wrangler dev. With `front: 'h2'` a plain
 // HTTP/2 TLS proxy (h2-front.mjs) in the same namespace takes the browser's connection instead, as Cloudflare's edge
 // would: the shaped link then carries HTTP/2, and the hop to wrangler dev (HTTP/1.1 only) stays local.
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
+import { startTurnServer, turnserverBinary, writeTurnDevVars } from '../../scripts/lib/turn.mjs';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
@@ -37,12 +38,31 @@ function snapshotWorker() {
 
 /**
  * Starts the Worker (and with `front: 'h2'` the HTTP/2 front); resolves once `/meta` answers over the link from the
- * client namespace at the origin the engines get.
+ * client namespace at the origin the engines get. With `turn` (and coturn installed) a TURN relay runs in the server
+ * namespace too and the Worker hands out its credentials, so our engine's loss phase measures the link's loss, as it
+ * does on a deployment with TURN; `turnNote` says whether it runs.
  * @param {Link} link
- * @param {{ front?: Front }} [options]
+ * @param {{ front?: Front, turn?: boolean }} [options]
  */
-export async function startServer(link, { front = 'h1' } = {}) {
+export async function startServer(link, { front = 'h1', turn = false } = {}) {
   const snapshotDir = snapshotWorker();
+  const relay =
+    turn && existsSync(turnserverBinary)
+      ? await startTurnServer({
+          listenIp: link.serverIp,
+          listenPort: 3478,
+          minRelayPort: 40000,
+          relayPorts: 16,
+          spawn: (command, args) => link.spawn(link.serverNs, command, args),
+        })
+      : null;
+  // The snapshot's own .dev.vars: the relay's, or none (a copied one from `npm start` names a relay not running here).
+  writeTurnDevVars(relay, snapshotDir);
+  const turnNote = relay
+    ? `a TURN relay at ${relay.urls[0]}: our engine measures loss each way`
+    : turn
+      ? `no TURN relay (${turnserverBinary} is missing): our engine measures no loss`
+      : 'no TURN relay (--no-turn): our engine measures no loss';
   const wrangler = link.spawn(
     link.serverNs,
     join(repoRoot, 'node_modules', '.bin', 'wrangler'),
@@ -73,6 +93,7 @@ export async function startServer(link, { front = 'h1' } = {}) {
   const stop = async () => {
     if (frontProcess?.pid !== undefined && frontProcess.exitCode === null) process.kill(-frontProcess.pid, 'SIGTERM');
     if (wrangler.pid !== undefined && wrangler.exitCode === null) process.kill(-wrangler.pid, 'SIGTERM');
+    await relay?.stop();
     await new Promise((resolve) => setTimeout(resolve, 500));
     rmSync(snapshotDir, { recursive: true, force: true });
   };
@@ -103,6 +124,9 @@ export async function startServer(link, { front = 'h1' } = {}) {
   return {
     origin,
     front,
+    turnNote,
+    /** Whether our engine's loss phase has a relay. */
+    turn: relay !== null,
     /** The front's process, for its CPU time (`--front h2`). */
     frontPid: frontProcess?.pid,
     /**

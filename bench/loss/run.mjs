@@ -5,6 +5,7 @@
 //
 //   npm run bench:loss -- [--loss 2] [--packets N] [--interval-ms N] [--bytes N]   (default: what the speed test sends)
 //   npm run bench:loss -- --down-mbit 0.256 --up-mbit 0.064   (a slow link: the line rates, 100/100 by default)
+//   npm run bench:loss -- --rtt-ms 80   (a path with a round trip, half each way; 0 by default)
 //
 // Needs root (namespaces) and coturn; the link emulator comes with bench/lib/shaped-link (routed links).
 // Writes bench/results/loss/<timestamp>.json and .csv.
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     bytes: { type: 'string' },
     'down-mbit': { type: 'string', default: '100' },
     'up-mbit': { type: 'string', default: '100' },
+    // Round trip the link adds (ms, half each way): SCTP's congestion control and the TCP leg see it as on a real path.
+    'rtt-ms': { type: 'string', default: '0' },
   },
 });
 const lossPercent = Number(values.loss);
@@ -41,10 +44,21 @@ if (!existsSync(turnserverBinary)) throw new Error('coturn is missing: `sudo apt
 const namespaces = await canCreateNamespaces({ emulator: true });
 if (!namespaces.ok) throw new Error(`cannot create the lab's namespaces: ${namespaces.reason}`);
 
+const rttMs = Number(values['rtt-ms']);
+if (!(rttMs >= 0)) throw new Error(`--rtt-ms: "${values['rtt-ms']}" is not a round trip in ms`);
+/** One direction of the link: half the round trip, and `loss` % dropped. @param {number} loss */
+const leg = (loss) => ({ delayMs: rttMs / 2, lossPercent: loss });
+/** @type {{ name: string, conditions: object, lossy: ('up' | 'down')[] }[]} */
 const cases = [
-  { name: `up ${lossPercent} %`, conditions: { up: { lossPercent } }, lossyDirection: 'up' },
-  { name: `down ${lossPercent} %`, conditions: { down: { lossPercent } }, lossyDirection: 'down' },
-  { name: 'no loss', conditions: {}, lossyDirection: null },
+  { name: `up ${lossPercent} %`, conditions: { up: leg(lossPercent), down: leg(0) }, lossy: ['up'] },
+  { name: `down ${lossPercent} %`, conditions: { up: leg(0), down: leg(lossPercent) }, lossy: ['down'] },
+  // Both ways at once, as the accuracy bench's profiles lose: the TCP leg then crosses a lossy link too.
+  {
+    name: `both ${lossPercent} %`,
+    conditions: { up: leg(lossPercent), down: leg(lossPercent) },
+    lossy: ['up', 'down'],
+  },
+  { name: 'no loss', conditions: { up: leg(0), down: leg(0) }, lossy: [] },
 ];
 
 /** @typedef {typeof import('../../packages/speedtest/src/phases/loss')} LossModule the bundle's global in the page */
@@ -128,7 +142,7 @@ try {
         rows.push({
           case: testCase.name,
           direction,
-          configuredLossPct: testCase.lossyDirection === direction ? lossPercent : 0,
+          configuredLossPct: testCase.lossy.includes(direction) ? lossPercent : 0,
           sent: figures.sent,
           received: figures.received,
           lossPct: figures.lossPct,
@@ -152,7 +166,7 @@ try {
 const verdict = (row) =>
   row.configuredLossPct > 0 ? Math.abs(row.lossPct - row.configuredLossPct) <= 0.5 : row.lossPct < 0.5;
 console.log(
-  `\nPacket loss through coturn across tools/link-emulator (${used.packets} packets of ${used.packetBytes} bytes each way, one every ${used.packetIntervalMs} ms)\n`,
+  `\nPacket loss through coturn across tools/link-emulator, ${rttMs} ms round trip (${used.packets} packets of ${used.packetBytes} bytes each way, one every ${used.packetIntervalMs} ms)\n`,
 );
 console.log('| case | direction | configured % | sent | received | measured % | 95 % interval | relay legs | pass |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -164,7 +178,7 @@ for (const row of rows) {
 const dir = join(repoRoot, 'bench', 'results', 'loss');
 mkdirSync(dir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ lossPercent, settings: used, rows }, null, 2)}\n`);
+writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ lossPercent, rttMs, settings: used, rows }, null, 2)}\n`);
 const columns = Object.keys(rows[0] ?? {});
 writeFileSync(
   join(dir, `${stamp}.csv`),

@@ -88,9 +88,10 @@ export function startTurnServer(options = {}) {
 /**
  * Writes TURN_SECRET and TURN_URLS into `.dev.vars` (what `wrangler dev` reads as secrets), keeping every other line.
  * @param {{ secret: string, urls: string[] } | null} turn null removes both, so the page hides the loss row
+ * @param {string} [dir] the tree `wrangler dev` runs in (the repository by default)
  */
-export function writeTurnDevVars(turn) {
-  const file = join(repoRoot, '.dev.vars');
+export function writeTurnDevVars(turn, dir = repoRoot) {
+  const file = join(dir, '.dev.vars');
   const kept = existsSync(file)
     ? readFileSync(file, 'utf8')
         .split('\n')

@@ -1,4 +1,5 @@
 import {
+  type BandwidthResult,
   describeMissing,
   type Estimate,
   headlineIdlePings,
@@ -55,6 +56,14 @@ const bufferedNote = (phase: { bufferedByProxy?: true }): string =>
     ? " A proxy on the way took each upload in whole before passing it on, so the server's read times were its copy's, not the link's: each request's bytes were spread over the request instead."
     : '';
 
+/** What the figure put back of the bytes losses held back across its window, when it did (stats/hold-back.ts). */
+const holdBackNote = (phase: BandwidthResult, direction: 'download' | 'upload'): string => {
+  const correction = phase.holdBack;
+  if (!correction) return '';
+  const percent = (correction.factor - 1) * 100;
+  return ` With ${correction.lossPercent.toFixed(2)} % loss measured ${direction === 'download' ? 'down' : 'up'}, TCP held each stream's bytes back behind its retransmissions, and the loaded round trip grew from ${Math.round(correction.startRttMs)} to ${Math.round(correction.endRttMs)} ms across the window, so more was held back at its end than at its start: the headline is that mean ${percent >= 0 ? '+' : '−'}${Math.abs(percent).toFixed(1)} % (× ${correction.factor.toFixed(3)}, the ${direction}_hold_back_factor row of the CSV).`;
+};
+
 /**
  * How long the direction's goodput intervals lasted (ms): `intervalMs`, or longer on a long path, where the engine
  * stretches them to two idle round trips (each interval carries its length since results had `durationMs`).
@@ -77,7 +86,7 @@ function bandwidthData(result: SpeedTestResult, direction: 'download' | 'upload'
         : 'Not measured.'
       : phase.headlineSource === 'phase-average'
         ? `Headline = the phase's average rate (bytes moved × 8 / ${Math.round(phase.durationMs)} ms): it ended before any ${lengthMs} ms interval of its last step closed. The phase stopped because ${stopReasons[phase.stopReason]}.${bufferedNote(phase)}`
-        : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${transportNote(phase.transport)}${bufferedNote(phase)}`;
+        : `Headline = mean of ${count} goodput ${count === 1 ? 'interval' : 'intervals'} of ${lengthMs} ms at ${streamCount(phase.streams)}, all streams together (the interval rows with in_headline = 1 in the CSV). The phase stopped because ${stopReasons[phase.stopReason]}.${holdBackNote(phase, direction)}${transportNote(phase.transport)}${bufferedNote(phase)}`;
   return {
     title: direction === 'download' ? 'Download' : 'Upload',
     headline,

@@ -48,3 +48,24 @@ describe('the upload details', () => {
     expect(metricData(resultWith(upload), 'upload').headline).not.toContain('proxy');
   });
 });
+
+describe('the bandwidth details under a hold-back correction', () => {
+  const corrected: BandwidthResult = {
+    ...upload,
+    bitsPerSecond: meanEstimate([41.2e6, 45.3e6]),
+    holdBack: { lossPercent: 0.5, startRttMs: 100.2, endRttMs: 199.7, factor: 1.03, uncorrectedBitsPerSecond: 42e6 },
+  };
+
+  it('say what the figure put back, from which loss and round trips', () => {
+    expect(metricData(resultWith(corrected), 'upload').headline).toContain(
+      'With 0.50 % loss measured up, TCP held each stream',
+    );
+    expect(metricData(resultWith(corrected), 'upload').headline).toContain(
+      'grew from 100 to 200 ms across the window, so more was held back at its end than at its start: the headline is that mean +3.0 % (× 1.030, the upload_hold_back_factor row of the CSV).',
+    );
+  });
+
+  it('say nothing of it when the figure was not corrected', () => {
+    expect(metricData(resultWith(upload), 'upload').headline).not.toContain('held');
+  });
+});

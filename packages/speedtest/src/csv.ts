@@ -195,11 +195,22 @@ function summaryRows(result: SpeedTestResult): Row[] {
         'bit/s',
         phase.bitsPerSecond,
         phase.headlineSource === 'intervals'
-          ? `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${streams(phase.streams)}, stop: ${phase.stopReason}); interval = mean·e^±h on the log scale`
+          ? `mean of the ${direction} interval rows with in_headline=1 (all streams together, ${streams(phase.streams)}, stop: ${phase.stopReason})${phase.holdBack ? `, × ${direction}_hold_back_factor` : ''}; interval = mean·e^±h on the log scale`
           : `phase average: ${direction}_client_bytes × 8 / the phase's ${Math.round(phase.durationMs)} ms (no interval of the last step closed before the phase ended; ${streams(phase.streams)}, stop: ${phase.stopReason})`,
       ),
       figureRow(`${direction}_client_bytes`, 'bytes', phase.clientBytes, 'bytes this direction moved, client count'),
     );
+    if (phase.holdBack) {
+      const { factor, lossPercent, startRttMs, endRttMs } = phase.holdBack;
+      rows.push(
+        figureRow(
+          `${direction}_hold_back_factor`,
+          'ratio',
+          factor,
+          `what losses held back grew across the window as its loaded round trip went ${Math.round(startRttMs)} → ${Math.round(endRttMs)} ms at ${lossPercent.toFixed(2)} % loss ${direction === 'download' ? 'down' : 'up'}; the ${direction} figure is the mean times this`,
+        ),
+      );
+    }
     if (phase.serverBytes !== null) {
       rows.push(figureRow(`${direction}_server_bytes`, 'bytes', phase.serverBytes, 'bytes the server reported'));
     }

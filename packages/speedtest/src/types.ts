@@ -1,5 +1,6 @@
 import type { LossResult } from './phases/loss';
 import type { Estimate } from './stats/confidence';
+import type { HoldBackCorrection } from './stats/hold-back';
 import type { Experience, QualityOutcome } from './stats/quality';
 
 /**
@@ -126,6 +127,16 @@ export interface BandwidthResult {
    * phase ended before any interval of its last step closed, and its average rate (bytes × 8 / duration) stands in.
    */
   headlineSource: 'intervals' | 'phase-average';
+  /**
+   * When the window of `intervals` behind the headline ran, on the test clock (ms since the test began, as the
+   * samples' `startMs`). Absent for a `phase-average` headline and in results saved before it existed.
+   */
+  headlineWindowMs?: { startMs: number; endMs: number };
+  /**
+   * Present when the headline puts back what losses held back as the loaded round trip grew across that window
+   * (stats/hold-back.ts): only with packet loss measured in this direction. `bitsPerSecond` is the corrected figure.
+   */
+  holdBack?: HoldBackCorrection;
   /** Streams in use when the phase finished (count). */
   streams: number;
   stopReason: StopReason;

@@ -9,6 +9,8 @@ let channels: FakeChannel[] = [];
 
 class FakeChannel extends EventTarget {
   readonly readyState = 'open';
+  // Delivered at once: nothing waits in the channel, unless a test says the channel is backed up.
+  bufferedAmount = 0;
   binaryType = 'blob';
   send(packet: Uint8Array): void {
     const index = channels.indexOf(this);
@@ -82,5 +84,27 @@ describe('the loss phase’s progress', () => {
     const { fractions } = await lossPhaseThroughFakePeers(3000, 0.05);
     expect(fractions).toHaveLength(60);
     expect(fractions[0]).toBeCloseTo(100 / 6000, 10);
+  });
+
+  it('leaves a slot empty while the channel holds unsent packets, and counts loss over the packets it sent', async () => {
+    vi.stubGlobal('RTCPeerConnection', FakePeer);
+    const backedUp = vi.fn();
+    // The UDP peer's channel (made first) reads as backed up after its 20th packet: SCTP's window shrank on a lossy
+    // path. Its later slots stay empty, and none of the packets it did send is lost.
+    const send = FakeChannel.prototype.send;
+    vi.spyOn(FakeChannel.prototype, 'send').mockImplementation(function (this: FakeChannel, packet: Uint8Array) {
+      send.call(this, packet);
+      if (channels.indexOf(this) === 0 && ++sentByUdpPeer >= 20) {
+        this.bufferedAmount = 1_000_000;
+        backedUp();
+      }
+    });
+    let sentByUdpPeer = 0;
+    const { result, fractions } = await lossPhaseThroughFakePeers(100, 0.05);
+    expect(backedUp).toHaveBeenCalled();
+    expect(result.up).toMatchObject({ sent: 20, received: 20, lossPct: 0 });
+    expect(result.down).toMatchObject({ sent: 100, received: 100, lossPct: 0 });
+    // Progress still runs by the slots, to the whole share.
+    expect(fractions.at(-1)).toBe(1);
   });
 });

@@ -151,6 +151,14 @@ export function summarizeBandwidth(observed: PhaseObservation): {
       bitsPerSecond: capLevel(estimate, ceiling),
       headlineBasisBitsPerSecond: basis,
       headlineSource: window.length > 0 ? 'intervals' : 'phase-average',
+      ...(range && window.length > 0
+        ? {
+            headlineWindowMs: {
+              startMs: observed.phaseOffsetMs + range.start * observed.intervalMs,
+              endMs: observed.phaseOffsetMs + range.end * observed.intervalMs,
+            },
+          }
+        : {}),
       streams,
       stopReason: observed.stopReason,
       clientBytes: direction === 'download' ? observed.meteredBytes : sum((sample) => sample.bytes),
