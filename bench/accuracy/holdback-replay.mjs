@@ -26,7 +26,7 @@ const { values: args, positionals } = parseArgs({
 });
 const direction = args.direction === 'upload' ? 'upload' : 'download';
 const engine = await bundleEngine(resolve(args.src ?? join(repoRoot, 'packages', 'speedtest', 'src')), [
-  `export { holdBackFactor, windowRoundTrips } from './stats/hold-back';`,
+  `export { holdBackApplies, holdBackFactor, windowRoundTrips } from './stats/hold-back';`,
 ]);
 
 const files = positionals.flatMap((path) =>
@@ -106,6 +106,7 @@ function holdBackModel(raw, loss) {
     basis,
   );
   if (!phase || basis.length < 3 || start < 0) return null;
+  if (!engine.holdBackApplies(direction, phase)) return phase.bitsPerSecond.value;
   const intervalMs = intervals[start].durationMs ?? raw.options.intervalMs;
   const window = {
     startMs: intervals[start].startMs,

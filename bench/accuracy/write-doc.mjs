@@ -46,7 +46,9 @@ const method = `## Method
   emulator whole; tbf meters each by its wire bytes and cuts those above its bucket into segments) and the router's
   veths have GSO/TSO off, GRO off everywhere, so receivers get the segments tbf let through. Host congestion
   control (BBR) in every namespace; TCP buffers up to 32 MiB.
-- Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) on the veth address.
+- Server namespace: \`wrangler dev\` (the real Worker, on a snapshot of the built tree) on the veth address, and since
+  2026-11-29 16:00 UTC a TURN relay (coturn), so our engine runs its loss phase across the emulated link and its
+  figures put back what losses held back (packages/speedtest/README.md); the loss phase's packets count in *MB moved*.
 - Client namespace: Debian Chromium (headless), one fresh browser context per engine run, engines alternating order.
 - **Truth**, measured in the same run per profile: download/upload = iperf3 (one TCP stream) receiver bytes over
   seconds (5 s after a 1 s warm-up; 15 s after 2 s on links of 10 Mbit/s or less) across the same emulated path, with

@@ -554,16 +554,22 @@ function resultParts(run: {
   // when the relay's two legs went one by UDP and one by TCP: otherwise a direction's figure holds both directions'
   // losses.
   const attributed = loss?.relayProtocols.udpPeer === 'udp' && loss.relayProtocols.tcpPeer === 'tcp';
-  const figure = (output: BandwidthOutput | undefined, lossPercent: number | undefined) =>
-    output ? correctedForHoldBack(output.result, attributed ? (lossPercent ?? null) : null, output.loadedPings) : null;
+  const figure = (
+    direction: 'download' | 'upload',
+    output: BandwidthOutput | undefined,
+    lossPercent: number | undefined,
+  ) =>
+    output
+      ? correctedForHoldBack(direction, output.result, attributed ? (lossPercent ?? null) : null, output.loadedPings)
+      : null;
   return {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     idlePings: headlineIdlePings(samples),
     downloadLoadedPings: download?.loadedPings ?? [],
     uploadLoadedPings: upload?.loadedPings ?? [],
-    download: figure(download, loss?.down.lossPct),
-    upload: figure(upload, loss?.up.lossPct),
+    download: figure('download', download, loss?.down.lossPct),
+    upload: figure('upload', upload, loss?.up.lossPct),
     directionFailures: { ...run.failures },
     loss,
     lossNote: typeof lossOutcome === 'string' ? lossOutcome : null,

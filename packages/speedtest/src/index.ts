@@ -10,7 +10,13 @@ export { lossTimeFraction, progressWeights } from './progress-weights';
 export { buildResult, latencyResult, roundTripsPerMinute } from './result';
 export { type ConfidenceLevel, type Estimate, meanEstimate, medianEstimate } from './stats/confidence';
 export { GoodputMeter } from './stats/goodput';
-export { correctedForHoldBack, type HoldBackCorrection, heldBackMs, holdBackFactor } from './stats/hold-back';
+export {
+  correctedForHoldBack,
+  type HoldBackCorrection,
+  heldBackMs,
+  holdBackApplies,
+  holdBackFactor,
+} from './stats/hold-back';
 export { type JitterFigures, jitter, jitterWithoutStalls, STALL_MS, withoutStalls } from './stats/jitter';
 export {
   classify,

@@ -4,7 +4,13 @@ import { resolveOptions } from '../src/options';
 import { type PhaseObservation, summarizeBandwidth } from '../src/phases/bandwidth-summary';
 import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
-import { correctedForHoldBack, heldBackMs, holdBackFactor, windowRoundTrips } from '../src/stats/hold-back';
+import {
+  correctedForHoldBack,
+  heldBackMs,
+  holdBackApplies,
+  holdBackFactor,
+  windowRoundTrips,
+} from '../src/stats/hold-back';
 import type { BandwidthResult } from '../src/types';
 import { measuredDownload } from './bandwidth-sample';
 import { pingSample as ping } from './ping-sample';
@@ -54,14 +60,14 @@ describe('holdBackFactor', () => {
     expect(holdBackFactor({ ...link, windowMs: 400 })).toBe(1);
   });
 
-  it('leaves losses rarer than one per stream and round trip to the trailing-dip rule', () => {
+  it('leaves losses rarer than two per stream and round trip to the trailing-dip rule', () => {
     // 3 Mbit/s, 2 streams, 1 %: 1.3 losses/s per stream, 0.57 per 440 ms round trip: holds are separate dips.
     const slow = { bitsPerSecond: 3e6, streams: 2, lossRate: 0.01, windowMs: 3000, startRttMs: 140, endRttMs: 440 };
     expect(holdBackFactor(slow)).toBe(1);
-    // 10/2 Mbit/s, 60 ms, 1 %: 4.3 losses/s per stream; at 210 ms 0.9 per round trip (none), at 310 ms 1.3.
-    const tenTwo = { bitsPerSecond: 10e6, streams: 2, lossRate: 0.01, windowMs: 3750, startRttMs: 100, endRttMs: 210 };
+    // 10/2 Mbit/s, 60 ms, 1 %: 4.3 losses/s per stream; 1.3 per 310 ms round trip (none), 2.2 per 510 ms.
+    const tenTwo = { bitsPerSecond: 10e6, streams: 2, lossRate: 0.01, windowMs: 3750, startRttMs: 100, endRttMs: 310 };
     expect(holdBackFactor(tenTwo)).toBe(1);
-    expect(holdBackFactor({ ...tenTwo, endRttMs: 310 })).toBeGreaterThan(1.02);
+    expect(holdBackFactor({ ...tenTwo, endRttMs: 510 })).toBeGreaterThan(1.05);
     // The same round trips with every round trip lossy put back nearly all 300 ms: +11 %.
     expect(holdBackFactor({ ...slow, lossRate: 0.5 })).toBeGreaterThan(1.09);
   });
@@ -95,7 +101,7 @@ describe('correctedForHoldBack', () => {
   );
 
   it('moves the estimate and its interval by the factor and says what it read', () => {
-    const corrected = correctedForHoldBack(figure, 0.5, pings);
+    const corrected = correctedForHoldBack('download', figure, 0.5, pings);
     const factor = corrected.holdBack?.factor ?? 1;
     expect(factor).toBeGreaterThan(1.02);
     expect(corrected.holdBack).toMatchObject({
@@ -111,14 +117,24 @@ describe('correctedForHoldBack', () => {
   });
 
   it('returns the figure as it was without a measured loss, without loss, or without a window', () => {
-    expect(correctedForHoldBack(figure, null, pings)).toBe(figure);
-    expect(correctedForHoldBack(figure, 0, pings)).toBe(figure);
+    expect(correctedForHoldBack('download', figure, null, pings)).toBe(figure);
+    expect(correctedForHoldBack('download', figure, 0, pings)).toBe(figure);
     const { headlineWindowMs: _, ...noWindow } = figure;
-    expect(correctedForHoldBack(noWindow, 0.5, pings)).toBe(noWindow);
+    expect(correctedForHoldBack('download', noWindow, 0.5, pings)).toBe(noWindow);
+  });
+
+  it('corrects uploads over WebSockets only: an HTTP upload already leaves its read stalls out', () => {
+    expect(holdBackApplies('download', figure)).toBe(true);
+    expect(holdBackApplies('upload', { ...figure, transport: 'websocket' })).toBe(true);
+    expect(holdBackApplies('upload', { ...figure, transport: 'http' })).toBe(false);
+    expect(holdBackApplies('upload', { ...figure, transport: 'mixed' })).toBe(false);
+    const httpUpload = { ...figure, transport: 'http' as const };
+    expect(correctedForHoldBack('upload', httpUpload, 0.5, pings)).toBe(httpUpload);
+    expect(correctedForHoldBack('upload', { ...figure, transport: 'websocket' }, 0.5, pings).holdBack).toBeDefined();
   });
 
   it('shows in the CSV as a factor row beside the figure', () => {
-    const corrected = correctedForHoldBack(figure, 0.5, pings);
+    const corrected = correctedForHoldBack('download', figure, 0.5, pings);
     const result = buildResult({
       startedAt: '2026-11-29T00:00:00.000Z',
       durationMs: 6000,
