@@ -6,13 +6,13 @@
 // order, so everything behind a lost segment waits about one loaded round trip for its retransmission. Runs recorded
 // by an engine that already corrected (`holdBack` in the saved result) are left out: they would be corrected twice.
 // Prints, per profile, how many figures are within 1.5 % of the run's truth as recorded and as corrected.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { alignedTable } from '../binast/aligned-table.mjs';
 import { bundleEngine } from './engine-bundle.mjs';
-import { recordedRows } from './recorded-runs.mjs';
+import { recordedRows, sampleFiles } from './recorded-runs.mjs';
 import { findRun } from './recorded-uploads.mjs';
 import { median } from './stats.mjs';
 
@@ -29,13 +29,7 @@ const engine = await bundleEngine(resolve(args.src ?? join(repoRoot, 'packages',
   `export { holdBackApplies, holdBackFactor, windowRoundTrips } from './stats/hold-back';`,
 ]);
 
-const files = positionals.flatMap((path) =>
-  statSync(path).isDirectory()
-    ? readdirSync(path)
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => join(path, name))
-    : [path],
-);
+const files = sampleFiles(positionals);
 
 /** @type {{ profile: string, lossy: boolean, recorded: number, model: number }[]} errors in percent of the truth */
 const rows = [];

@@ -8,12 +8,12 @@
 // a phase whose replayed decisions do not fall where the recorded stream changes did is counted and left out.
 // Ad hoc (not part of the bench's run): how a change to `decideRamp` or `summarizeBandwidth` would have read the
 // recorded runs, before an A/B on the live link.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
 import { bundleEngine } from './engine-bundle.mjs';
-import { truthFor } from './recorded-runs.mjs';
+import { sampleFiles, truthFor } from './recorded-runs.mjs';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -35,13 +35,7 @@ const engines = {
   src: await bundleEngine(resolve(args.src ?? ownSrc), exportLines),
 };
 
-const files = positionals.flatMap((path) =>
-  statSync(path).isDirectory()
-    ? readdirSync(path)
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => join(path, name))
-    : [path],
-);
+const files = sampleFiles(positionals);
 
 /** @type {{ direction: string, base: number, src: number }[]} errors in percent of the truth */
 const errors = [];

@@ -1,7 +1,7 @@
 // What a run saved with `--samples` (bench/results/accuracy/<name>-samples/*.json) is: its rows in the run's
 // <name>.json beside that directory (truth, profile), for the ad-hoc replay tools.
-import { readFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** A profile id as the bench names its samples files. @param {string} profile */
 export function sampleName(profile) {
@@ -40,4 +40,18 @@ export function truthFor(file) {
   return (/** @type {string} */ direction) =>
     recorded.rows.find((/** @type {any} */ row) => row.metric === direction && Number.isFinite(row.truth))?.truth ??
     null;
+}
+
+/**
+ * The samples files the replay tools were given: each directory's `.json` files, each file as it is.
+ * @param {string[]} paths
+ */
+export function sampleFiles(paths) {
+  return paths.flatMap((path) =>
+    statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((name) => name.endsWith('.json'))
+          .map((name) => join(path, name))
+      : [path],
+  );
 }

@@ -56,6 +56,21 @@ describe('summarizeBandwidth', () => {
     expect(intervals[1]).toMatchObject({ startMs: 1600, durationMs: 600 });
   });
 
+  it('places the intervals behind the headline on the test clock, none for a phase average', () => {
+    const { result } = summarizeBandwidth({ ...observed, finalWindow: null, stopReason: 'bytes' });
+    const count = result.headlineBasisBitsPerSecond.length;
+    expect(result.headlineWindowMs).toEqual({ startMs: 3500 - 250 * count, endMs: 3500 });
+    const averaged = summarizeBandwidth({
+      ...observed,
+      closedIntervals: [],
+      finalWindow: null,
+      previousStep: null,
+      stepStartIndex: 0,
+    });
+    expect(averaged.result.headlineSource).toBe('phase-average');
+    expect(averaged.result.headlineWindowMs).toBeUndefined();
+  });
+
   it('judges a budget stop on the current step after its transition interval, at most medium confidence', () => {
     const { result } = summarizeBandwidth({ ...observed, finalWindow: null, stopReason: 'bytes' });
     // Step 2 after its transition interval: 200, 200, 200, 200.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvRecords, resultToCsv } from '../src/csv';
 import { resolveOptions } from '../src/options';
-import { type PhaseObservation, summarizeBandwidth } from '../src/phases/bandwidth-summary';
 import { buildResult } from '../src/result';
 import { meanEstimate } from '../src/stats/confidence';
 import {
@@ -155,40 +154,5 @@ describe('correctedForHoldBack', () => {
     expect(Number(factorRow?.value)).toBeCloseTo(corrected.holdBack?.factor ?? 0, 3);
     expect(factorRow?.basis).toContain('100 → 200 ms at 0.50 % loss down');
     expect(rows.find((row) => row.metric === 'download')?.basis).toContain('× download_hold_back_factor');
-  });
-});
-
-describe("summarizeBandwidth's headline window", () => {
-  const observed: PhaseObservation = {
-    direction: 'download',
-    closedIntervals: [50, 100, 100, 100, 100, 190, 200, 200, 200, 200],
-    intervalMs: 250,
-    phaseOffsetMs: 1000,
-    phaseDurationMs: 2600,
-    streamChanges: [
-      { intervalIndex: 0, streams: 1 },
-      { intervalIndex: 5, streams: 2 },
-    ],
-    stepStartIndex: 5,
-    finalWindow: null,
-    previousStep: null,
-    stopReason: 'bytes',
-    stableIntervals: 4,
-    tolerance: 0.05,
-    streams: 2,
-    meteredBytes: 50_000,
-    samples: [],
-  };
-
-  it('places the intervals behind the headline on the test clock', () => {
-    const { result } = summarizeBandwidth(observed);
-    const count = result.headlineBasisBitsPerSecond.length;
-    expect(result.headlineWindowMs).toEqual({ startMs: 3500 - 250 * count, endMs: 3500 });
-  });
-
-  it('has none for a phase average', () => {
-    const { result } = summarizeBandwidth({ ...observed, closedIntervals: [], stepStartIndex: 0 });
-    expect(result.headlineSource).toBe('phase-average');
-    expect(result.headlineWindowMs).toBeUndefined();
   });
 });
