@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, toolEnv } from '../../scripts/lib/tools.mjs';
-import { startTurnServer, turnserverBinary, writeTurnDevVars } from '../../scripts/lib/turn.mjs';
+import { turnserverBinary, writeTurnDevVars } from '../../scripts/lib/turn.mjs';
+import { startLabTurnServer } from '../lib/lab-turn.mjs';
 import { symmetricConditions } from '../lib/link-conditions.mjs';
 import { selfSignedCert } from '../lib/self-signed-cert.mjs';
 
@@ -46,16 +47,7 @@ function snapshotWorker() {
  */
 export async function startServer(link, { front = 'h1', turn = false } = {}) {
   const snapshotDir = snapshotWorker();
-  const relay =
-    turn && existsSync(turnserverBinary)
-      ? await startTurnServer({
-          listenIp: link.serverIp,
-          listenPort: 3478,
-          minRelayPort: 40000,
-          relayPorts: 16,
-          spawn: (command, args) => link.spawn(link.serverNs, command, args),
-        })
-      : null;
+  const relay = turn && existsSync(turnserverBinary) ? await startLabTurnServer(link) : null;
   // The snapshot's own .dev.vars: the relay's, or none (a copied one from `npm start` names a relay not running here).
   writeTurnDevVars(relay, snapshotDir);
   const turnNote = relay

@@ -9,15 +9,16 @@
 //
 // Needs root (namespaces) and coturn; the link emulator comes with bench/lib/shaped-link (routed links).
 // Writes bench/results/loss/<timestamp>.json and .csv.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
 import { repoRoot } from '../../scripts/lib/tools.mjs';
-import { startTurnServer, turnserverBinary } from '../../scripts/lib/turn.mjs';
+import { turnserverBinary } from '../../scripts/lib/turn.mjs';
 import { chromiumArgs } from '../lib/chromium.mjs';
+import { startLabTurnServer } from '../lib/lab-turn.mjs';
 import { canCreateNamespaces, createShapedLink } from '../lib/shaped-link.mjs';
 
 const { values } = parseArgs({
@@ -102,14 +103,7 @@ const rows = [];
  */
 let used = {};
 try {
-  const turn = await startTurnServer({
-    listenIp: link.serverIp,
-    listenPort: 3478,
-    minRelayPort: 40000,
-    relayPorts: 16,
-    secret: randomBytes(24).toString('base64url'),
-    spawn: (command, args) => link.spawn(link.serverNs, command, args),
-  });
+  const turn = await startLabTurnServer(link);
   const browser = await chromium.launch({ executablePath: link.chromiumPath, args: [...chromiumArgs] });
   try {
     for (const testCase of cases) {

@@ -243,16 +243,7 @@ export class SpeedTest {
     const lossOutcome = relay
       ? await this.#phase(async (signal) => {
           if (typeof relay.turn === 'string') return relay.turn;
-          await sleep(
-            drainWaitMs(
-              idleRttMs,
-              lastLoadedPings.map((sample) => sample.pingMs),
-            ),
-            signal,
-          );
-          if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-          const startPingsMs = run.startPings.map((sample) => sample.pingMs);
-          await awaitDrained(options.serverUrl, startPingsMs, maxDrainMs(idleRttMs), signal, options.pingTimeoutMs);
+          await this.#linkDrained(run, idleRttMs, lastLoadedPings, signal);
           return measureLoss(options, relay, slowerRate(bandwidth), signal, (fraction) =>
             this.#progress(
               'loss',
@@ -318,6 +309,28 @@ export class SpeedTest {
   }
 
   /**
+   * Waits until what a phase left queued has drained from the link: `drainWaitMs` (from the phase's loaded pings),
+   * then `awaitDrained` against the start pings.
+   */
+  async #linkDrained(
+    run: RunProgress,
+    idleRttMs: number,
+    loadedPings: readonly RequestSample[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    await sleep(
+      drainWaitMs(
+        idleRttMs,
+        loadedPings.map((sample) => sample.pingMs),
+      ),
+      signal,
+    );
+    if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
+    const startPingsMs = run.startPings.map((sample) => sample.pingMs);
+    await awaitDrained(this.options.serverUrl, startPingsMs, maxDrainMs(idleRttMs), signal, this.options.pingTimeoutMs);
+  }
+
+  /**
    * `idlePings` idle pings after the download phase, once its cut requests have drained from the link
    * (`drainWaitMs`, then `awaitDrained`); none when every one failed (the start pings then stand).
    */
@@ -326,25 +339,12 @@ export class SpeedTest {
     idleRttMs: number,
     loadedPings: readonly RequestSample[],
   ): Promise<RequestSample[]> {
-    const waitMs = drainWaitMs(
-      idleRttMs,
-      loadedPings.map((sample) => sample.pingMs),
-    );
     const count = this.options.idlePings;
     const pings = await this.#phase(async (signal) => {
       // These pings report progress too: without it the page kept showing the download's last rate and bar as if
       // the download were still running (12 s of pings on a 600 ms path, 20 s on a 1 s one).
       this.#progress('latency', run.completedWeight, run.testOriginMs, {});
-      await sleep(waitMs, signal);
-      if (signal.aborted) throw new DOMException('phase aborted', 'AbortError');
-      const startPingsMs = run.startPings.map((sample) => sample.pingMs);
-      await awaitDrained(
-        this.options.serverUrl,
-        startPingsMs,
-        maxDrainMs(idleRttMs),
-        signal,
-        this.options.pingTimeoutMs,
-      );
+      await this.#linkDrained(run, idleRttMs, loadedPings, signal);
       return runLatencyPhase(
         this.options.serverUrl,
         count,
