@@ -8,7 +8,7 @@ import { throughputDirection, wireMetrics } from './report.mjs';
 import { lineGoodputBps, meanAbsoluteDelta, median, throughputTruthBps, truthLooksStarved } from './stats.mjs';
 import { curlRtts, iperfBps, iperfWindow, wireBytes } from './truth.mjs';
 import { startWireMeter } from './wire-meter.mjs';
-import { windowOnWire } from './wire-series.mjs';
+import { thinSeries, windowOnWire } from './wire-series.mjs';
 
 /** @typedef {import('./profiles.mjs').Profile} Profile */
 
@@ -162,10 +162,16 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
       mkdirSync(options.samplesDir, { recursive: true });
       const file = `${profile.id.replace(/[^\w.]+/g, '_')}-${engine.name}-${repetition}.json`;
       // The run's CPU samples ride along (% of all CPUs busy, from the engine run's start: its page setup, and for the
-      // `speedkit-direct` engines its esbuild bundle, come first), beside the engine's own.
+      // `speedkit-direct` engines its esbuild bundle, come first), beside the engine's own, and so does the wire.
       writeFileSync(
         join(options.samplesDir, file),
-        JSON.stringify({ ...result.raw, cpuBusy: busy, ...(front ? { frontCpu: front } : {}) }),
+        JSON.stringify({
+          ...result.raw,
+          cpuBusy: busy,
+          ...(front ? { frontCpu: front } : {}),
+          // The router's byte counters both ways at 200 ms, for where a run's bytes went (phase-bytes.mjs).
+          wire: { down: thinSeries(series.down, 200), up: thinSeries(series.up, 200) },
+        }),
       );
     }
     return { rows };

@@ -182,3 +182,79 @@ export function shaperBacklog(tbf, intervals, originMs, intervalMs) {
     return polls.length > 0 ? polls.reduce((sum, poll) => sum + poll.backlogBytes, 0) / polls.length : Number.NaN;
   });
 }
+
+/**
+ * Every `everyMs`-th poll of a counter series, and its last (pure): a run's series at a resolution a saved result can
+ * carry (10 ms polls over a minute are 6,000 points a direction).
+ * @param {[number, number][]} series [epochMs, value], in time order
+ * @param {number} everyMs
+ */
+export function thinSeries(series, everyMs) {
+  /** @type {[number, number][]} */
+  const kept = [];
+  for (const point of series) {
+    const last = kept.at(-1);
+    if (!last || point[0] - last[0] >= everyMs) kept.push(point);
+  }
+  const end = series.at(-1);
+  if (end && kept.at(-1) !== end) kept.push(end);
+  return kept;
+}
+
+/**
+ * A result's phases on its own clock (ms from the test's origin, pure): the idle start, each direction from its first
+ * transfer or loaded ping to its last one's end, the settled idle pings between them, and what follows the upload
+ * (the drain wait and the packet-loss phase) up to the result's end. A direction without samples has no span.
+ * @param {any} raw a SpeedTestResult
+ * @returns {{ phase: string, fromMs: number, toMs: number }[]}
+ */
+export function phaseSpans(raw) {
+  /** @param {string} load */
+  const span = (load) => {
+    const samples = (raw?.samples ?? []).filter((/** @type {any} */ s) => s.load === load);
+    if (samples.length === 0) return null;
+    return {
+      fromMs: Math.min(...samples.map((/** @type {any} */ s) => s.startMs)),
+      toMs: Math.max(...samples.map((/** @type {any} */ s) => s.startMs + s.durationMs)),
+    };
+  };
+  const endMs = Number(raw?.durationMs);
+  const download = span('download');
+  const upload = span('upload');
+  /** @type {{ phase: string, fromMs: number, toMs: number }[]} */
+  const spans = [];
+  let atMs = 0;
+  /** @param {string} phase @param {number} toMs */
+  const add = (phase, toMs) => {
+    if (toMs > atMs) spans.push({ phase, fromMs: atMs, toMs });
+    atMs = Math.max(atMs, toMs);
+  };
+  if (download) {
+    add('idle pings', download.fromMs);
+    add('download', download.toMs);
+  }
+  if (upload) {
+    add(download ? 'settled pings' : 'idle pings', upload.fromMs);
+    add('upload', upload.toMs);
+  }
+  if (Number.isFinite(endMs)) add(upload ? 'drain and loss' : 'rest', endMs);
+  return spans;
+}
+
+/**
+ * Bytes the router carried each way in each of a result's phases (pure; `phaseSpans`), from its two device series; NaN
+ * where a series does not cover a phase. The page clock is placed on the epoch by the result's `startedAt`.
+ * @param {any} raw a SpeedTestResult
+ * @param {{ down: [number, number][], up: [number, number][] }} wire
+ * @returns {{ phase: string, fromMs: number, toMs: number, downBytes: number, upBytes: number }[]}
+ */
+export function bytesByPhase(raw, wire) {
+  const originMs = Date.parse(raw?.startedAt);
+  /** @param {[number, number][]} series @param {number} fromMs @param {number} toMs */
+  const moved = (series, fromMs, toMs) => valueAt(series, originMs + toMs) - valueAt(series, originMs + fromMs);
+  return phaseSpans(raw).map((span) => ({
+    ...span,
+    downBytes: moved(wire.down, span.fromMs, span.toMs),
+    upBytes: moved(wire.up, span.fromMs, span.toMs),
+  }));
+}

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bytesByPhase,
   downloadWindow,
   figureWindow,
   parseWire,
+  phaseSpans,
   receivePathBacklog,
   routerTxBytes,
   shaperBacklog,
+  thinSeries,
   valueAt,
   windowOnWire,
   wireRateBps,
@@ -154,5 +157,71 @@ describe('receivePathBacklog and shaperBacklog', () => {
       50,
       Number.NaN,
     ]);
+  });
+});
+
+describe('thinSeries', () => {
+  it('keeps a poll every interval and always the last one', () => {
+    const series: [number, number][] = [
+      [0, 0],
+      [10, 1],
+      [50, 2],
+      [60, 3],
+      [105, 4],
+      [110, 5],
+    ];
+    expect(thinSeries(series, 50)).toEqual([
+      [0, 0],
+      [50, 2],
+      [105, 4],
+      [110, 5],
+    ]);
+    expect(thinSeries([], 50)).toEqual([]);
+  });
+});
+
+describe('phaseSpans and bytesByPhase', () => {
+  const sample = (load: string, startMs: number, durationMs: number) => ({ load, startMs, durationMs });
+  const raw = {
+    startedAt: new Date(1_000_000).toISOString(),
+    durationMs: 10_000,
+    samples: [
+      sample('idle', 100, 50),
+      sample('download', 1_000, 3_000),
+      sample('download', 1_200, 2_900),
+      sample('idle', 4_200, 50),
+      sample('upload', 5_000, 2_000),
+      sample('upload', 5_500, 1_000),
+    ],
+  };
+
+  it('splits a run into its idle start, directions, settled pings and what follows the upload', () => {
+    expect(phaseSpans(raw)).toEqual([
+      { phase: 'idle pings', fromMs: 0, toMs: 1_000 },
+      { phase: 'download', fromMs: 1_000, toMs: 4_100 },
+      { phase: 'settled pings', fromMs: 4_100, toMs: 5_000 },
+      { phase: 'upload', fromMs: 5_000, toMs: 7_000 },
+      { phase: 'drain and loss', fromMs: 7_000, toMs: 10_000 },
+    ]);
+  });
+
+  it('leaves out a direction that has no samples', () => {
+    const downloadOnly = { ...raw, samples: raw.samples.filter((s) => s.load !== 'upload') };
+    expect(phaseSpans(downloadOnly).map((span) => span.phase)).toEqual(['idle pings', 'download', 'rest']);
+  });
+
+  it("counts each phase's bytes each way on the result's clock, NaN where the series stops", () => {
+    // 1 byte per ms towards the client, 2 towards the server, from the origin to 8 s after it.
+    const down: [number, number][] = [
+      [1_000_000, 0],
+      [1_008_000, 8_000],
+    ];
+    const up: [number, number][] = [
+      [1_000_000, 0],
+      [1_008_000, 16_000],
+    ];
+    const phases = bytesByPhase(raw, { down, up });
+    expect(phases[1]).toMatchObject({ phase: 'download', downBytes: 3_100, upBytes: 6_200 });
+    expect(phases[4].downBytes).toBeNaN();
   });
 });
