@@ -550,9 +550,9 @@ function resultParts(run: {
     ...(upload?.loadedPings ?? []),
   ].sort((a, b) => a.startMs - b.startMs);
   const loss = typeof lossOutcome === 'string' ? null : lossOutcome;
-  // Each figure puts back what losses held back across its window once the loss phase measured its direction. Only
-  // when the relay's two legs went one by UDP and one by TCP: otherwise a direction's figure holds both directions'
-  // losses.
+  // A figure puts back what losses held back across its window once the loss phase measured its direction, where
+  // that applies (`holdBackApplies`: uploads over WebSockets). Only when the relay's two legs went one by UDP and one
+  // by TCP: otherwise a direction's figure holds both directions' losses.
   const attributed = loss?.relayProtocols.udpPeer === 'udp' && loss.relayProtocols.tcpPeer === 'tcp';
   const figure = (
     direction: 'download' | 'upload',

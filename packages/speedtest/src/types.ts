@@ -134,7 +134,8 @@ export interface BandwidthResult {
   headlineWindowMs?: { startMs: number; endMs: number };
   /**
    * Present when the headline puts back what losses held back as the loaded round trip grew across that window
-   * (stats/hold-back.ts): only with packet loss measured in this direction. `bitsPerSecond` is the corrected figure.
+   * (stats/hold-back.ts): uploads over WebSockets only, with packet loss measured up. `bitsPerSecond` is the
+   * corrected figure.
    */
   holdBack?: HoldBackCorrection;
   /** Streams in use when the phase finished (count). */

@@ -89,18 +89,20 @@ describe('windowRoundTrips', () => {
 });
 
 describe('correctedForHoldBack', () => {
+  // An upload over WebSockets: the one figure the engine corrects (holdBackApplies).
   const figure: BandwidthResult = {
     ...measuredDownload,
+    transport: 'websocket',
     bitsPerSecond: meanEstimate([93e6, 94e6, 94.2e6]),
     streams: 2,
     headlineWindowMs: { startMs: 2000, endMs: 5500 },
   };
-  const pings = [ping(1800, 98, 'download'), ping(2000, 100, 'download'), ping(2200, 102, 'download')].concat(
-    [4800, 5000, 5200, 5400].map((startMs) => ping(startMs, 200, 'download')),
+  const pings = [ping(1800, 98, 'upload'), ping(2000, 100, 'upload'), ping(2200, 102, 'upload')].concat(
+    [4800, 5000, 5200, 5400].map((startMs) => ping(startMs, 200, 'upload')),
   );
 
   it('moves the estimate and its interval by the factor and says what it read', () => {
-    const corrected = correctedForHoldBack('download', figure, 0.5, pings);
+    const corrected = correctedForHoldBack('upload', figure, 0.5, pings);
     const factor = corrected.holdBack?.factor ?? 1;
     expect(factor).toBeGreaterThan(1.02);
     expect(corrected.holdBack).toMatchObject({
@@ -116,14 +118,16 @@ describe('correctedForHoldBack', () => {
   });
 
   it('returns the figure as it was without a measured loss, without loss, or without a window', () => {
-    expect(correctedForHoldBack('download', figure, null, pings)).toBe(figure);
-    expect(correctedForHoldBack('download', figure, 0, pings)).toBe(figure);
+    expect(correctedForHoldBack('upload', figure, null, pings)).toBe(figure);
+    expect(correctedForHoldBack('upload', figure, 0, pings)).toBe(figure);
     const { headlineWindowMs: _, ...noWindow } = figure;
-    expect(correctedForHoldBack('download', noWindow, 0.5, pings)).toBe(noWindow);
+    expect(correctedForHoldBack('upload', noWindow, 0.5, pings)).toBe(noWindow);
   });
 
-  it('corrects uploads over WebSockets only: an HTTP upload already leaves its read stalls out', () => {
-    expect(holdBackApplies('download', figure)).toBe(true);
+  it('corrects uploads over WebSockets only: an HTTP upload leaves its read stalls out, downloads read no better', () => {
+    expect(holdBackApplies('download', figure)).toBe(false);
+    expect(holdBackApplies('download', { ...figure, transport: 'http' })).toBe(false);
+    expect(correctedForHoldBack('download', { ...figure, transport: 'http' }, 0.5, pings).holdBack).toBeUndefined();
     expect(holdBackApplies('upload', { ...figure, transport: 'websocket' })).toBe(true);
     expect(holdBackApplies('upload', { ...figure, transport: 'http' })).toBe(false);
     expect(holdBackApplies('upload', { ...figure, transport: 'mixed' })).toBe(false);
@@ -133,26 +137,26 @@ describe('correctedForHoldBack', () => {
   });
 
   it('shows in the CSV as a factor row beside the figure', () => {
-    const corrected = correctedForHoldBack('download', figure, 0.5, pings);
+    const corrected = correctedForHoldBack('upload', figure, 0.5, pings);
     const result = buildResult({
       startedAt: '2026-11-29T00:00:00.000Z',
       durationMs: 6000,
       idlePings: [ping(0, 85, 'idle')],
-      downloadLoadedPings: pings,
-      uploadLoadedPings: [],
-      download: corrected,
-      upload: null,
+      downloadLoadedPings: [],
+      uploadLoadedPings: pings,
+      download: null,
+      upload: corrected,
       loss: null,
       lossNote: null,
       samples: [ping(0, 85, 'idle'), ...pings],
       intervals: [],
-      totalBytes: { download: 40e6, upload: 0 },
+      totalBytes: { download: 0, upload: 40e6 },
       options: resolveOptions({}),
     });
     const rows = csvRecords(resultToCsv(result));
-    const factorRow = rows.find((row) => row.metric === 'download_hold_back_factor');
+    const factorRow = rows.find((row) => row.metric === 'upload_hold_back_factor');
     expect(Number(factorRow?.value)).toBeCloseTo(corrected.holdBack?.factor ?? 0, 3);
-    expect(factorRow?.basis).toContain('100 → 200 ms at 0.50 % loss down');
-    expect(rows.find((row) => row.metric === 'download')?.basis).toContain('× download_hold_back_factor');
+    expect(factorRow?.basis).toContain('100 → 200 ms at 0.50 % loss up');
+    expect(rows.find((row) => row.metric === 'upload')?.basis).toContain('× upload_hold_back_factor');
   });
 });
