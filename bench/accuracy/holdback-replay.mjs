@@ -6,6 +6,8 @@
 // order, so everything behind a lost segment waits about one loaded round trip for its retransmission. Runs recorded
 // by an engine that already corrected (`holdBack` in the saved result) are left out: they would be corrected twice.
 // Prints, per profile, how many figures are within 1.5 % of the run's truth as recorded and as corrected.
+// Since 410064d the engine corrects uploads over WebSockets only (`holdBackApplies`), so with this tree's engine the
+// downloads replay as recorded; `--src` with an older copy replays them as it corrected them.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
