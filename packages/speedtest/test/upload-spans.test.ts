@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GoodputMeter } from '../src/stats/goodput';
-import { bufferedCopyVerdict, readsBufferedCopies, uploadGaps, uploadSpans } from '../src/stats/upload-spans';
+import {
+  bufferedCopyVerdict,
+  readsBufferedCopies,
+  resumeSettleMs,
+  uploadGaps,
+  uploadSpans,
+} from '../src/stats/upload-spans';
 
 const base = { requestStartMs: 1000, responseStartMs: 2100, idleRttMs: 80, bytes: 1000 };
 
@@ -245,23 +251,48 @@ describe('uploadGaps', () => {
     stall: { startMs: 1500, endMs: 2000 },
   };
 
-  it('gives the idle round trip since the previous upload up to its first read, and its stall', () => {
+  it('gives the idle round trip since the previous upload up to just past its first read, and its stall', () => {
+    expect(resumeSettleMs).toBe(5);
     expect(uploadGaps(placement, 1000)).toEqual([
-      { startMs: 1000, endMs: 1120 },
+      { startMs: 1000, endMs: 1125 },
       { startMs: 1500, endMs: 2000 },
     ]);
   });
 
   it("leaves out a stream's first upload up to its first read: those bytes arrived before the handler started", () => {
-    expect(uploadGaps({ ...placement, stall: null }, null)).toEqual([{ startMs: 1100, endMs: 1120 }]);
+    expect(uploadGaps({ ...placement, stall: null }, null)).toEqual([{ startMs: 1100, endMs: 1125 }]);
   });
 
   it('gives nothing for a stream the server gave no read times for', () => {
     expect(uploadGaps({ spans: [], fromServer: false }, 1000)).toEqual([]);
   });
 
-  it('leaves out an empty idle time when the next upload was read at once', () => {
-    expect(uploadGaps({ ...placement, firstReadMs: 1100, stall: null }, 1100)).toEqual([]);
+  it('still leaves out the settling time when the next upload was read at once', () => {
+    expect(uploadGaps({ ...placement, firstReadMs: 1100, stall: null }, 1100)).toEqual([
+      { startMs: 1100, endMs: 1105 },
+    ]);
+  });
+
+  it('keeps out what the other stream carried alone at the end of a pause, read just after it', () => {
+    // Stream A pauses 1000–1040 ms (its next upload is first read at 1040); B carries 1 byte/ms with A, 2 alone,
+    // and the server reads B's bytes 4 ms after they crossed. The link carries 2 bytes/ms throughout.
+    // 250 ms intervals: the meter resolves gaps to 5 ms.
+    const meter = new GoodputMeter(0, 250);
+    const lagMs = 4;
+    for (let ms = -lagMs; ms < 2000; ms++) {
+      const alone = ms >= 1000 && ms < 1040;
+      meter.addSpan(ms + lagMs, ms + lagMs + 1, alone ? 2 : 1);
+      if (!alone && ms >= 0) meter.addSpan(ms, ms + 1, 1);
+    }
+    const resumed = { ...placement, receiveStartMs: 1040, firstReadMs: 1040, stall: null };
+    for (const gap of uploadGaps(resumed, 1000)) meter.addGap(gap.startMs, gap.endMs);
+    const rates = meter.closedIntervals(2000);
+    const busyMs = meter.closedBusyMs(2000);
+    const bits = rates.reduce((sum, rate, index) => sum + rate * (busyMs[index] ?? 0), 0);
+    const rate = bits / busyMs.reduce((sum, ms) => sum + ms, 0);
+    // 2 bytes/ms = 16,000 bit/s. Ending the gap at the first read kept B's last 4 ms alone, read after it, in busy
+    // time: 16,016 bit/s.
+    expect(rate).toBeCloseTo(16_000, 6);
   });
 });
 

@@ -175,6 +175,21 @@ function usableTimeline(
   return timeline;
 }
 
+/**
+ * How long past a stream's first read (ms) its idle gap still runs. While one stream pauses between two requests the
+ * others carry more of the link; when it resumes they fall back to their share, but the server reads their bytes a
+ * little after they crossed, so what they carried alone at the pause's end was counted just after it, in time when
+ * every stream was sending. HTTP uploads then read above what the link can carry: +0.5 to +1.4 % by the medians of
+ * the bench's full runs of 2026-11-27…29 on every profile that uploads over requests (25/5 Mbit/s 15 ms: 4.79
+ * against a capacity of 4.78; 300/30 20 ms 0.5 %: 29.1 against 28.7), +0.56 % (median) over the 64 HTTP upload
+ * phases recorded on the current lab, 12 links. Replayed on those phases (`bench/accuracy/upload-diag.mjs --src`, a
+ * copy of the engine per value): 5 ms → −0.03 % (within 1.5 % of iperf3: 40 → 43; 90th percentile of the error
+ * 5.3 → 4.0 %), 10 ms −0.19 %, 20 ms −0.27 %; starting the gap 5 ms earlier instead changed nothing (+0.54 %): the
+ * bytes that leak are those after the pause. Bytes and time leave together, so a few ms more of gap cost nothing
+ * where the link was full.
+ */
+export const resumeSettleMs = 5;
+
 /** A time (client clock, ms) during which some upload stream was not sending at its share of the link. */
 export interface GapSpan {
   startMs: number;
@@ -197,7 +212,9 @@ export interface GapSpan {
  */
 export function uploadGaps(placement: UploadPlacement, previousReadEndMs: number | null): GapSpan[] {
   if (!placement.fromServer) return [];
-  const gaps: GapSpan[] = [{ startMs: previousReadEndMs ?? placement.receiveStartMs, endMs: placement.firstReadMs }];
+  const gaps: GapSpan[] = [
+    { startMs: previousReadEndMs ?? placement.receiveStartMs, endMs: placement.firstReadMs + resumeSettleMs },
+  ];
   if (placement.stall) gaps.push(placement.stall);
   return gaps.filter((gap) => gap.endMs > gap.startMs);
 }
