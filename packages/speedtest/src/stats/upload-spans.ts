@@ -202,9 +202,10 @@ export interface GapSpan {
  * out of both the bytes and the time of goodput; none without the server's read times.
  * - the round trip its HTTP/1.1 connection idled since the stream's previous upload (`previousReadEndMs`: when the
  *   server read that one's last byte; the first upload of a stream: its handler's start), up to `resumeSettleMs` past
- *   this upload's first read. Not only up to the handler's start: the server's first read returns at once with the body bytes that
- *   arrived while the request was handed to the handler (one or two 1448-byte segments at 1 Mbit/s, 12–24 ms of the
- *   link each), so those bytes crossed before it and leave with the gap instead of landing in a millisecond after it;
+ *   this upload's first read. Not only up to the handler's start: the server's first read returns at once with the
+ *   body bytes that arrived while the request was handed to the handler (one or two 1448-byte segments at 1 Mbit/s,
+ *   12–24 ms of the link each), so those bytes crossed before it and leave with the gap instead of landing in a
+ *   millisecond after it;
  * - its stall (`uploadSpans`): from a wait for a retransmission timeout to the upload's last read.
  * A stream added to running ones spends its first upload in its new connection's slow start (on 100/100 Mbit/s,
  * 80 ms, 0.5 % loss a second stream's first 7.9 MB took 1.85 s at 2–35 Mbit/s). Leaving that upload out as a gap
