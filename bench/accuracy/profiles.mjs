@@ -11,12 +11,19 @@
  * @property {number} jitterMs jitter, ms: each downstream packet's delay is uniform in [-jitterMs, +jitterMs] around
  *   its half of the RTT (never reordering packets)
  * @property {number} lossPercent random (Bernoulli) packet loss, %, applied in each direction
+ * @property {number} [queueMs] how long a packet may wait in the shaper's queue, ms (tbf `latency`); omitted: the lab's
+ *   deep default (`defaultQueueMs` of ../lib/shaped-link.mjs, 400 ms)
  */
 
-/** @param {number} downMbit @param {number} upMbit @param {number} rttMs @param {number} [lossPercent] @param {number} [jitterMs] */
-function profile(downMbit, upMbit, rttMs, lossPercent = 0, jitterMs = 0) {
-  const id = `${downMbit}/${upMbit} ${rttMs}ms${jitterMs ? ` ±${jitterMs}` : ''}${lossPercent ? ` ${lossPercent}%` : ''}`;
-  return { id, downMbit, upMbit, rttMs, jitterMs, lossPercent };
+/**
+ * @param {number} downMbit @param {number} upMbit @param {number} rttMs @param {number} [lossPercent]
+ * @param {number} [jitterMs] @param {number} [queueMs]
+ */
+function profile(downMbit, upMbit, rttMs, lossPercent = 0, jitterMs = 0, queueMs = undefined) {
+  const id =
+    `${downMbit}/${upMbit} ${rttMs}ms${jitterMs ? ` ±${jitterMs}` : ''}${lossPercent ? ` ${lossPercent}%` : ''}` +
+    `${queueMs === undefined ? '' : ` q${queueMs}`}`;
+  return { id, downMbit, upMbit, rttMs, jitterMs, lossPercent, ...(queueMs === undefined ? {} : { queueMs }) };
 }
 
 /** @type {Profile[]} */
@@ -57,22 +64,25 @@ export function expectedJitterMs(jitterMs) {
 }
 
 /**
- * Reads a profile written as its id, `<down>/<up>[ <rtt>ms][ ±<jitter>][ <loss>%]` (Mbit/s, ms, ms, %), so a run can
- * measure a link the list does not hold ("10/10 60ms 1%"). Returns undefined for text of another shape or with a
- * value out of range (rates 0.05–10,000 Mbit/s, RTT ≤ 2,000 ms, jitter ≤ half the RTT, loss < 50 %).
+ * Reads a profile written as its id, `<down>/<up>[ <rtt>ms][ ±<jitter>][ <loss>%][ q<queue>]` (Mbit/s, ms, ms, %, ms),
+ * so a run can measure a link the list does not hold ("10/10 60ms 1%", "50/10 40ms q20": a 20 ms queue). Returns
+ * undefined for text of another shape or with a value out of range (rates 0.05–10,000 Mbit/s, RTT ≤ 2,000 ms, jitter
+ * ≤ half the RTT, loss < 50 %, queue 1–2,000 ms).
  * @param {string} text
  * @returns {Profile | undefined}
  */
 export function parseProfile(text) {
   const match =
-    /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)(?: (\d+(?:\.\d+)?)ms)?(?: ±(\d+(?:\.\d+)?))?(?: (\d+(?:\.\d+)?)%)?$/.exec(
+    /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)(?: (\d+(?:\.\d+)?)ms)?(?: ±(\d+(?:\.\d+)?))?(?: (\d+(?:\.\d+)?)%)?(?: q(\d+))?$/.exec(
       text.trim(),
     );
   if (!match) return undefined;
-  const [down, up, rtt = 0, jitter = 0, loss = 0] = match.slice(1).map((value) => Number(value ?? 0));
+  const [down, up, rtt = 0, jitter = 0, loss = 0] = match.slice(1, 6).map((value) => Number(value ?? 0));
+  const queue = match[6] === undefined ? undefined : Number(match[6]);
   const rateOk = (/** @type {number} */ mbit) => mbit >= 0.05 && mbit <= 10_000;
   if (!rateOk(down) || !rateOk(up) || rtt > 2000 || jitter > rtt / 2 || loss >= 50) return undefined;
-  return profile(down, up, rtt, loss, jitter);
+  if (queue !== undefined && !(queue >= 1 && queue <= 2000)) return undefined;
+  return profile(down, up, rtt, loss, jitter, queue);
 }
 
 /**

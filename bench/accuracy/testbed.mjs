@@ -196,7 +196,7 @@ async function runEngine({ link, server, browser }, engine, profile, truth, repe
  */
 export async function measureProfile(context, profile, options) {
   const { link, server, engines } = context;
-  await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit });
+  await link.setRates({ downMbit: profile.downMbit, upMbit: profile.upMbit, queueMs: profile.queueMs });
   const { truth, probe, delayedRtts } = await measureTruth(context, profile, options);
 
   /** @type {Row[]} */

@@ -36,13 +36,21 @@ const killGraceMs = 3_000;
 const bucketMs = 10;
 
 /**
+ * The shaper's queue by default, as the time its packets may wait (tbf `latency`): a deep, bufferbloated queue, as in
+ * many home routers and cable modems. `setRates({ queueMs })` sets a shallower one (a data-centre switch, a policed
+ * mobile link), where streams lose packets to the full queue instead of waiting in it.
+ */
+export const defaultQueueMs = 400;
+
+/**
  * tbf arguments for one direction. The bucket defaults to `bucketMs` worth of the rate (at least 32 kbit).
  * @param {number} rateMbit
  * @param {number} [burstKbit]
+ * @param {number} [queueMs] how long a packet may wait in the queue (tbf `latency`), ms
  */
-function tbfArgs(rateMbit, burstKbit) {
+function tbfArgs(rateMbit, burstKbit, queueMs = defaultQueueMs) {
   const burst = Math.max(32, Math.round(burstKbit ?? rateMbit * bucketMs));
-  return ['tbf', 'rate', `${rateMbit}mbit`, 'burst', `${burst}kbit`, 'latency', '400ms'];
+  return ['tbf', 'rate', `${rateMbit}mbit`, 'burst', `${burst}kbit`, 'latency', `${queueMs}ms`];
 }
 
 /**
@@ -240,16 +248,18 @@ function trackLinkLife(names, wrapperDir) {
  * @param {MustRun} must
  */
 function rateSetter(topology, burstKbit, must) {
-  /** @param {{ downMbit: number, upMbit: number }} rates */
+  /** @param {{ downMbit: number, upMbit: number, queueMs?: number }} rates `queueMs`: both shapers' queue, ms */
   return async (rates) => {
     for (const rate of [rates.downMbit, rates.upMbit]) {
       if (!(rate > 0 && rate <= 10_000)) throw new Error(`rate must be in (0, 10000] Mbit/s, got ${rate}`);
     }
+    const queueMs = rates.queueMs ?? defaultQueueMs;
+    if (!(queueMs >= 1 && queueMs <= 2_000)) throw new Error(`queue must be in [1, 2000] ms, got ${queueMs}`);
     for (const [shaper, rate] of /** @type {const} */ ([
       [topology.shapers.down, rates.downMbit],
       [topology.shapers.up, rates.upMbit],
     ])) {
-      const tbf = tbfArgs(rate, burstKbit);
+      const tbf = tbfArgs(rate, burstKbit, queueMs);
       await must('ip', ['netns', 'exec', shaper.ns, 'tc', 'qdisc', 'replace', 'dev', shaper.dev, 'root', ...tbf]);
     }
   };

@@ -16,10 +16,36 @@ describe('parseProfile', () => {
       lossPercent: 1,
     });
     expect(parseProfile('1.5/0.5')).toMatchObject({ downMbit: 1.5, upMbit: 0.5, rttMs: 0, lossPercent: 0 });
+    expect(parseProfile('1.5/0.5')).not.toHaveProperty('queueMs');
+  });
+
+  it('reads a shaper queue other than the default, and keeps it in the id', () => {
+    expect(parseProfile('50/10 40ms 0.5% q20')).toEqual({
+      id: '50/10 40ms 0.5% q20',
+      downMbit: 50,
+      upMbit: 10,
+      rttMs: 40,
+      jitterMs: 0,
+      lossPercent: 0.5,
+      queueMs: 20,
+    });
+    expect(parseProfile('100/20 q50')?.id).toBe('100/20 0ms q50');
   });
 
   it('refuses other text and values the testbed cannot build', () => {
-    for (const text of ['', '10', '10/2 40', 'ten/2', '0/2', '10/2 3000ms', '10/2 20ms ±15', '10/2 40ms 60%']) {
+    for (const text of [
+      '',
+      '10',
+      '10/2 40',
+      'ten/2',
+      '0/2',
+      '10/2 3000ms',
+      '10/2 20ms ±15',
+      '10/2 40ms 60%',
+      '10/2 q0',
+      '10/2 q3000',
+      '10/2 q',
+    ]) {
       expect(parseProfile(text), text).toBeUndefined();
     }
   });
