@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   busyWeighted,
+  caughtUpEnd,
   leadingReleases,
   type PhaseObservation,
   summarizeBandwidth,
@@ -372,6 +373,70 @@ describe('summarizeBandwidth, trailing hold-backs', () => {
   it('leaves an upload window ending in dips out the same way', () => {
     const { result } = summarizeBandwidth({ ...stable, direction: 'upload' });
     expect(result.bitsPerSecond).toMatchObject({ value: 200, sampleCount: 4 });
+  });
+});
+
+describe('caughtUpEnd', () => {
+  // A download window of 5/1 Mbit/s, 200 ms, 2 % loss (s60-full, 2026-11-29, Mbit/s; the wire carried 4.78 in every
+  // interval): one stream's hold-back (2.72, 1.35, 0.50) while the other read on (4.74), the burst after the window.
+  const twoStreamHoldBack = [
+    5.46, 4.53, 5.62, 2.95, 6.8, 3.77, 2.58, 5.52, 2.82, 2.55, 7.02, 7.45, 2.72, 1.35, 0.5, 4.74,
+  ];
+
+  it('ends a window that holds a stall where the page had read furthest ahead of its mean rate', () => {
+    expect(withoutTrailingDips(twoStreamHoldBack, 0.05)).toBe(16);
+    expect(caughtUpEnd(twoStreamHoldBack)).toBe(12);
+    const kept = twoStreamHoldBack.slice(0, 12);
+    expect(kept.reduce((sum, value) => sum + value, 0) / kept.length).toBeCloseTo(4.756, 3);
+  });
+
+  it('agrees with withoutTrailingDips on a window that ends in dips', () => {
+    const endsInHoldBack = [4.76, 4.79, 4.78, 4.78, 4.78, 4.8, 4.75, 4.75, 2.23, 7.34, 1.26, 7.79, 2.61, 3.24];
+    expect(caughtUpEnd(endsInHoldBack)).toBe(12);
+  });
+
+  it('keeps the end of a window whose burst came inside it', () => {
+    expect(caughtUpEnd([4.8, 4.8, 4.8, 0.3, 9.3, 4.8])).toBe(6);
+  });
+
+  it('leaves a window without a stall to withoutTrailingDips: its ends are noise, not hold-backs', () => {
+    expect(caughtUpEnd([100, 95, 105, 60, 100, 90])).toBeNull();
+    expect(caughtUpEnd([100])).toBeNull();
+    expect(caughtUpEnd([])).toBeNull();
+  });
+
+  it('moves the end back over at most four intervals and never over half of the window', () => {
+    const decline = [100, 100, 100, 100, 100, 100, 100, 100, 40, 40, 40, 40, 40, 40];
+    expect(caughtUpEnd(decline)).toBe(10);
+    expect(caughtUpEnd([100, 100, 100, 40, 40])).toBe(3);
+    expect(caughtUpEnd([100, 100, 100, 100, 20, 20, 20, 20])).toBe(4);
+  });
+});
+
+describe('summarizeBandwidth, a download window that holds a stall', () => {
+  const closedIntervals = [
+    1, 2, 3, 4, 5, 6, 7, 8, 5.46, 4.53, 5.62, 2.95, 6.8, 3.77, 2.58, 5.52, 2.82, 2.55, 7.02, 7.45,
+  ];
+  const tail = [2.72, 1.35, 0.5, 4.74];
+  const window = [...closedIntervals.slice(8), ...tail];
+  const held = {
+    ...observed,
+    closedIntervals: [...closedIntervals, ...tail],
+    finalWindow: window,
+    finalBasis: { startIndex: 8, endIndex: 24, pick: 'all' as const },
+    previousStep: null,
+  };
+
+  it('ends the figure where the page had caught up, not inside the hold-back the last steady interval hides', () => {
+    const { result } = summarizeBandwidth(held);
+    expect(result.headlineBasisBitsPerSecond).toEqual(window.slice(0, 12));
+    expect(result.bitsPerSecond.value).toBeCloseTo(4.756, 3);
+    expect(result.headlineWindowMs).toEqual({ startMs: 1000 + 8 * 250, endMs: 1000 + 20 * 250 });
+  });
+
+  it('leaves an upload window to withoutTrailingDips (its intervals are what the server read, weighed by busy time)', () => {
+    const { result } = summarizeBandwidth({ ...held, direction: 'upload' });
+    expect(result.headlineBasisBitsPerSecond).toEqual(window);
   });
 });
 
