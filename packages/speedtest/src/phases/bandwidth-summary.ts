@@ -54,9 +54,10 @@ export interface PhaseObservation {
  * interval from the previous step's window on: the same link, measured longer.
  * The window then starts after a leading release (`leadingReleases`: a burst of bytes held back before it) and ends
  * before its trailing dips (`withoutTrailingDips`: a loss's hold-back whose burst came after it), downloads and
- * uploads alike; a download window that holds a stall ends where the page had caught up instead (`caughtUpEnd`). A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its last
- * window might be one long request spread evenly), and low with fewer intervals than a full window, or none at all
- * (then the phase's average rate stands in).
+ * uploads alike; a download window that holds a stall ends where the page had caught up instead (`caughtUpEnd`).
+ * A phase that met the stability criterion may be high confidence; one stopped by its budget at most medium (its
+ * last window might be one long request spread evenly), and low with fewer intervals than a full window, or none at
+ * all (then the phase's average rate stands in).
  */
 export function summarizeBandwidth(observed: PhaseObservation): {
   result: BandwidthResult;
