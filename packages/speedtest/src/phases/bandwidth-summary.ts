@@ -2,7 +2,7 @@ import type { ProbeResult } from '../probe';
 import { capLevel, type Estimate, meanEstimate } from '../stats/confidence';
 import { settledTail, valuesOf, type WindowBasis } from '../stats/ramp';
 import { clearlyAbove } from '../stats/stability';
-import { median } from '../stats/summary';
+import { mean, median } from '../stats/summary';
 import { bitsPerSecond, downloadDurationMs, uploadDurationMs } from '../timing';
 import type { BandwidthResult, GoodputInterval, RequestSample, StopReason } from '../types';
 
@@ -224,7 +224,7 @@ const caughtUpLookbackIntervals = 4;
 export function caughtUpEnd(values: readonly number[]): number | null {
   const count = values.length;
   if (count < 2 || !(Math.min(...values) < median(values) * stallRatio)) return null;
-  const meanRate = values.reduce((sum, value) => sum + value, 0) / count;
+  const meanRate = mean(values);
   // Bytes read ahead of the mean rate at each boundary (in interval × bit/s): 0 at both ends of the window.
   const ahead = [0];
   for (const value of values) ahead.push((ahead.at(-1) as number) + value - meanRate);
